@@ -1,0 +1,225 @@
+"""The evaluation context ``ctx``, built from the sample document of oodle-eval-v1.md.
+
+The sample document is a JSON object; every key is optional:
+``input``, ``output``, ``attributes``, ``expected_output``, ``trace`` ({"spans": [...]}),
+``scores`` ({evaluator: {score: value}}), ``metadata``; plus ``params`` (resolved settings) and
+``dependencies`` (names of evaluators whose scores are readable; None = all given ones).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Mapping
+
+
+def part_text(content: Any) -> str:
+    """Text of a message content: a string as is; a list of parts joined (text parts and bare strings)."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        pieces = []
+        for part in content:
+            if isinstance(part, str):
+                pieces.append(part)
+            elif isinstance(part, Mapping):
+                text = part.get("text", part.get("content"))
+                if isinstance(text, str):
+                    pieces.append(text)
+        return "".join(pieces)
+    if isinstance(content, Mapping) and isinstance(content.get("text"), str):
+        return content["text"]
+    return json.dumps(content, ensure_ascii=False)
+
+
+def _messages(value: Any, default_role: str) -> list[dict[str, Any]]:
+    """Normalise input/output into a list of message dicts (role, content, optional tool_calls)."""
+    if value is None:
+        return []
+    if isinstance(value, str):
+        return [{"role": default_role, "content": value}]
+    if isinstance(value, Mapping):
+        if "role" in value or "content" in value or "parts" in value or "tool_calls" in value:
+            return [dict(value)]
+        if isinstance(value.get("messages"), list):
+            return _messages(value["messages"], default_role)
+        return [{"role": default_role, "content": json.dumps(value, ensure_ascii=False)}]
+    if isinstance(value, list):
+        out: list[dict[str, Any]] = []
+        for item in value:
+            out.extend(_messages(item, default_role))
+        return out
+    return [{"role": default_role, "content": json.dumps(value, ensure_ascii=False)}]
+
+
+def _normalise_turn(message: Mapping[str, Any], default_role: str) -> dict[str, Any]:
+    """A message as {"role", "content"} with content as text; OTel GenAI ``parts`` become text too."""
+    content = message.get("content")
+    if content is None and isinstance(message.get("parts"), list):
+        content = message["parts"]
+    return {"role": str(message.get("role") or default_role), "content": part_text(content)}
+
+
+def _parse_arguments(arguments: Any) -> Any:
+    if isinstance(arguments, str):
+        try:
+            return json.loads(arguments)
+        except ValueError:
+            return arguments
+    return {} if arguments is None else arguments
+
+
+def normalise_tool_call(call: Any) -> dict[str, Any] | None:
+    """One tool call as {"name", "arguments"} from the plain, OpenAI or OTel GenAI form; None if not a call."""
+    if not isinstance(call, Mapping):
+        return None
+    if isinstance(call.get("function"), Mapping):
+        fn = call["function"]
+        return {"name": fn.get("name"), "arguments": _parse_arguments(fn.get("arguments"))}
+    if "name" in call:
+        return {"name": call.get("name"), "arguments": _parse_arguments(call.get("arguments"))}
+    return None
+
+
+def tool_calls_of(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Tool calls in messages: OpenAI ``tool_calls`` and OTel GenAI ``{"type": "tool_call"}`` parts, in order."""
+    calls: list[dict[str, Any]] = []
+    for message in messages:
+        for call in message.get("tool_calls") or []:
+            normal = normalise_tool_call(call)
+            if normal:
+                calls.append(normal)
+        for key in ("content", "parts"):
+            parts = message.get(key)
+            if isinstance(parts, list):
+                for part in parts:
+                    if isinstance(part, Mapping) and part.get("type") == "tool_call":
+                        normal = normalise_tool_call(part)
+                        if normal:
+                            calls.append(normal)
+    return calls
+
+
+@dataclass
+class TraceSpan:
+    """One span of the trace: name, kind, input, output, attributes, start_time, end_time."""
+
+    name: str = ""
+    kind: str = "other"
+    input: Any = None
+    output: Any = None
+    attributes: dict[str, Any] = field(default_factory=dict)
+    start_time: Any = None
+    end_time: Any = None
+
+
+@dataclass
+class Trace:
+    """The trace of the evaluated span: its spans ordered by start time."""
+
+    spans: list[TraceSpan] = field(default_factory=list)
+
+
+@dataclass
+class Observation:
+    """``ctx.observation``: input, output and metadata under oodle.ai's public names."""
+
+    input: Any = None
+    output: Any = None
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+
+class DependencyNotDeclared(LookupError):
+    """Raised by ctx.score for an evaluator that this evaluator does not depend on."""
+
+
+_MISSING = object()
+
+
+class Context:
+    """What an evaluator sees (``ctx``).
+
+    Attributes:
+        input / output: the span's raw input and output (any JSON).
+        input_messages / output_messages: both as message dicts.
+        turns: input then output messages as {"role", "content"} text dicts, oldest first.
+        tool_calls: the tool calls in the output messages as {"name", "arguments"}.
+        attributes: flat span attributes.
+        metadata: the span's or dataset item's metadata.
+        expected_output: the dataset item's expected output (None on a live span).
+        trace: Trace with spans ordered by start time.
+        params: every declared setting (value -> default -> None).
+        observation: input/output/metadata view.
+    """
+
+    def __init__(self, document: Mapping[str, Any] | None = None, *, params: Mapping[str, Any] | None = None) -> None:
+        doc = dict(document or {})
+        self.document = doc
+        self.input = doc.get("input")
+        self.output = doc.get("output")
+        self.input_messages = _messages(self.input, "user")
+        self.output_messages = _messages(self.output, "assistant")
+        self.turns = [_normalise_turn(m, "user") for m in self.input_messages] + [
+            _normalise_turn(m, "assistant") for m in self.output_messages
+        ]
+        self.tool_calls = tool_calls_of(self.output_messages)
+        attributes = doc.get("attributes")
+        self.attributes: dict[str, Any] = dict(attributes) if isinstance(attributes, Mapping) else {}
+        metadata = doc.get("metadata")
+        self.metadata: dict[str, Any] = dict(metadata) if isinstance(metadata, Mapping) else {}
+        self.expected_output = doc.get("expected_output")
+        spans = []
+        trace = doc.get("trace")
+        raw_spans = trace.get("spans") if isinstance(trace, Mapping) else None
+        for raw in raw_spans or []:
+            if isinstance(raw, Mapping):
+                spans.append(
+                    TraceSpan(
+                        name=str(raw.get("name") or ""),
+                        kind=str(raw.get("kind") or "other"),
+                        input=raw.get("input"),
+                        output=raw.get("output"),
+                        attributes=dict(raw.get("attributes") or {}),
+                        start_time=raw.get("start_time"),
+                        end_time=raw.get("end_time"),
+                    )
+                )
+        spans.sort(key=lambda s: (s.start_time is None, str(s.start_time) if s.start_time is not None else ""))
+        self.trace = Trace(spans=spans)
+        resolved = params if params is not None else doc.get("params")
+        self.params: dict[str, Any] = dict(resolved or {})
+        scores = doc.get("scores")
+        self._scores: dict[str, Any] = dict(scores) if isinstance(scores, Mapping) else {}
+        deps = doc.get("dependencies")
+        self._dependencies: set[str] | None = set(deps) if isinstance(deps, list) else None
+        self.observation = Observation(input=self.input, output=self.output, metadata=self.metadata)
+
+    def score(self, evaluator_name: str, score_name: str | None = None, default: Any = None) -> Any:
+        """The value of a score written on the same span or item by an evaluator this one depends on.
+
+        Args:
+            evaluator_name: the other evaluator's name.
+            score_name: the score's name; None means that evaluator's first score.
+            default: returned when the score is missing.
+        Raises:
+            DependencyNotDeclared: evaluator_name is not a declared dependency.
+        """
+        if self._dependencies is not None and evaluator_name not in self._dependencies:
+            raise DependencyNotDeclared(
+                f"ctx.score({evaluator_name!r}): declare {evaluator_name!r} as a dependency of this evaluator to read its scores"
+            )
+        scores = self._scores.get(evaluator_name)
+        if not isinstance(scores, Mapping) or not scores:
+            return default
+        if score_name is None:
+            first = next(iter(scores.values()))
+            return default if first is None else first
+        value = scores.get(score_name, _MISSING)
+        return default if value is _MISSING or value is None else value
+
+
+def make_context(document: Mapping[str, Any] | None = None, params: Mapping[str, Any] | None = None) -> Context:
+    """Build a Context from a sample document (see the module docstring)."""
+    return Context(document, params=params)

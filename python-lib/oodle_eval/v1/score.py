@@ -1,0 +1,136 @@
+"""Score, the list of scores returned by every check, and EvaluationResult.
+
+Rules (oodle-eval-v1.md, "Score"): name is 1-100 characters with no newline; data_type is
+BOOLEAN, NUMERIC or CATEGORICAL, inferred from the value's Python type when omitted
+(bool -> BOOLEAN, int/float -> NUMERIC, str -> CATEGORICAL); None means "no value".
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any, Iterable, SupportsIndex, overload
+
+DATA_TYPES = ("BOOLEAN", "NUMERIC", "CATEGORICAL")
+ScoreValue = bool | int | float | str | None
+
+
+class ScoreError(ValueError):
+    """A score that breaks the Score rules; the message names the score."""
+
+
+def infer_data_type(value: ScoreValue) -> str | None:
+    """The data type of a value: bool -> BOOLEAN, int/float -> NUMERIC, str -> CATEGORICAL, None -> None."""
+    if isinstance(value, bool):
+        return "BOOLEAN"
+    if isinstance(value, (int, float)):
+        return "NUMERIC"
+    if isinstance(value, str):
+        return "CATEGORICAL"
+    return None
+
+
+@dataclass
+class Score:
+    """One named value written by an evaluator.
+
+    Attributes:
+        name: 1-100 characters, no newline.
+        value: bool, int, float, str or None ("no value").
+        data_type: "BOOLEAN" | "NUMERIC" | "CATEGORICAL"; inferred from ``value`` when None
+            (NUMERIC when the value is None too).
+        higher_is_better: direction used by ``combine.passed``.
+        comment: why the value is what it is.
+        metadata: a JSON-serialisable dict.
+    """
+
+    name: str
+    value: ScoreValue = None
+    data_type: str | None = None
+    higher_is_better: bool = True
+    comment: str | None = None
+    metadata: dict[str, Any] | None = None
+
+    def __post_init__(self) -> None:
+        if self.data_type is None:
+            self.data_type = infer_data_type(self.value) or "NUMERIC"
+
+    def validate(self) -> None:
+        """Raise ScoreError naming this score when it breaks a rule (type, NaN, infinity, name)."""
+        if not isinstance(self.name, str) or not 1 <= len(self.name) <= 100 or "\n" in self.name:
+            raise ScoreError(f"score name {self.name!r}: must be a string of 1-100 characters with no newline")
+        if self.data_type not in DATA_TYPES:
+            raise ScoreError(f"score {self.name!r}: data_type must be one of {', '.join(DATA_TYPES)}")
+        v = self.value
+        if v is None:
+            return
+        if self.data_type == "BOOLEAN" and not isinstance(v, bool):
+            raise ScoreError(f"score {self.name!r}: BOOLEAN value must be True or False, got {type(v).__name__}")
+        if self.data_type == "NUMERIC":
+            if isinstance(v, bool) or not isinstance(v, (int, float)):
+                raise ScoreError(f"score {self.name!r}: NUMERIC value must be a number, got {type(v).__name__}")
+            if isinstance(v, float) and not math.isfinite(v):
+                raise ScoreError(f"score {self.name!r}: NUMERIC value must be finite, got {v}")
+        if self.data_type == "CATEGORICAL" and not isinstance(v, str):
+            raise ScoreError(f"score {self.name!r}: CATEGORICAL value must be a string, got {type(v).__name__}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape used by the runner and the CLI: name, value, data_type, higher_is_better, comment, metadata."""
+        return {
+            "name": self.name,
+            "value": self.value,
+            "data_type": self.data_type,
+            "higher_is_better": self.higher_is_better,
+            "comment": self.comment,
+            "metadata": self.metadata,
+        }
+
+
+class Scores(list):
+    """A list of Score that is also indexable by score name (``scores["is_json"]``).
+
+    ``+`` with any list returns a Scores. An unknown name raises KeyError naming it.
+    """
+
+    @overload
+    def __getitem__(self, key: str) -> Score: ...
+    @overload
+    def __getitem__(self, key: SupportsIndex) -> Score: ...
+    @overload
+    def __getitem__(self, key: slice) -> "Scores": ...
+    def __getitem__(self, key):  # type: ignore[override]
+        if isinstance(key, str):
+            for score in self:
+                if score.name == key:
+                    return score
+            raise KeyError(f"no score named {key!r}; scores here: {[s.name for s in self]}")
+        result = list.__getitem__(self, key)
+        return Scores(result) if isinstance(key, slice) else result
+
+    def __add__(self, other: Iterable[Score]) -> "Scores":  # type: ignore[override]
+        return Scores(list(self) + list(other))
+
+    def __radd__(self, other: Iterable[Score]) -> "Scores":
+        return Scores(list(other) + list(self))
+
+    def names(self) -> list[str]:
+        """The score names, in order."""
+        return [s.name for s in self]
+
+
+@dataclass
+class EvaluationResult:
+    """What ``evaluate(ctx)`` returns: the scores of one evaluation (at most 100, names unique)."""
+
+    scores: list[Score] = field(default_factory=list)
+
+    def validate(self) -> None:
+        """Raise ScoreError when a score breaks a rule or a name appears twice."""
+        seen: set[str] = set()
+        for score in self.scores:
+            if not isinstance(score, Score):
+                raise ScoreError(f"EvaluationResult.scores must hold Score objects, got {type(score).__name__}")
+            score.validate()
+            if score.name in seen:
+                raise ScoreError(f"score {score.name!r} appears twice in one result")
+            seen.add(score.name)
