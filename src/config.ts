@@ -1,0 +1,48 @@
+import { z } from "zod";
+
+/**
+ * The service's configuration: one zod schema over the environment, parsed once at start.
+ * Defaults are for local use on a machine of this project's kind; no secret has a default.
+ */
+export const configSchema = z.object({
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgresql:// URL")
+    .default("postgresql://postgres@127.0.0.1:5432/oodle"),
+  REDIS_URL: z
+    .string()
+    .regex(/^rediss?:\/\//, "must be a redis:// URL")
+    .default("redis://127.0.0.1:6379"),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  PORT: z.coerce.number().int("must be a whole number").min(0).max(65535).default(4000),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Prefix of BullMQ keys in Redis, so tests and a dev service can share one Redis. */
+  QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]+$/, "must be lower-case letters, digits, _ or -").default("oodle"),
+  /** Bounded time for a graceful shutdown, in milliseconds. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+});
+
+/** The parsed configuration. */
+export type Config = z.infer<typeof configSchema>;
+
+/** A bad environment value; the message names every offending variable and its rule. */
+export class ConfigError extends Error {
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super(`invalid configuration: ${issues.map((i) => `${i.variable}: ${i.message}`).join("; ")}`);
+    this.name = "ConfigError";
+  }
+}
+
+/**
+ * Parses the environment into a Config.
+ * @param env - the variables (process.env by default); empty strings count as unset.
+ * @throws ConfigError naming each variable that breaks its rule.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = configSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((i) => ({ variable: String(i.path[0]), message: i.message })));
+  }
+  return parsed.data;
+}

@@ -1,0 +1,59 @@
+import SchemaBuilder from "@pothos/core";
+import ErrorsPlugin from "@pothos/plugin-errors";
+import PrismaPlugin from "@pothos/plugin-prisma";
+import RelayPlugin from "@pothos/plugin-relay";
+import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
+import ValidationPlugin from "@pothos/plugin-validation";
+import type PrismaTypes from "../generated/pothos-prisma-types.js";
+import { getDatamodel } from "../generated/pothos-prisma-types.js";
+import { BadUserInputError, UnauthenticatedError, toInputIssues } from "../lib/errors.js";
+import type { GraphQLContext } from "./context.js";
+
+/** The one Pothos builder: plugins and options only; types live in each module's graphql.ts. */
+export const builder = new SchemaBuilder<{
+  Context: GraphQLContext;
+  PrismaTypes: PrismaTypes;
+  AuthScopes: { workspace: boolean };
+  DefaultFieldNullability: false;
+  Scalars: {
+    DateTime: { Input: Date; Output: Date };
+    JSON: { Input: unknown; Output: unknown };
+  };
+}>({
+  plugins: [ScopeAuthPlugin, ErrorsPlugin, ValidationPlugin, PrismaPlugin, RelayPlugin],
+  defaultFieldNullability: false,
+  scopeAuth: {
+    authScopes: async (ctx) => ({ workspace: Boolean(ctx.principal?.workspaceId) }),
+    unauthorizedError: () => new UnauthenticatedError(),
+  },
+  errors: { defaultTypes: [] },
+  validation: {
+    validationError: (result) => new BadUserInputError(toInputIssues(result.issues)),
+  },
+  prisma: {
+    client: (ctx) => ctx.prisma,
+    dmmf: getDatamodel(),
+    filterConnectionTotalCount: true,
+    onUnusedQuery: null,
+  },
+  relay: { clientMutationId: "omit", cursorType: "String" },
+});
+
+builder.scalarType("DateTime", {
+  description: "An instant, as an ISO 8601 string in UTC.",
+  serialize: (value) => value.toISOString(),
+  parseValue: (value) => {
+    const date = new Date(String(value));
+    if (Number.isNaN(date.getTime())) throw new BadUserInputError([{ path: "", message: "must be an ISO 8601 date-time" }]);
+    return date;
+  },
+});
+
+builder.scalarType("JSON", {
+  description: "Any JSON value.",
+  serialize: (value) => value,
+  parseValue: (value) => value,
+});
+
+builder.queryType({ authScopes: { workspace: true } });
+builder.mutationType({ authScopes: { workspace: true } });

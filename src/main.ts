@@ -1,0 +1,77 @@
+/**
+ * Process entry point: `tsx src/main.ts [--role all|api|worker] [--local-key]`.
+ * Starts the API (GraphiQL at /graphql) and/or the queue workers, and shuts both down
+ * gracefully on SIGINT/SIGTERM within SHUTDOWN_TIMEOUT_MS.
+ */
+import { createServer as createHttpServer } from "node:http";
+import { parseArgs } from "node:util";
+import { createApp } from "./app.js";
+import { ConfigError, loadConfig, type Config } from "./config.js";
+import { createServer } from "./server.js";
+import { startWorkers, type Workers } from "./worker.js";
+
+const { values } = parseArgs({
+  options: { role: { type: "string", default: "all" }, "local-key": { type: "boolean", default: false } },
+});
+const role = values.role;
+if (role !== "all" && role !== "api" && role !== "worker") {
+  console.error(`--role must be all, api or worker (got "${role}")`);
+  process.exit(2);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+    process.exit(1);
+  }
+  throw error;
+}
+
+const app = createApp(config);
+const logger = app.logger;
+let workers: Workers | undefined;
+let httpServer: ReturnType<typeof createHttpServer> | undefined;
+
+if (role !== "api") workers = startWorkers(app);
+if (role !== "worker") {
+  const yoga = createServer(app);
+  httpServer = createHttpServer(yoga);
+  await new Promise<void>((resolve) => httpServer!.listen(config.PORT, config.HOST, resolve));
+  const url = `http://${config.HOST}:${config.PORT}/graphql`;
+  logger.info({ url }, "API listening");
+  if (values["local-key"]) {
+    const workspace = await app.services.workspaces.findOrCreateWorkspace("local");
+    const { secret } = await app.services.workspaces.createApiKey(workspace.id, `npm start ${new Date().toISOString()}`);
+    // Printed to the terminal only, never logged.
+    process.stdout.write(
+      `\nOodle code evaluators are up.\n  GraphiQL: ${url}\n  Workspace "local" API key (shown once): ${secret}\n` +
+        `  Try: curl -s ${url} -H 'Authorization: Bearer ${secret}' -H 'Content-Type: application/json' -d '{"query":"{ viewer { workspace { id name } } }"}'\n\n`,
+    );
+  }
+}
+
+let stopping = false;
+async function shutdown(signal: string): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "shutting down");
+  const timer = setTimeout(() => {
+    logger.error({ timeoutMs: config.SHUTDOWN_TIMEOUT_MS }, "shutdown timed out; exiting");
+    process.exit(1);
+  }, config.SHUTDOWN_TIMEOUT_MS);
+  timer.unref();
+  // Stop taking work first: close the listener and workers (active jobs finish or are released).
+  await Promise.all([
+    httpServer ? new Promise<void>((resolve) => httpServer!.close(() => resolve())) : undefined,
+    workers?.close(),
+  ]);
+  httpServer?.closeAllConnections();
+  await app.close();
+  logger.info("stopped");
+  process.exit(0);
+}
+process.on("SIGINT", () => void shutdown("SIGINT"));
+process.on("SIGTERM", () => void shutdown("SIGTERM"));

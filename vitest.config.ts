@@ -1,0 +1,18 @@
+import { defineConfig } from "vitest/config";
+import { TEST_DATABASE_URL, TEST_QUEUE_PREFIX, TEST_REDIS_URL } from "./test/env.js";
+
+// Integration tests share one Postgres test database and one Redis; each test creates its own
+// workspace, so files may run in parallel (2 cores: two workers).
+export default defineConfig({
+  // One graphql module for everyone: Pothos and yoga load it through CommonJS, so resolve the
+  // tests' ESM imports to the same file (else "Cannot use GraphQLObjectType from another realm").
+  resolve: { alias: { graphql: "graphql/index.js" } },
+  test: {
+    include: ["test/**/*.test.ts"],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    maxWorkers: 2,
+    globalSetup: ["test/global-setup.ts"],
+    env: { DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: TEST_QUEUE_PREFIX, LOG_LEVEL: "silent" },
+  },
+});
