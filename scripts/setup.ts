@@ -31,6 +31,7 @@ const testPackages: [pkg: string, probe: string][] = [
   ["python3-levenshtein", "/usr/lib/python3/dist-packages/Levenshtein"],
   ["python3-phonenumbers", "/usr/lib/python3/dist-packages/phonenumbers"],
   ["python3-pyphen", "/usr/lib/python3/dist-packages/pyphen"],
+  ["pocketsphinx-en-us", "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"],
 ];
 
 function ensureDebianPackages(): void {

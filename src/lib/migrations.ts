@@ -232,6 +232,9 @@ export async function migrate(url: string, command: MigrateCommand, name?: strin
           return out.stdout ?? "";
         }
         case "create": {
+          // As `prisma migrate dev`: bring the database up to date first; the engine only
+          // diffs against a database that has every existing migration.
+          await engine.applyMigrations({ migrationsList: list, filters: noFilter });
           const diagnostic = await engine.devDiagnostic({ migrationsList: list, filters: noFilter });
           if (diagnostic.action.tag === "reset") {
             throw new Error(`the database needs a reset before a new migration: ${diagnostic.action.reason}`);

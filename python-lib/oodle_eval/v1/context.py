@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from datetime import datetime, timezone
 from typing import Any, Mapping
 
 
@@ -102,6 +103,24 @@ def tool_calls_of(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return calls
 
 
+def time_key(value: Any) -> float:
+    """Sort key of a span time: epoch numbers as they are, ISO 8601 strings parsed (naive = UTC);
+    missing or unparseable times sort last."""
+    if isinstance(value, bool) or value is None:
+        return float("inf")
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, str):
+        try:
+            parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+        except ValueError:
+            return float("inf")
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=timezone.utc)
+        return parsed.timestamp()
+    return float("inf")
+
+
 @dataclass
 class TraceSpan:
     """One span of the trace: name, kind, input, output, attributes, start_time, end_time."""
@@ -181,12 +200,12 @@ class Context:
                         kind=str(raw.get("kind") or "other"),
                         input=raw.get("input"),
                         output=raw.get("output"),
-                        attributes=dict(raw.get("attributes") or {}),
+                        attributes=dict(raw["attributes"]) if isinstance(raw.get("attributes"), Mapping) else {},
                         start_time=raw.get("start_time"),
                         end_time=raw.get("end_time"),
                     )
                 )
-        spans.sort(key=lambda s: (s.start_time is None, str(s.start_time) if s.start_time is not None else ""))
+        spans.sort(key=lambda s: time_key(s.start_time))
         self.trace = Trace(spans=spans)
         resolved = params if params is not None else doc.get("params")
         self.params: dict[str, Any] = dict(resolved or {})
