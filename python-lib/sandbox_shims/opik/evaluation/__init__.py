@@ -1,0 +1,1 @@
+"""``opik.evaluation`` stand-in: only the ``metrics`` subpackage is provided."""

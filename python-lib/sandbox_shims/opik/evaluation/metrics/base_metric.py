@@ -1,0 +1,32 @@
+"""``opik.evaluation.metrics.base_metric`` stand-in with Opik's constructor signature."""
+
+from __future__ import annotations
+
+from typing import Any, List, Optional, Union
+
+from . import score_result
+
+
+class BaseMetric:
+    """Base class of metrics: subclass it and implement ``score`` (as in comet-ml/opik).
+
+    Args:
+        name: the metric's name; the class name when None.
+        track: accepted for compatibility; nothing is tracked in the sandbox.
+        project_name: accepted for compatibility (only allowed when ``track`` is True, as in Opik).
+    """
+
+    def __init__(self, name: Optional[str] = None, track: bool = True, project_name: Optional[str] = None) -> None:
+        if not track and project_name is not None:
+            raise ValueError("project_name can be set only when `track` is set to True")
+        self.name = name if name is not None else self.__class__.__name__
+        self.track = track
+        self.project_name = project_name
+
+    def score(self, *args: Any, **kwargs: Any) -> Union[score_result.ScoreResult, List[score_result.ScoreResult]]:
+        """Compute the metric. Subclasses implement it."""
+        raise NotImplementedError()
+
+    async def ascore(self, *args: Any, **kwargs: Any) -> Union[score_result.ScoreResult, List[score_result.ScoreResult]]:
+        """Async variant: calls ``score``."""
+        return self.score(*args, **kwargs)

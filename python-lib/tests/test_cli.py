@@ -1,0 +1,263 @@
+"""python -m oodle_eval run / check, as a subprocess."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+LIB = Path(__file__).resolve().parent.parent
+DEBIAN_PYTHON = Path("/usr/bin/python3.11")
+
+
+def cli(*args: str, python: str = sys.executable, stdin: str | None = None, cwd: Path | None = None):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(LIB)
+    env.pop("OODLE_EVAL_SHIMS", None)
+    return subprocess.run(
+        [python, "-m", "oodle_eval", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        input=stdin,
+        cwd=str(cwd or LIB),
+        timeout=60,
+    )
+
+
+def write(path: Path, text: str) -> Path:
+    path.write_text(textwrap.dedent(text).lstrip("\n"), encoding="utf-8")
+    return path
+
+
+EVALUATOR = """
+def evaluate(ctx):
+    reply = ctx.turns[-1]["content"] if ctx.turns else ""
+    limit = ctx.params.get("max_words", 5)
+    return EvaluationResult(scores=[
+        Score(name="word_count", value=len(reply.split()), higher_is_better=False,
+              comment=f"{len(reply.split())} words", metadata={"limit": limit}),
+        Score(name="short", value=len(reply.split()) <= limit),
+    ])
+"""
+
+SPAN = {"input": [{"role": "user", "content": "hi"}], "output": "one two three"}
+
+
+@pytest.fixture
+def files(tmp_path):
+    evaluator = write(tmp_path / "my_evaluator.py", EVALUATOR)
+    span = tmp_path / "span.json"
+    span.write_text(json.dumps(SPAN), encoding="utf-8")
+    return evaluator, span
+
+
+def test_run_prints_a_table(files):
+    evaluator, span = files
+    result = cli("run", str(evaluator), "--span", str(span))
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    assert lines[0].split() == ["name", "value", "type", "better", "comment"]
+    assert lines[2].split()[:4] == ["word_count", "3", "NUMERIC", "lower"]
+    assert "3 words" in lines[2]
+    assert lines[3].split()[:4] == ["short", "True", "BOOLEAN", "higher"]
+
+
+def test_run_json_and_params(files):
+    evaluator, span = files
+    result = cli("run", str(evaluator), "--span", str(span), "--params", '{"max_words": 2}', "--json")
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data == [
+        {
+            "name": "word_count",
+            "value": 3,
+            "data_type": "NUMERIC",
+            "higher_is_better": False,
+            "comment": "3 words",
+            "metadata": {"limit": 2},
+        },
+        {"name": "short", "value": False, "data_type": "BOOLEAN", "higher_is_better": True, "comment": None, "metadata": None},
+    ]
+
+
+def test_run_params_override_document_params(tmp_path):
+    evaluator = write(tmp_path / "e.py", "def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='p', value=str(sorted(ctx.params.items())))])\n")
+    span = tmp_path / "s.json"
+    span.write_text(json.dumps({"params": {"a": 1, "b": 2}}))
+    result = cli("run", str(evaluator), "--span", str(span), "--params", '{"b": 3}', "--json")
+    assert json.loads(result.stdout)[0]["value"] == "[('a', 1), ('b', 3)]"
+
+
+def test_run_span_from_stdin_and_no_span(files):
+    evaluator, _ = files
+    result = cli("run", str(evaluator), "--span", "-", "--json", stdin=json.dumps(SPAN))
+    assert json.loads(result.stdout)[0]["value"] == 3
+    result = cli("run", str(evaluator), "--json")
+    assert result.returncode == 0
+    assert json.loads(result.stdout)[0]["value"] == 0
+
+
+def test_evaluator_that_raises_exits_1_with_traceback(tmp_path):
+    evaluator = write(tmp_path / "boom.py", "def evaluate(ctx):\n    raise RuntimeError('kaput')\n")
+    result = cli("run", str(evaluator))
+    assert result.returncode == 1
+    assert "Traceback" in result.stderr and "RuntimeError: kaput" in result.stderr
+    assert result.stdout == ""
+
+
+def test_evaluator_breaking_a_score_rule_exits_1(tmp_path):
+    evaluator = write(tmp_path / "bad.py", "def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='x', value=float('nan'))])\n")
+    result = cli("run", str(evaluator), "--json")
+    assert result.returncode == 1
+    assert "ScoreError" in result.stderr and "'x'" in result.stderr
+
+
+def test_syntax_error_exits_1_with_position(tmp_path):
+    evaluator = write(tmp_path / "syn.py", "def evaluate(ctx):\n    x = = 1\n")
+    result = cli("run", str(evaluator))
+    assert result.returncode == 1
+    assert f"{evaluator}:2:9: syntax error" in result.stderr
+
+
+def test_wrong_shape_exits_1(tmp_path):
+    evaluator = write(tmp_path / "shape.py", "def evaluate():\n    pass\n")
+    result = cli("run", str(evaluator))
+    assert result.returncode == 1
+    assert "evaluate must take exactly one parameter" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--params", "{nope"], "--params is not JSON"),
+        (["--params", "[1]"], "--params must be a JSON object"),
+        (["--span", "/nonexistent/span.json"], "cannot read the span file"),
+    ],
+)
+def test_usage_errors_exit_2(files, extra, message):
+    evaluator, _ = files
+    result = cli("run", str(evaluator), *extra)
+    assert result.returncode == 2
+    assert message in result.stderr
+
+
+def test_usage_error_span_not_json_or_not_object(files, tmp_path):
+    evaluator, _ = files
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    assert cli("run", str(evaluator), "--span", str(bad)).returncode == 2
+    bad.write_text("[1, 2]")
+    result = cli("run", str(evaluator), "--span", str(bad))
+    assert result.returncode == 2 and "JSON object" in result.stderr
+
+
+def test_usage_error_missing_evaluator_and_arguments():
+    assert cli("run", "/nonexistent/evaluator.py").returncode == 2
+    assert cli().returncode == 2
+    assert cli("run").returncode == 2
+    assert cli("frobnicate").returncode == 2
+
+
+def test_main_entry_point(tmp_path):
+    evaluator = write(
+        tmp_path / "ocs.py",
+        """
+        def main(input, output, context, full_history, generated_response, **kwargs):
+            return {"echo": input["content"], "has_answer": output["content"] in generated_response}
+        """,
+    )
+    span = tmp_path / "s.json"
+    span.write_text(json.dumps({"input": "q?", "output": "the answer is 4", "expected_output": "4"}))
+    result = cli("run", str(evaluator), "--span", str(span), "--json")
+    assert result.returncode == 0, result.stderr
+    assert [(d["name"], d["value"], d["data_type"]) for d in json.loads(result.stdout)] == [
+        ("echo", "q?", "CATEGORICAL"),
+        ("has_answer", True, "BOOLEAN"),
+    ]
+
+
+OPIK_EVALUATOR = """
+from opik.evaluation.metrics import base_metric, score_result
+
+
+class Judge(base_metric.BaseMetric):
+    def score(self, output, **ignored_kwargs):
+        return [
+            score_result.ScoreResult(name="length", value=float(len(output))),
+            score_result.ScoreResult(name="judge", value=None, reason="no judge here"),
+        ]
+"""
+
+
+def test_opik_entry_point_uses_the_shim_and_prints_notes(tmp_path):
+    evaluator = write(tmp_path / "opik_metric.py", OPIK_EVALUATOR)
+    span = tmp_path / "s.json"
+    span.write_text(json.dumps({"output": "abcd"}))
+    result = cli("run", str(evaluator), "--span", str(span))
+    assert result.returncode == 0, result.stderr
+    assert "length" in result.stdout and "4" in result.stdout
+    assert "note: dropped Opik result 'judge': no value: no judge here" in result.stdout
+    as_json = cli("run", str(evaluator), "--span", str(span), "--json")
+    assert json.loads(as_json.stdout) == [
+        {"name": "length", "value": 4.0, "data_type": "NUMERIC", "higher_is_better": True, "comment": None, "metadata": None}
+    ]
+    assert "dropped Opik result 'judge'" in as_json.stderr
+
+
+def test_shared_library_next_to_the_evaluator(tmp_path):
+    (tmp_path / "shared").mkdir()
+    (tmp_path / "shared" / "__init__.py").write_text("")
+    write(tmp_path / "shared" / "acme.py", "LIMIT = 7\n")
+    evaluator = write(
+        tmp_path / "uses_shared.py",
+        "from shared.acme import LIMIT\n\ndef evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='limit', value=LIMIT)])\n",
+    )
+    result = cli("run", str(evaluator), "--json", cwd=Path("/"))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)[0]["value"] == 7
+
+
+def test_check_command(tmp_path):
+    evaluator = write(tmp_path / "e.py", "import shared.acme_policy\n\ndef evaluate(ctx):\n    pass\n")
+    result = cli("check", str(evaluator))
+    assert result.returncode == 0
+    assert "entry point: evaluate (evaluate, line 3)" in result.stdout
+    assert "shared libraries: acme_policy" in result.stdout
+    bad = write(tmp_path / "bad.py", "x = (\n")
+    result = cli("check", str(bad))
+    assert result.returncode == 1 and "syntax error" in result.stderr
+
+
+@pytest.mark.skipif(not DEBIAN_PYTHON.exists(), reason="Debian's python3.11 is not installed")
+def test_runs_on_debian_python(files):
+    evaluator, span = files
+    result = cli("run", str(evaluator), "--span", str(span), "--json", python=str(DEBIAN_PYTHON))
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)[0]["value"] == 3
+
+
+def test_readme_example_runs_as_shown(tmp_path):
+    readme = (LIB / "README.md").read_text(encoding="utf-8")
+    blocks = readme.split("```")
+    code = next(b for b in blocks if b.startswith("python\n# my_evaluator.py"))[len("python\n"):]
+    span = next(b for b in blocks if b.startswith("json\n"))[len("json\n"):]
+    table = next(b for b in blocks if b.startswith("\nname "))[1:]
+    write(tmp_path / "my_evaluator.py", code)
+    (tmp_path / "span.json").write_text(span, encoding="utf-8")
+    result = cli("run", "my_evaluator.py", "--span", "span.json", "--params", '{"max_words": 100}', cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == table
+    test_code = next(b for b in blocks if b.startswith("python\n# test_my_evaluator.py"))[len("python\n"):]
+    write(tmp_path / "test_my_evaluator.py", test_code)
+    env = dict(os.environ, PYTHONPATH=str(LIB))
+    pytest_run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "test_my_evaluator.py"],
+        capture_output=True, text=True, cwd=str(tmp_path), env=env, timeout=120,
+    )
+    assert pytest_run.returncode == 0, pytest_run.stdout + pytest_run.stderr
