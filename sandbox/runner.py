@@ -1,0 +1,647 @@
+"""The evaluator runner: runs inside bubblewrap, standard library only.
+
+Protocol (every frame is a 4-byte big-endian length followed by that many bytes of UTF-8 JSON):
+
+* Node -> runner on stdin: one ``setup`` frame, then ``item`` frames one at a time (Node sends the
+  next item only after the previous result arrived, so user code never finds a future item or
+  its nonce waiting on stdin), then ``exit`` or EOF.
+* runner -> Node on the result descriptor: ``ready`` / ``setup_error`` (echoing the setup nonce),
+  then one ``result`` per item (echoing that item's nonce).
+
+The result channel. Node opens the result pipe as fd 3. Before any user code exists the runner
+moves it to a randomly numbered private descriptor (close-on-exec) and closes fd 3, so naive writes
+to fd 3 or to stdout can never look like a result. Every frame must carry the nonce that Node
+generated for that one item and Node accepts exactly one frame per item, for the item in flight;
+anything else (bad framing, wrong nonce, wrong id, a second frame) makes Node kill the runner and
+report ``invalid_result``. In warm mode user code shares the interpreter with the runner, so a
+determined evaluator could dig the current item's nonce and descriptor out of memory; doing so only
+lets it write the result of the item it is evaluating anyway (whose scores it controls), and Node
+still validates that result. In strict mode the forked child closes the result descriptor before
+user code runs and reports over its own pipe to the runner, which frames the result: the child has
+no way to reach the channel at all.
+
+Each item runs the compiled template in a fresh module namespace (Score and EvaluationResult in its
+globals) and re-executes the shared libraries, so module-level state does not carry over. A per-item
+CPU budget (ITIMER_PROF) and wall budget (ITIMER_REAL) raise ItemTimeout in user code; RLIMIT_CPU
+and Node's wall-clock SIGKILL are the backstops for code that never returns to the interpreter.
+"""
+
+from __future__ import annotations
+
+import errno
+import fcntl
+import io
+import json
+import linecache
+import os
+import resource
+import select
+import shutil
+import signal
+import _signal
+import sys
+import traceback
+import types
+
+RESULT_FD_NODE = 3
+LIB_DIR = "/sandbox/lib"
+SHIMS_DIR = "/sandbox/lib/sandbox_shims"
+SECCOMP_MODULE_DIR = "/sandbox/seccomp-module"
+POLICY_DIR = "/sandbox/runner/seccomp"
+TMP_DIR = "/tmp"
+USER_FILENAME = "<evaluator>"
+MAX_FRAME_BYTES = 64 * 1024 * 1024
+# True only when this file is the copy bound into the sandbox (bwrap-args.ts: INSIDE.runner).
+IN_SANDBOX = os.path.realpath(__file__) == "/sandbox/runner/runner.py"
+MAX_MESSAGE_CHARS = 4000
+OUTCOMES = ("ok", "user_error", "timeout", "memory_limit", "output_limit", "invalid_result", "sandbox_error")
+
+# Bound now, before user code can monkeypatch the modules.
+_dumps = json.dumps
+_loads = json.loads
+_os_read = os.read
+_os_write = os.write
+_setitimer = signal.setitimer
+
+
+class ItemTimeout(BaseException):
+    """Raised in user code when the item's CPU or wall budget is spent (BaseException: a bare
+    ``except Exception`` in user code does not swallow it, and it is raised again every 100 ms)."""
+
+
+class OutputLimit(BaseException):
+    """Raised in user code when its captured stdout+stderr would pass the per-item cap."""
+
+
+# --------------------------------------------------------------------------- framing
+
+
+def read_exact(fd: int, n: int) -> bytes | None:
+    chunks = []
+    while n > 0:
+        chunk = _os_read(fd, min(n, 1 << 20))
+        if not chunk:
+            return None
+        chunks.append(chunk)
+        n -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(fd: int) -> dict | None:
+    header = read_exact(fd, 4)
+    if header is None:
+        return None
+    size = int.from_bytes(header, "big")
+    if size > MAX_FRAME_BYTES:
+        raise ValueError(f"frame of {size} bytes")
+    body = read_exact(fd, size)
+    if body is None:
+        return None
+    return _loads(body.decode("utf-8"))
+
+
+def encode_frame(message: dict) -> bytes:
+    body = _dumps(message, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    return len(body).to_bytes(4, "big") + body
+
+
+def write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        written = _os_write(fd, view)
+        view = view[written:]
+
+
+def write_frame(fd: int, message: dict) -> None:
+    write_all(fd, encode_frame(message))
+
+
+# --------------------------------------------------------------------------- output capture
+
+
+class Budget:
+    """Bytes of output left for the current item, shared by stdout and stderr."""
+
+    def __init__(self, limit: int) -> None:
+        self.left = limit
+        self.exceeded = False
+
+
+class Capture(io.TextIOBase):
+    """A text stream that keeps what user code prints, up to the item's output budget."""
+
+    def __init__(self, budget: Budget) -> None:
+        self.budget = budget
+        self.parts: list[str] = []
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, s: str) -> int:
+        if not isinstance(s, str):
+            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
+        size = len(s.encode("utf-8", "replace"))
+        if size > self.budget.left:
+            keep = s.encode("utf-8", "replace")[: max(self.budget.left, 0)].decode("utf-8", "ignore")
+            self.parts.append(keep)
+            self.budget.left = 0
+            self.budget.exceeded = True
+            raise OutputLimit("output limit reached: stdout and stderr of one item are capped")
+        self.budget.left -= size
+        self.parts.append(s)
+        return len(s)
+
+    def text(self) -> str:
+        return "".join(self.parts)
+
+
+# --------------------------------------------------------------------------- shared libraries
+
+
+class SharedLibraries:
+    """A meta-path finder serving ``shared`` and ``shared.<name>`` from in-memory sources.
+
+    Nothing is on disk, so user code cannot change a library. Each library is compiled once; its
+    module is executed afresh for every item (``reset``). A library that imports a library it was
+    not given, or that is part of an import cycle, raises ImportError naming it.
+    """
+
+    def __init__(self, sources: dict[str, str], imported_by) -> None:
+        self.code: dict[str, types.CodeType] = {}
+        self.loaded: list[str] = []
+        self.files: set[str] = set()
+        for name, source in sources.items():
+            filename = f"<shared/{name}>"
+            self.files.add(filename)
+            linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+            self.code[name] = compile(source, filename, "exec")
+        graph = {name: [d for d in imported_by(src) if d in sources] for name, src in sources.items()}
+        self.cycles = _cycles(graph)
+
+    def find_spec(self, fullname, path=None, target=None):
+        import importlib.machinery
+
+        if fullname == "shared":
+            self.loaded.append("shared")
+            spec = importlib.machinery.ModuleSpec("shared", self, is_package=True)
+            spec.submodule_search_locations = []
+            return spec
+        if not fullname.startswith("shared."):
+            return None
+        name = fullname[len("shared."):]
+        if "." in name:
+            raise ImportError(f"shared library {name.split('.')[0]!r} has no submodule {name!r}", name=fullname)
+        if name not in self.code:
+            given = ", ".join(sorted(self.code)) or "none"
+            raise ImportError(
+                f"shared library {name!r} is not available to this evaluator (libraries given: {given})",
+                name=fullname,
+            )
+        if name in self.cycles:
+            raise ImportError(f"shared library {name!r} is part of an import cycle: {self.cycles[name]}", name=fullname)
+        return importlib.machinery.ModuleSpec(fullname, self)
+
+    def create_module(self, spec):
+        return None
+
+    def exec_module(self, module):
+        if module.__name__ == "shared":
+            module.__path__ = []
+            return
+        name = module.__name__[len("shared."):]
+        module.__file__ = f"<shared/{name}>"
+        self.loaded.append(module.__name__)
+        exec(self.code[name], module.__dict__)
+
+    def reset(self) -> None:
+        """Forget the modules executed for the last item, so the next item executes them afresh."""
+        if self.loaded:
+            for key in self.loaded:
+                sys.modules.pop(key, None)
+            sys.modules.pop("shared", None)
+            self.loaded.clear()
+
+
+def _cycles(graph: dict[str, list[str]]) -> dict[str, str]:
+    """{library: "a -> b -> a"} for every library on an import cycle."""
+    found: dict[str, str] = {}
+
+    def visit(node: str, stack: list[str]) -> None:
+        if node in stack:
+            cycle = stack[stack.index(node):] + [node]
+            for member in cycle:
+                found.setdefault(member, " -> ".join(cycle))
+            return
+        for dep in graph.get(node, []):
+            visit(dep, stack + [node])
+
+    for start in graph:
+        visit(start, [])
+    return found
+
+
+# --------------------------------------------------------------------------- the runner
+
+
+class Runner:
+    def __init__(self, setup: dict, result_fd: int) -> None:
+        self.result_fd = result_fd
+        self.workspace_id = setup["workspaceId"]
+        self.mode = setup["mode"]
+        limits = setup["limits"]
+        self.cpu_s = limits["cpuTimeMs"] / 1000
+        self.wall_s = limits["wallTimeMs"] / 1000
+        self.output_bytes = limits["outputBytes"]
+        self.runner_cpu_s = limits["runnerCpuTimeMs"] / 1000
+        self.timed_out = False
+        self.armed = False
+        self.retire = False
+        self.user_files = {USER_FILENAME}
+        self.tmp_mtime = -1
+        self.cpu_soft = -1
+        self.budget = Budget(0)
+        self.captures = (Capture(self.budget), Capture(self.budget))
+        self._handler = self._on_timer  # one bound method, so identity checks work
+        self.raw_fds = (1, 1)  # private descriptors of the stdout/stderr memfds, set by main()
+
+    # -- setup (trusted code only) ------------------------------------------------------------
+
+    def apply_rlimits(self, limits: dict) -> None:
+        def both(which: int, value: int) -> None:
+            resource.setrlimit(which, (value, value))
+
+        both(resource.RLIMIT_AS, limits["memoryBytes"])
+        both(resource.RLIMIT_FSIZE, limits["tmpfsBytes"])
+        both(resource.RLIMIT_NOFILE, limits["openFiles"])
+        both(resource.RLIMIT_CORE, 0)
+        both(resource.RLIMIT_NPROC, 64)
+        # The lifetime CPU of this runner; each item lowers the soft limit to its own budget.
+        self.cpu_hard = int(self.runner_cpu_s) + 2
+        both(resource.RLIMIT_CPU, self.cpu_hard)
+
+    def load_seccomp(self) -> None:
+        """Stack the runner filter (no execve) and, in warm mode, the user filter (no fork)."""
+        sys.path.insert(0, SECCOMP_MODULE_DIR)
+        sys.path.insert(0, POLICY_DIR)
+        try:
+            import policy  # noqa: PLC0415 -- sandbox/seccomp/policy.py, bound read-only
+
+            policy.runner_filter().load()
+            self.user_filter = policy.user_filter()
+            if self.mode == "warm":
+                self.user_filter.load()
+        finally:
+            del sys.path[:2]
+
+    def prepare_library(self) -> None:
+        """Import oodle_eval and the modules most evaluators use (trusted code)."""
+        sys.path[:] = [LIB_DIR] + [p for p in sys.path if p.startswith("/usr/lib/python3.11")] + [SHIMS_DIR]
+        sys.dont_write_bytecode = True
+        from oodle_eval.v1 import entrypoint, score  # noqa: PLC0415
+
+        for optional in ("oodle_eval.v1.metrics", "oodle_eval.v1.text", "oodle_eval.v1.combine", "opik"):
+            try:  # warm the import cache for the modules most evaluators use
+                __import__(optional)
+            except Exception:  # noqa: BLE001 -- reported when user code imports it
+                pass
+        self.entrypoint = entrypoint
+        self.run_entry_point = entrypoint.run_entry_point
+        self.namespace_template = entrypoint.make_namespace("__evaluator__", USER_FILENAME)
+        self.ScoreError = score.ScoreError
+        from oodle_eval.v1.context import make_context  # noqa: PLC0415
+
+        self.make_context = make_context
+
+    def prepare_code(self, setup: dict) -> None:
+        """Compile the shared libraries and the template and find its entry point (user input)."""
+        entrypoint = self.entrypoint
+        self.shared = SharedLibraries(setup.get("libraries") or {}, entrypoint.imported_shared_libraries)
+        self.user_files |= self.shared.files
+        sys.meta_path.insert(0, self.shared)
+        source = setup["source"]
+        linecache.cache[USER_FILENAME] = (len(source), None, source.splitlines(True), USER_FILENAME)
+        self.kind = entrypoint.detect_entry_point(source, USER_FILENAME)["kind"]
+        self.code = compile(source, USER_FILENAME, "exec")
+
+    # -- one item ---------------------------------------------------------------------------
+
+    def _on_timer(self, signum, frame) -> None:
+        if self.armed:
+            self.timed_out = True
+            raise ItemTimeout(
+                f"the evaluator used more than its {'CPU' if signum == signal.SIGPROF else 'wall-clock'} "
+                f"time of {self.cpu_s if signum == signal.SIGPROF else self.wall_s:g} s for one item"
+            )
+
+    def _arm(self) -> None:
+        # User code may have replaced our handlers during the previous item: put them back.
+        # (_signal.getsignal: the raw handler, without signal's per-call enum conversion.)
+        if _signal.getsignal(signal.SIGPROF) is not self._handler:
+            signal.signal(signal.SIGPROF, self._handler)
+        if _signal.getsignal(signal.SIGALRM) is not self._handler:
+            signal.signal(signal.SIGALRM, self._handler)
+        self.timed_out = False
+        self.armed = True
+        _setitimer(signal.ITIMER_PROF, self.cpu_s, 0.1)
+        _setitimer(signal.ITIMER_REAL, self.wall_s, 0.1)
+
+    def _disarm(self) -> None:
+        """Stop the timers raising (they are re-armed for the next item, or stopped by ``stop_timers``)."""
+        self.armed = False
+
+    def stop_timers(self) -> None:
+        self.armed = False
+        _setitimer(signal.ITIMER_PROF, 0)
+        _setitimer(signal.ITIMER_REAL, 0)
+
+    def _clean_tmp(self) -> None:
+        """Empty /tmp when something changed it (one stat when nothing did). Only inside the
+        sandbox, where /tmp is the runner's private tmpfs: never on a host."""
+        if not IN_SANDBOX:
+            return
+        try:
+            mtime = os.stat(TMP_DIR).st_mtime_ns
+            if mtime == self.tmp_mtime:
+                return
+            for entry in os.scandir(TMP_DIR):
+                if entry.is_dir(follow_symlinks=False):
+                    shutil.rmtree(entry.path, ignore_errors=True)
+                else:
+                    os.unlink(entry.path)
+            self.tmp_mtime = os.stat(TMP_DIR).st_mtime_ns
+        except OSError:
+            pass
+
+    def _raw_output(self, fd: int, budget: Budget) -> str:
+        """What was written straight to fd 1 or 2 (a memfd) during the item; then empty it."""
+        size = os.fstat(fd).st_size
+        if not size:
+            return ""
+        data = os.pread(fd, min(size, max(budget.left, 0) + 1), 0)
+        os.ftruncate(fd, 0)
+        os.lseek(fd, 0, os.SEEK_SET)
+        if len(data) > budget.left:
+            budget.exceeded = True
+            data = data[: max(budget.left, 0)]
+        budget.left -= len(data)
+        return data.decode("utf-8", "replace")
+
+    def run_item(self, item: dict) -> dict:
+        """Run one item in this process; returns outcome, scores, stdout, stderr, error."""
+        budget = self.budget
+        budget.left, budget.exceeded = self.output_bytes, False
+        out, err = self.captures
+        out.parts.clear()
+        err.parts.clear()
+        saved = sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__
+        result: dict = {"outcome": "ok", "scores": [], "error": None}
+        try:
+            try:
+                document = dict(item.get("document") or {})
+                document["dependencies"] = item.get("dependencies")
+                ctx = self.make_context(document, item.get("params") or {})
+                module = types.ModuleType("__evaluator__")
+                module.__dict__.update(self.namespace_template)
+                sys.modules["__evaluator__"] = module
+                sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__ = out, err, out, err
+                self._arm()
+                exec(self.code, module.__dict__)
+                scores = self.run_entry_point(module.__dict__, ctx, None, self.kind)
+            finally:
+                self.armed = False
+                sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__ = saved
+            result["scores"] = [s.to_dict() for s in scores]  # JSON-checked when framed
+        except ItemTimeout as error:
+            result = self._failure("timeout", error)
+        except MemoryError as error:
+            result = self._failure("memory_limit", error)
+            self.retire = True  # start the next item from a clean heap
+        except OutputLimit as error:
+            result = self._failure("output_limit", error)
+        except self.ScoreError as error:
+            result = self._failure("invalid_result", error)
+        except BaseException as error:  # noqa: BLE001 -- anything user code raises is its error
+            result = self._failure("user_error", error)
+        # Sticky flags win over what user code did with the exception.
+        if self.timed_out and result["outcome"] != "timeout":
+            result = self._failure("timeout", ItemTimeout("the evaluator used more than its time for one item"))
+        raw_out = self._raw_output(self.raw_fds[0], budget)
+        raw_err = self._raw_output(self.raw_fds[1], budget)
+        if budget.exceeded and result["outcome"] != "output_limit":
+            result = self._failure("output_limit", OutputLimit("output limit reached: stdout and stderr of one item are capped"))
+        result["stdout"] = out.text() + raw_out
+        result["stderr"] = err.text() + raw_err
+        sys.modules.pop("__evaluator__", None)
+        self.shared.reset()
+        return result
+
+    def _failure(self, outcome: str, error: BaseException) -> dict:
+        return {"outcome": outcome, "scores": [], "error": self._error_of(error)}
+
+    def _error_of(self, error: BaseException) -> dict:
+        """type, message and a traceback limited to the user's own frames."""
+        try:
+            message = str(error)
+        except Exception:  # noqa: BLE001 -- a user __str__ may raise
+            message = "<unprintable exception>"
+        frames = [(f, n) for f, n in traceback.walk_tb(error.__traceback__) if f.f_code.co_filename in self.user_files]
+        try:
+            stack = traceback.StackSummary.extract(iter(frames[-200:]), lookup_lines=True)
+            lines = ["Traceback (most recent call last):\n"] if stack else []
+            lines += stack.format()
+            lines += traceback.format_exception_only(type(error), error)
+            text = "".join(lines)
+        except Exception:  # noqa: BLE001
+            text = f"{type(error).__name__}: {message}\n"
+        return {"type": type(error).__name__, "message": message[:MAX_MESSAGE_CHARS], "traceback": text[-20000:]}
+
+    # -- strict mode ------------------------------------------------------------------------
+
+    def run_item_forked(self, item: dict) -> dict:
+        """Run one item in a fresh child; the child never sees the result descriptor."""
+        read_end, write_end = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # child: from here on, nothing of the parent's channel is reachable
+            status = 0
+            try:
+                os.close(read_end)
+                os.close(self.result_fd)
+                os.close(0)
+                cpu = int(self.cpu_s) + 1
+                resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+                self.user_filter.load()
+                self.runner_cpu_s = float("inf")
+                write_frame(write_end, self.run_item(item))
+            except BaseException:  # noqa: BLE001
+                status = 70
+            os._exit(status)
+        os.close(write_end)
+        deadline_s = self.wall_s + 1.0
+        data, too_big, timed_out = bytearray(), False, False
+        poller = select.poll()
+        poller.register(read_end, select.POLLIN)
+        import time  # noqa: PLC0415
+
+        start = time.monotonic()
+        while True:
+            left = deadline_s - (time.monotonic() - start)
+            if left <= 0:
+                timed_out = True
+                break
+            if not poller.poll(int(left * 1000) + 1):
+                continue
+            chunk = os.read(read_end, 1 << 20)
+            if not chunk:
+                break
+            data += chunk
+            if len(data) > MAX_FRAME_BYTES:
+                too_big = True
+                break
+        os.close(read_end)
+        if timed_out or too_big:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        _, status = os.waitpid(pid, 0)
+        if timed_out:
+            return self._synthetic("timeout", "ItemTimeout", f"the evaluator did not finish within {self.wall_s:g} s")
+        if too_big:
+            return self._synthetic("invalid_result", "ResultTooLarge", "the result is too large")
+        try:
+            result = _loads(bytes(data[4:]).decode("utf-8")) if len(data) >= 4 else None
+        except ValueError:
+            result = None
+        if isinstance(result, dict) and result.get("outcome") in OUTCOMES:
+            return result
+        if os.WIFSIGNALED(status):
+            sig = os.WTERMSIG(status)
+            if sig in (signal.SIGXCPU, signal.SIGKILL):
+                return self._synthetic("timeout", "ItemTimeout", f"the evaluator used more than its CPU time of {self.cpu_s:g} s")
+            return self._synthetic("user_error", "ProcessKilled", f"the evaluator's process ended with signal {signal.Signals(sig).name}")
+        return self._synthetic("user_error", "ProcessExited", f"the evaluator's process ended with exit code {os.WEXITSTATUS(status)} before returning a result")
+
+    def _synthetic(self, outcome: str, kind: str, message: str) -> dict:
+        return {"outcome": outcome, "scores": [], "stdout": "", "stderr": "", "error": {"type": kind, "message": message, "traceback": ""}}
+
+    # -- loop -------------------------------------------------------------------------------
+
+    def serve(self) -> None:
+        """Answer batches until EOF, ``exit`` or retirement: one result frame per item, in order.
+
+        Frames are buffered and written together (at 64 KiB, every 20 ms and at the end of a batch):
+        one write and one wake-up of Node per many items. If the runner dies with results still
+        buffered, Node re-runs the unanswered items one per batch, so the item that killed it is
+        found and gets its outcome.
+        """
+        monotonic = __import__("time").monotonic
+        pending: list[bytes] = []
+        size = 0
+        last_flush = monotonic()
+        while not self.retire:
+            message = read_frame(0)
+            if message is None or message.get("type") != "batch":
+                return
+            items = message["items"]
+            del message
+            for index in range(len(items)):
+                item = items[index]
+                items[index] = None  # what has run is gone from memory the next item can reach
+                nonce = item.pop("nonce")
+                result = self.run_one(item)
+                result["type"] = "result"
+                result["id"] = item.get("id")
+                result["nonce"] = nonce
+                result["retire"] = self.retire
+                try:
+                    frame = encode_frame(result)
+                except (TypeError, ValueError) as error:
+                    failure = self._synthetic("invalid_result", "InvalidResult", f"the result is not JSON: {error}")
+                    failure.update({"type": "result", "id": item.get("id"), "nonce": nonce, "retire": self.retire})
+                    frame = encode_frame(failure)
+                pending.append(frame)
+                size += len(frame)
+                now = monotonic()
+                if self.retire or index == len(items) - 1 or size >= 65536 or now - last_flush >= 0.02:
+                    write_all(self.result_fd, b"".join(pending))
+                    pending.clear()
+                    size = 0
+                    last_flush = now
+                if self.retire:
+                    return
+            self.stop_timers()
+
+    def run_one(self, item: dict) -> dict:
+        if item.get("workspaceId") != self.workspace_id:
+            return self._synthetic("sandbox_error", "WorkspaceMismatch", "this runner serves another workspace")
+        self._clean_tmp()
+        if self.mode == "strict":
+            return self.run_item_forked(item)
+        used = resource.getrusage(resource.RUSAGE_SELF)
+        used_s = used.ru_utime + used.ru_stime
+        if used_s + self.cpu_s + 1 > self.runner_cpu_s:
+            self.retire = True  # this runner has had its share of CPU: Node starts a fresh one
+            return self._synthetic("sandbox_error", "RunnerRetired", "the runner retired before this item")
+        # Backstop for code that never returns to the interpreter: SIGXCPU 1-2 s past the budget
+        # (whole seconds, so the call is skipped while the value does not change).
+        soft = int(used_s + self.cpu_s) + 2
+        if soft != self.cpu_soft:
+            resource.setrlimit(resource.RLIMIT_CPU, (soft, self.cpu_hard))
+            self.cpu_soft = soft
+        result = self.run_item(item)
+        if sys.modules.get("_thread") is not None and sys.modules["_thread"]._count() > 0:
+            self.retire = True  # a thread left running would eat into later items' time
+        return result
+
+
+def main() -> None:
+    # Move the result pipe out of the way: fd 3 closed, the channel on a random private fd.
+    rand = int.from_bytes(os.urandom(2), "big")
+    result_fd = fcntl.fcntl(RESULT_FD_NODE, fcntl.F_DUPFD_CLOEXEC, 10 + rand % 40)
+    os.close(RESULT_FD_NODE)
+    # fd 1 and 2 become memfds read back after each item, so output written around sys.stdout is
+    # kept with the item that wrote it (and bounded by RLIMIT_FSIZE); the runner's own
+    # diagnostics keep the original stderr on a private descriptor.
+    diag_fd = fcntl.fcntl(2, fcntl.F_DUPFD_CLOEXEC, 60)
+    raw_fds = []
+    for target, name in ((1, "stdout"), (2, "stderr")):
+        mfd = os.memfd_create(name, 0)
+        os.dup2(mfd, target)
+        raw_fds.append(fcntl.fcntl(mfd, fcntl.F_DUPFD_CLOEXEC, 70))
+        os.close(mfd)
+    sys.stderr = open(diag_fd, "w", closefd=False)
+    setup = read_frame(0)
+    if setup is None:
+        return
+    nonce = setup.pop("nonce")
+    runner = Runner(setup, result_fd)
+    runner.raw_fds = (raw_fds[0], raw_fds[1])
+    try:
+        runner.apply_rlimits(setup["limits"])
+        runner.load_seccomp()
+        runner.prepare_library()
+    except BaseException as error:  # noqa: BLE001 -- the sandbox itself is broken: fail closed
+        traceback.print_exc()
+        write_frame(result_fd, {"type": "setup_error", "nonce": nonce, "fault": "sandbox",
+                                "error": {"type": type(error).__name__, "message": str(error), "traceback": ""}})
+        return
+    try:
+        runner.prepare_code(setup)
+    except BaseException as error:  # noqa: BLE001 -- template or library does not compile
+        detail = runner._error_of(error)
+        if getattr(error, "line", None):
+            detail["traceback"] = str(error) + "\n"
+        write_frame(result_fd, {"type": "setup_error", "nonce": nonce, "fault": "user", "error": detail})
+        return
+    write_frame(result_fd, {"type": "ready", "nonce": nonce, "kind": runner.kind})
+    del setup, nonce
+    runner.serve()
+
+
+if __name__ == "__main__":
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+    try:
+        main()
+    except BrokenPipeError:
+        pass
+    sys.exit(0)

@@ -1,0 +1,111 @@
+"""Seccomp policy of the evaluator sandbox: the reviewed source of every filter.
+
+Three filters stack (the kernel runs every loaded filter and the strictest answer wins; a filter
+can never be removed or loosened once loaded):
+
+* ``base``   -- compiled to ``base.<arch>.bpf`` by build.sh and loaded by ``bwrap --seccomp FD``
+  just before Python starts, so it covers the runner and everything it ever runs. It refuses the
+  kernel surfaces an evaluator has no use for and that widen the attack surface: non-AF_UNIX
+  sockets (no network even if a namespace were misconfigured), ptrace and cross-process memory,
+  mount and friends, namespace creation (unshare, setns, clone with CLONE_NEW*), bpf, io_uring,
+  the kernel keyring, perf, userfaultfd, module loading, kexec, reboot, clock and host settings,
+  handle-based opens (the classic container escape) and TIOCSTI terminal injection.
+* ``runner`` -- loaded by runner.py itself once its interpreter is up: no execve/execveat (the
+  runner never starts a program, so neither can anything running after it).
+* ``user``   -- loaded before user code runs: no new processes (fork, vfork, clone without
+  CLONE_THREAD; clone3 answers ENOSYS so glibc falls back to clone, whose flags are visible).
+  In warm mode the runner loads it on itself before the first item; in strict mode the runner
+  keeps the right to fork and each forked child loads it before it touches user code.
+
+Denied calls fail with EPERM (ENOSYS for clone3) rather than killing the process, so user code sees
+an ordinary OSError and the runner can report it. A syscall of another architecture (int 0x80,
+x32) is refused by libseccomp's bad-architecture action, which kills the process.
+
+Only the standard library and python3-seccomp (Debian) are used.
+"""
+
+from __future__ import annotations
+
+import errno
+
+import seccomp
+
+AF_UNIX = 1
+CLONE_THREAD = 0x00010000
+# CLONE_NEWNS, NEWCGROUP, NEWUTS, NEWIPC, NEWUSER, NEWPID, NEWNET, NEWTIME (CLONE_NEWTIME is only
+# meaningful to clone3, listed for completeness).
+CLONE_NEW_FLAGS = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x00000080)
+TIOCSTI = 0x5412
+
+# Syscalls refused outright by the base filter, grouped by why.
+BASE_DENIED = (
+    # debugging / reading other processes
+    "ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "kcmp",
+    # filesystems and namespaces
+    "mount", "umount2", "pivot_root", "chroot", "move_mount", "open_tree", "fsopen", "fsconfig",
+    "fsmount", "fspick", "mount_setattr", "unshare", "setns",
+    "name_to_handle_at", "open_by_handle_at",
+    # kernel attack surface with no use here
+    "bpf", "perf_event_open", "userfaultfd", "io_uring_setup", "io_uring_enter", "io_uring_register",
+    "keyctl", "add_key", "request_key", "lookup_dcookie", "fanotify_init",
+    # host administration
+    "init_module", "finit_module", "delete_module", "kexec_load", "kexec_file_load", "reboot",
+    "swapon", "swapoff", "acct", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
+    "sethostname", "setdomainname", "syslog", "quotactl", "vhangup", "iopl", "ioperm",
+)
+
+RUNNER_DENIED = ("execve", "execveat")
+USER_DENIED = ("fork", "vfork")
+
+
+def _eperm() -> int:
+    return seccomp.ERRNO(errno.EPERM)
+
+
+def base_filter() -> seccomp.SyscallFilter:
+    """The filter that bwrap loads for the whole sandbox (see the module docstring)."""
+    f = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
+    for name in BASE_DENIED:
+        f.add_rule(_eperm(), name)
+    # Only AF_UNIX sockets (asyncio's self-pipe uses socketpair(AF_UNIX)).
+    f.add_rule(_eperm(), "socket", seccomp.Arg(0, seccomp.NE, AF_UNIX))
+    f.add_rule(_eperm(), "socketpair", seccomp.Arg(0, seccomp.NE, AF_UNIX))
+    # No new namespaces through clone's flags either (unshare is denied above).
+    for flag in CLONE_NEW_FLAGS:
+        f.add_rule(_eperm(), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, flag, flag))
+    # clone3 passes its flags in memory that seccomp cannot read: make glibc fall back to clone.
+    f.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    # Terminal input injection (also prevented by bwrap --new-session).
+    f.add_rule(_eperm(), "ioctl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xFFFFFFFF, TIOCSTI))
+    return f
+
+
+def runner_filter() -> seccomp.SyscallFilter:
+    """Stacked by the runner on itself at start: no program can be executed any more."""
+    f = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
+    for name in RUNNER_DENIED:
+        f.add_rule(_eperm(), name)
+    return f
+
+
+def user_filter() -> seccomp.SyscallFilter:
+    """Stacked before user code runs: no new process (threads are still allowed)."""
+    f = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
+    for name in USER_DENIED:
+        f.add_rule(_eperm(), name)
+    # clone without CLONE_THREAD is a new process (fork, posix_spawn, subprocess).
+    f.add_rule(_eperm(), "clone", seccomp.Arg(0, seccomp.MASKED_EQ, CLONE_THREAD, 0))
+    # Repeated from the base filter so that this filter stands on its own.
+    f.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
+    return f
+
+
+if __name__ == "__main__":
+    import sys
+
+    # build.sh: python3 policy.py OUT.bpf OUT.pfc
+    bpf_path, pfc_path = sys.argv[1], sys.argv[2]
+    with open(bpf_path, "wb") as out:
+        base_filter().export_bpf(out)
+    with open(pfc_path, "w") as out:
+        base_filter().export_pfc(out)

@@ -1,0 +1,105 @@
+/**
+ * Sandbox throughput, side by side in one run on the same trivial evaluator and items:
+ * a bare Python loop (no sandbox, no IPC), a warm runner (in-process), strict mode (a forked child
+ * per item) and a new sandboxed process per item. Prints items/s and ms/item.
+ */
+import { readFileSync } from "node:fs";
+import { execa } from "execa";
+import { createExecutor, type ExecuteItem, type ExecuteKey } from "../../src/execution/index.js";
+import { defaultSandboxPaths, seccompFilterPath } from "../../src/execution/paths.js";
+import { resolveLimits } from "../../src/execution/limits.js";
+import { RunnerProcess } from "../../src/execution/runner-process.js";
+import { createLogger } from "../../src/lib/logger.js";
+
+const EVALUATOR = `
+def evaluate(ctx):
+    return EvaluationResult(scores=[Score(name="turns", value=len(ctx.turns))])
+`;
+
+// The runner's per-item work without the sandbox: the same items in as JSON text, context, fresh
+// namespace, exec, entry point, results out as JSON text. No isolation, timers, capture or IPC.
+const BARE_LOOP = `
+import json, sys, time
+sys.path.insert(0, sys.argv[1])
+from oodle_eval.v1 import entrypoint
+from oodle_eval.v1.context import make_context
+text = sys.stdin.read()
+code = compile(sys.argv[2], "<evaluator>", "exec")
+start = time.perf_counter()
+results = []
+for item in json.loads(text):
+    ctx = make_context(item["document"], item["params"])
+    namespace = entrypoint.make_namespace()
+    exec(code, namespace)
+    scores = entrypoint.run_entry_point(namespace, ctx, None, "evaluate")
+    results.append(json.dumps({"outcome": "ok", "scores": [s.to_dict() for s in scores]}))
+print(time.perf_counter() - start)
+`;
+
+const WORKSPACE = "ws-bench";
+
+function items(n: number): ExecuteItem[] {
+  return Array.from({ length: n }, (_, i) => ({
+    workspaceId: WORKSPACE,
+    document: { input: [{ role: "user", content: `question ${i}` }], output: `answer ${i}` },
+    params: {},
+  }));
+}
+
+function key(mode: "warm" | "strict"): ExecuteKey {
+  return { workspaceId: WORKSPACE, templateVersionId: "bench", sourceCode: EVALUATOR, libraries: {}, mode };
+}
+
+interface Row {
+  mode: string;
+  items: number;
+  seconds: number;
+}
+
+export async function run(): Promise<void> {
+  const rows: Row[] = [];
+  const logger = createLogger("warn");
+  const paths = defaultSandboxPaths();
+
+  const bareN = 20_000;
+  const bare = await execa(paths.python, ["-I", "-S", "-c", BARE_LOOP, paths.pythonLibDir, EVALUATOR], {
+    input: JSON.stringify(items(bareN)),
+    env: {},
+    extendEnv: false,
+  });
+  rows.push({ mode: "bare Python loop (no sandbox)", items: bareN, seconds: Number(bare.stdout) });
+
+  const executor = createExecutor({ logger, pool: { maxBusy: 1 } });
+  try {
+    for (const [mode, n] of [["warm", 20_000], ["strict", 1_000]] as const) {
+      await executor.execute(key(mode), items(10)); // start the runner first
+      const t0 = performance.now();
+      const results = await executor.execute(key(mode), items(n));
+      const seconds = (performance.now() - t0) / 1000;
+      if (results.some((r) => r.outcome !== "ok")) throw new Error(`${mode}: ${JSON.stringify(results.find((r) => r.outcome !== "ok"))}`);
+      rows.push({ mode: mode === "warm" ? "warm runner, in-process" : "strict, fork per item", items: n, seconds });
+    }
+  } finally {
+    await executor.close();
+  }
+
+  const perProcessN = 50;
+  const seccompProgram = readFileSync(seccompFilterPath());
+  const limits = resolveLimits();
+  const t0 = performance.now();
+  for (const one of items(perProcessN)) {
+    const runner = await RunnerProcess.start({ paths, seccompProgram, limits, key: key("warm"), logger });
+    const [result] = await runner.runBatch([one]);
+    if (result?.outcome !== "ok") throw new Error(`per-process: ${JSON.stringify(result)}`);
+    await runner.close();
+  }
+  rows.push({ mode: "new sandboxed process per item", items: perProcessN, seconds: (performance.now() - t0) / 1000 });
+
+  const bareRate = rows[0]!.items / rows[0]!.seconds;
+  console.log("| mode | items | items/s | ms/item | vs bare |");
+  console.log("|---|---:|---:|---:|---:|");
+  for (const row of rows) {
+    const rate = row.items / row.seconds;
+    console.log(`| ${row.mode} | ${row.items} | ${Math.round(rate).toLocaleString("en")} | ${((row.seconds * 1000) / row.items).toFixed(3)} | ${(rate / bareRate).toFixed(2)} |`);
+  }
+}

@@ -1,0 +1,145 @@
+import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import type { Logger } from "../lib/logger.js";
+import type { SandboxPaths } from "./bwrap-args.js";
+import { resolveLimits, type Limits } from "./limits.js";
+import { defaultSandboxPaths, seccompFilterPath } from "./paths.js";
+import { poolKeyOf, RunnerPool, type PoolOptions } from "./pool.js";
+import { preflight } from "./preflight.js";
+import { RunnerProcess, SandboxStartError } from "./runner-process.js";
+import { WorkspaceMismatchError, type ExecuteItem, type ExecuteKey, type ItemResult } from "./types.js";
+
+export { LIMIT_SPECS, LimitError, resolveLimits, type Limits } from "./limits.js";
+export { OUTCOMES, isOutcome, type Outcome } from "./outcomes.js";
+export { PreflightError, preflight } from "./preflight.js";
+export { validateScores, RESULT_BOUNDS, type Score } from "./result-validation.js";
+export { WorkspaceMismatchError, type ExecuteItem, type ExecuteKey, type ItemError, type ItemResult } from "./types.js";
+
+/** Options of {@link createExecutor}. */
+export interface ExecutorOptions {
+  /** Lower any limit (never above its ceiling: throws LimitError naming it). */
+  limits?: Partial<Limits>;
+  logger: Logger;
+  /** python-lib directory to bind into the sandbox; defaults to the repository's. */
+  pythonLibDir?: string;
+  /** Pool sizing; defaults: maxBusy = os.availableParallelism(), maxIdle 16, idleMs 60 000. */
+  pool?: Partial<PoolOptions>;
+}
+
+/** Runs evaluator code in the sandbox. */
+export interface Executor {
+  /**
+   * Runs every item with the evaluator of `key`; results come back in item order.
+   * @throws WorkspaceMismatchError when an item's workspaceId differs from the key's (nothing runs).
+   * @throws PreflightError when the sandbox is not usable on this machine (fail closed).
+   */
+  execute(key: ExecuteKey, items: ExecuteItem[]): Promise<ItemResult[]>;
+  /** Closes every runner. */
+  close(): Promise<void>;
+  /** The effective limits. */
+  readonly limits: Readonly<Limits>;
+}
+
+const MAX_BATCH = 1024;
+
+/**
+ * Creates an executor: a pool of warm sandboxed runners keyed by workspace, template version,
+ * library versions and mode. The sandbox is probed (see `preflight`) before the first item.
+ * @throws LimitError when `options.limits` raises a limit past its ceiling.
+ */
+export function createExecutor(options: ExecutorOptions): Executor {
+  const limits = resolveLimits(options.limits);
+  const { logger } = options;
+  const pool = new RunnerPool({
+    maxBusy: options.pool?.maxBusy ?? availableParallelism(),
+    maxIdle: options.pool?.maxIdle ?? 16,
+    idleMs: options.pool?.idleMs ?? 60_000,
+  });
+  let paths: SandboxPaths | undefined;
+  let seccompProgram: Uint8Array | undefined;
+  let ready: Promise<void> | undefined;
+  const ensureReady = (): Promise<void> =>
+    (ready ??= (async () => {
+      paths = defaultSandboxPaths(options.pythonLibDir);
+      seccompProgram = readFileSync(seccompFilterPath());
+      await preflight(paths, seccompProgram);
+    })());
+
+  const start = (key: ExecuteKey) => RunnerProcess.start({ paths: paths!, seccompProgram: seccompProgram!, limits, key, logger });
+
+  async function execute(key: ExecuteKey, items: ExecuteItem[]): Promise<ItemResult[]> {
+    const foreign = items.findIndex((item) => item.workspaceId !== key.workspaceId);
+    if (foreign >= 0) {
+      throw new WorkspaceMismatchError(`item ${foreign} belongs to another workspace than the evaluator's; nothing was run`);
+    }
+    await ensureReady();
+    const poolKey = poolKeyOf(key);
+    const results: (ItemResult | undefined)[] = new Array(items.length).fill(undefined);
+    const queue = items.map((_, index) => index);
+    let lanes = 0;
+    let avgMs = 0;
+    let measured = 0;
+
+    const lane = async (): Promise<void> => {
+      lanes += 1;
+      let isolate = 0; // items to run one per batch, after a runner died mid-batch
+      await pool.acquireSlot();
+      let runner: RunnerProcess | undefined;
+      try {
+        runner = pool.take(poolKey, key.workspaceId);
+        while (queue.length > 0) {
+          if (!runner?.usable) {
+            if (runner) void runner.close();
+            runner = undefined;
+            try {
+              runner = await start(key);
+            } catch (error) {
+              const message = error instanceof Error ? error.message : String(error);
+              logger.error({ workspaceId: key.workspaceId, err: message }, "sandbox runner failed to start");
+              for (const index of queue.splice(0, Math.min(queue.length, MAX_BATCH))) {
+                results[index] = { outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: error instanceof SandboxStartError ? "SandboxStartError" : "SandboxError", message, traceback: "" } };
+              }
+              continue;
+            }
+          }
+          // Small first batches measure the item time; then batches share the rest between lanes.
+          const size = isolate > 0 ? 1 : measured === 0 ? 8 : Math.max(1, Math.min(MAX_BATCH, Math.ceil(queue.length / (2 * lanes))));
+          if (isolate > 0) isolate -= 1;
+          const batch = queue.splice(0, size);
+          const t0 = performance.now();
+          const batchResults = await runner.runBatch(batch.map((index) => items[index]!));
+          const ran = batchResults.filter((r) => r !== undefined).length;
+          if (ran > 0) {
+            avgMs = (avgMs * measured + (performance.now() - t0)) / (measured + ran);
+            measured += ran;
+          }
+          const notRun: number[] = [];
+          batch.forEach((index, i) => {
+            const result = batchResults[i];
+            if (result) results[index] = result;
+            else notRun.push(index);
+          });
+          queue.unshift(...notRun); // the runner died or retired first: run them on a fresh one
+          if (runner.died && notRun.length > 0) isolate = notRun.length;
+          // Add a lane when the remaining work outweighs starting another runner (~100 ms).
+          if (queue.length * avgMs > 300 * lanes && pool.hasFreeSlot && lanes < pool.options.maxBusy) void extra.push(lane());
+        }
+      } finally {
+        if (runner) pool.put(poolKey, runner);
+        pool.releaseSlot();
+      }
+    };
+    const extra: Promise<void>[] = [];
+    await lane();
+    while (extra.length > 0) await extra.shift();
+    return results.map(
+      (r) => r ?? { outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "SandboxError", message: "the item was not run", traceback: "" } },
+    );
+  }
+
+  return {
+    execute,
+    limits,
+    close: () => pool.close(),
+  };
+}

@@ -1,0 +1,79 @@
+import { existsSync, readFileSync } from "node:fs";
+import { execa } from "execa";
+import { buildBwrapArgs, type SandboxPaths } from "./bwrap-args.js";
+import { resolveLimits } from "./limits.js";
+
+/** Thrown when this machine cannot run the sandbox; `reason` says what is missing. */
+export class PreflightError extends Error {
+  constructor(readonly reason: string) {
+    super(`the evaluator sandbox is not usable on this machine: ${reason}`);
+    this.name = "PreflightError";
+  }
+}
+
+// Runs inside the real sandbox (same arguments and seccomp filter as a runner) and checks that
+// each layer is in force. Prints "ok" or the first layer that is missing.
+const CHECK = `
+import os, socket
+def check():
+    if os.getuid() != 65534: return "user namespace: uid is %d, not 65534" % os.getuid()
+    if os.path.exists("/proc/self"): return "/proc is mounted"
+    if os.path.exists("/etc/passwd"): return "/etc is visible"
+    if os.environ.get("PATH") or len(os.environ) > 1: return "environment is not empty: %s" % sorted(os.environ)
+    try:
+        socket.socket(socket.AF_INET, socket.SOCK_STREAM).close()
+        return "seccomp: socket(AF_INET) was allowed"
+    except PermissionError:
+        pass
+    try:
+        open("/x", "w")
+        return "root is writable"
+    except OSError:
+        pass
+    return "ok"
+print(check())
+`;
+
+/**
+ * Checks that bubblewrap, user namespaces, seccomp, the interpreter and the compiled filter are all
+ * usable, by starting a real sandbox and probing it. Call at worker start: fail closed.
+ * @param paths - host paths (see `defaultSandboxPaths`).
+ * @param seccompProgram - the compiled base filter.
+ * @throws PreflightError saying which layer is missing.
+ */
+export async function preflight(paths: SandboxPaths, seccompProgram: Uint8Array): Promise<void> {
+  for (const [what, path] of [
+    ["bubblewrap", paths.bwrap],
+    ["python3.11", paths.python],
+    ["python3-seccomp", paths.seccompModule],
+    ["the runner", `${paths.runnerDir}/runner.py`],
+    ["python-lib", `${paths.pythonLibDir}/oodle_eval/v1/__init__.py`],
+  ] as const) {
+    if (!existsSync(path)) throw new PreflightError(`${what} not found at ${path}`);
+  }
+  if (seccompProgram.length < 8 || seccompProgram.length % 8 !== 0) {
+    throw new PreflightError("the compiled seccomp filter is empty or corrupt (run sandbox/seccomp/build.sh)");
+  }
+  const status = existsSync("/proc/self/status") ? readFileSync("/proc/self/status", "utf8") : "";
+  if (status && !/^Seccomp:/m.test(status)) throw new PreflightError("the kernel has no seccomp support");
+  const args = buildBwrapArgs(paths, resolveLimits(), 4, [paths.python, "-I", "-S", "-c", CHECK]);
+  const result = await execa(paths.bwrap, args, {
+    env: {},
+    extendEnv: false,
+    stdio: ["ignore", "pipe", "pipe", "ignore", seccompProgram],
+    reject: false,
+    timeout: 20_000,
+    killSignal: "SIGKILL",
+  });
+  const out = String(result.stdout ?? "").trim();
+  if (out !== "ok") {
+    const why = out || String(result.stderr ?? "").trim().slice(0, 500) || `bwrap exited with ${result.exitCode}`;
+    throw new PreflightError(`${why} (bubblewrap needs user namespaces and seccomp; see sandbox/README.md)`);
+  }
+  // Byte-compile python-lib once on the host (trusted code) so runners do not recompile it.
+  await execa(paths.python, ["-I", "-S", "-m", "compileall", "-q", `${paths.pythonLibDir}/oodle_eval`, `${paths.pythonLibDir}/sandbox_shims`], {
+    env: {},
+    extendEnv: false,
+    reject: false,
+  });
+}

@@ -1,0 +1,79 @@
+import { z } from "zod";
+
+/** Bounds on one result (oodle-eval-v1.md, "Score"); anything else is `invalid_result`. */
+export const RESULT_BOUNDS = {
+  maxScores: 100,
+  maxNameChars: 100,
+  maxCategoricalChars: 1_000,
+  maxCommentChars: 10_000,
+  maxMetadataBytes: 16 * 1024,
+} as const;
+
+const finite = z.number().refine(Number.isFinite, "must be a finite number (no NaN or Infinity)");
+
+/** zod schema of one score as the runner sends it. */
+export const scoreSchema = z
+  .object({
+    name: z
+      .string()
+      .min(1, "name must not be empty")
+      .max(RESULT_BOUNDS.maxNameChars, `name must be at most ${RESULT_BOUNDS.maxNameChars} characters`)
+      .refine((name) => !/[\r\n]/.test(name), "name must not contain a newline"),
+    value: z.union([z.boolean(), finite, z.string().max(RESULT_BOUNDS.maxCategoricalChars), z.null()]),
+    data_type: z.enum(["BOOLEAN", "NUMERIC", "CATEGORICAL"]),
+    higher_is_better: z.boolean(),
+    comment: z.string().max(RESULT_BOUNDS.maxCommentChars).nullable(),
+    metadata: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .refine(
+        (m) => m === null || Buffer.byteLength(JSON.stringify(m), "utf8") <= RESULT_BOUNDS.maxMetadataBytes,
+        `metadata must be at most ${RESULT_BOUNDS.maxMetadataBytes} bytes of JSON`,
+      ),
+  })
+  .strict()
+  .superRefine((score, ctx) => {
+    const v = score.value;
+    if (v === null) return;
+    const ok =
+      (score.data_type === "BOOLEAN" && typeof v === "boolean") ||
+      (score.data_type === "NUMERIC" && typeof v === "number") ||
+      (score.data_type === "CATEGORICAL" && typeof v === "string");
+    if (!ok) ctx.addIssue({ code: "custom", message: `value of type ${typeof v} does not fit data_type ${score.data_type}` });
+  });
+
+/** One validated score. */
+export type Score = z.infer<typeof scoreSchema>;
+
+/** zod schema of a whole result's scores: at most 100, unique names. */
+export const scoresSchema = z
+  .array(scoreSchema)
+  .max(RESULT_BOUNDS.maxScores, `at most ${RESULT_BOUNDS.maxScores} scores`)
+  .superRefine((scores, ctx) => {
+    const seen = new Set<string>();
+    for (const s of scores) {
+      if (seen.has(s.name)) ctx.addIssue({ code: "custom", message: `score ${JSON.stringify(s.name)} appears twice` });
+      seen.add(s.name);
+    }
+  });
+
+/**
+ * Validates the scores of one result.
+ * @returns `{ ok: true, scores }` or `{ ok: false, message }` naming the first problem (and the
+ *   score when there is one), for an `invalid_result` error.
+ */
+export function validateScores(raw: unknown): { ok: true; scores: Score[] } | { ok: false; message: string } {
+  const parsed = scoresSchema.safeParse(raw);
+  if (parsed.success) return { ok: true, scores: parsed.data };
+  const issue = parsed.error.issues[0];
+  const index = issue?.path[0];
+  let where = "";
+  if (typeof index === "number" && Array.isArray(raw)) {
+    const name = (raw[index] as { name?: unknown } | undefined)?.name;
+    where = typeof name === "string" ? `score ${JSON.stringify(name.slice(0, 100))}` : `score #${index + 1}`;
+    const field = issue?.path[1];
+    if (field !== undefined) where += ` ${String(field)}`;
+    where += ": ";
+  }
+  return { ok: false, message: `${where}${issue?.message ?? "invalid scores"}` };
+}

@@ -1,0 +1,403 @@
+import { randomBytes } from "node:crypto";
+import { execa } from "execa";
+import { z } from "zod";
+import type { Logger } from "../lib/logger.js";
+import { buildBwrapArgs, type SandboxPaths } from "./bwrap-args.js";
+import { encodeFrame, FrameDecoder, FrameError } from "./framing.js";
+import type { Limits } from "./limits.js";
+import { OUTCOMES, type Outcome } from "./outcomes.js";
+import { validateScores } from "./result-validation.js";
+import type { ExecuteItem, ExecuteKey, ItemError, ItemResult } from "./types.js";
+
+/** The child's descriptor from which bwrap reads the seccomp program (stdio index 4). */
+const SECCOMP_FD = 4;
+/** Node's wall-clock SIGKILL comes this long after the runner's own wall-clock timer. */
+const WALL_GRACE_MS = 1_000;
+/** Time allowed for the sandbox to start and load the template. */
+const SETUP_TIMEOUT_MS = 20_000;
+/** Bytes of bwrap/runner diagnostics kept (for the log when a runner fails). */
+const DIAGNOSTIC_BYTES = 8 * 1024;
+const SIGXCPU_EXIT = 128 + 24;
+
+/** Everything needed to start one runner. */
+export interface RunnerOptions {
+  paths: SandboxPaths;
+  /** The compiled base seccomp filter (sandbox/seccomp/base.<arch>.bpf), read once. */
+  seccompProgram: Uint8Array;
+  limits: Readonly<Limits>;
+  key: ExecuteKey;
+  logger: Logger;
+}
+
+/** Thrown by {@link RunnerProcess.start} when the sandbox itself cannot start (a `sandbox_error`). */
+export class SandboxStartError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "SandboxStartError";
+  }
+}
+
+const errorSchema = z.object({ type: z.string(), message: z.string(), traceback: z.string() });
+
+const resultFrameSchema = z.object({
+  type: z.literal("result"),
+  id: z.number(),
+  nonce: z.string(),
+  outcome: z.enum(OUTCOMES),
+  scores: z.unknown(),
+  stdout: z.string(),
+  stderr: z.string(),
+  error: errorSchema.nullable(),
+  retire: z.boolean(),
+});
+
+const setupFrameSchema = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ready"), nonce: z.string(), kind: z.string() }),
+  z.object({ type: z.literal("setup_error"), nonce: z.string(), fault: z.enum(["user", "sandbox"]), error: errorSchema }),
+]);
+
+/** Bytes kept from a stream, up to a cap. */
+class Capped {
+  private chunks: Buffer[] = [];
+  size = 0;
+  exceeded = false;
+  constructor(private readonly cap: number) {}
+  push(chunk: Buffer): void {
+    const room = this.cap - this.size;
+    if (chunk.length > room) this.exceeded = true;
+    const keep = chunk.length > room ? chunk.subarray(0, Math.max(room, 0)) : chunk;
+    if (keep.length > 0) {
+      this.chunks.push(keep);
+      this.size += keep.length;
+    }
+  }
+  text(): string {
+    return Buffer.concat(this.chunks).toString("utf8");
+  }
+}
+
+/** The batch in flight: items are answered in order, one result frame each. */
+interface Pending {
+  items: { id: number; nonce: string }[];
+  results: (ItemResult | undefined)[];
+  /** Index of the item running now (the first without a result). */
+  next: number;
+  itemStartedAt: number;
+  timer: NodeJS.Timeout;
+  done: () => void;
+}
+
+/**
+ * One sandboxed runner: bwrap + python3.11 running sandbox/runner.py for one {@link ExecuteKey}.
+ * Serves one item at a time. Never throws from {@link run}: every failure becomes an outcome.
+ */
+export class RunnerProcess {
+  /** The workspace this runner serves (checked again by the runner for each item). */
+  readonly workspaceId: string;
+  /** False once the process died, retired or broke the protocol. */
+  alive = true;
+  /** Set when the template or a library does not load: every item gets this `user_error`. */
+  setupError: ItemError | undefined;
+  /** Date.now() of the last item's end (for the pool's idle timeout). */
+  lastUsedAt = Date.now();
+  /** True once the runner died or was killed during a batch (as opposed to retiring). */
+  died = false;
+
+  private readonly subprocess: ReturnType<typeof spawnBwrap>;
+  private readonly decoder: FrameDecoder;
+  private readonly diagnostics = new Capped(DIAGNOSTIC_BYTES);
+  private pending: Pending | undefined;
+  private nextId = 1;
+  private killReason: "wall" | "violation" | "close" | undefined;
+  private exitInfo: { exitCode?: number; signal?: string } | undefined;
+  private setupWaiter: ((frame: unknown) => void) | undefined;
+
+  private constructor(private readonly options: RunnerOptions) {
+    const { paths, limits, key } = options;
+    this.workspaceId = key.workspaceId;
+    this.decoder = new FrameDecoder(4 * 1024 * 1024 + 4 * limits.outputBytes);
+    this.subprocess = spawnBwrap(paths, limits, options.seccompProgram);
+    const sub = this.subprocess;
+    sub.stdin?.on("error", () => undefined); // EPIPE when the runner is gone; exit handles it
+    // User output is captured inside the sandbox (fd 1 and 2 are memfds there); what arrives
+    // here is bwrap's or the runner's own diagnostics, kept capped for the log.
+    sub.stdout?.on("data", (chunk: Buffer) => this.diagnostics.push(chunk));
+    sub.stderr?.on("data", (chunk: Buffer) => this.diagnostics.push(chunk));
+    const resultStream = sub.stdio[3] as NodeJS.ReadableStream | undefined;
+    resultStream?.on("data", (chunk: Buffer) => this.onResultBytes(chunk));
+    resultStream?.on("error", () => undefined);
+    void sub.then(
+      (result) => this.onExit(result.exitCode, result.signal),
+      () => this.onExit(undefined, undefined),
+    );
+  }
+
+  /**
+   * Starts a runner and loads the template and libraries.
+   * @returns a runner; when the template or a library fails to load, `setupError` is set and the
+   *   process has exited (the runner still answers items, each with that error).
+   * @throws SandboxStartError when the sandbox cannot start or breaks the protocol.
+   */
+  static async start(options: RunnerOptions): Promise<RunnerProcess> {
+    const runner = new RunnerProcess(options);
+    await runner.setup();
+    return runner;
+  }
+
+  private async setup(): Promise<void> {
+    const { key, limits } = this.options;
+    const nonce = randomBytes(16).toString("hex");
+    const libraries = Object.fromEntries(Object.entries(key.libraries).map(([name, lib]) => [name, lib.source]));
+    const frame = await new Promise<unknown>((resolve) => {
+      const timer = setTimeout(() => resolve(undefined), SETUP_TIMEOUT_MS);
+      this.setupWaiter = (value) => {
+        clearTimeout(timer);
+        resolve(value);
+      };
+      this.write({ type: "setup", nonce, workspaceId: key.workspaceId, mode: key.mode, source: key.sourceCode, libraries, limits });
+    });
+    this.setupWaiter = undefined;
+    const parsed = setupFrameSchema.safeParse(frame);
+    if (!parsed.success || parsed.data.nonce !== nonce) {
+      this.kill("violation");
+      const detail = this.exitInfo ? ` (exit code ${this.exitInfo.exitCode}, signal ${this.exitInfo.signal})` : "";
+      throw new SandboxStartError(`the sandbox did not start${detail}: ${this.diagnostics.text().slice(-2000)}`);
+    }
+    if (parsed.data.type === "setup_error") {
+      if (parsed.data.fault === "sandbox") {
+        this.kill("violation");
+        throw new SandboxStartError(`the sandbox refused to start: ${parsed.data.error.type}: ${parsed.data.error.message}`);
+      }
+      this.setupError = parsed.data.error;
+    }
+  }
+
+  /** True when the pool may hand this runner another item. */
+  get usable(): boolean {
+    return this.setupError !== undefined || this.alive;
+  }
+
+  /**
+   * Runs a batch of items in order. Never rejects: a dead runner, a timeout or a forged frame
+   * become outcomes. Call only when the previous batch has finished.
+   * @returns one entry per item; `undefined` for items without an answer because the runner
+   *   retired before them or died during the batch (see `died`): run them on another runner.
+   */
+  runBatch(items: ExecuteItem[]): Promise<(ItemResult | undefined)[]> {
+    const now = performance.now();
+    if (this.setupError) {
+      const error = this.setupError;
+      return Promise.resolve(items.map(() => finish("user_error", [], "", "", error, now)));
+    }
+    if (!this.alive || items.length === 0) return Promise.resolve(items.map(() => undefined));
+    const { limits } = this.options;
+    return new Promise((resolve) => {
+      const framed = items.map((item) => ({
+        id: this.nextId++,
+        nonce: randomBytes(12).toString("base64"),
+        workspaceId: item.workspaceId,
+        document: item.document,
+        params: item.params ?? {},
+        dependencies: item.dependencies ?? null,
+      }));
+      // One wall-clock timer per batch, restarted as each item completes.
+      const timer = setTimeout(() => this.kill("wall"), limits.wallTimeMs + WALL_GRACE_MS);
+      const pending: Pending = {
+        items: framed.map(({ id, nonce }) => ({ id, nonce })),
+        results: new Array<ItemResult | undefined>(items.length).fill(undefined),
+        next: 0,
+        itemStartedAt: now,
+        timer,
+        done: () => {
+          clearTimeout(timer);
+          this.pending = undefined;
+          this.lastUsedAt = Date.now();
+          resolve(pending.results);
+        },
+      };
+      this.pending = pending;
+      this.write({ type: "batch", items: framed });
+    });
+  }
+
+  /** Records the result of the item in flight and moves on to the next. */
+  private complete(result: ItemResult): void {
+    const pending = this.pending;
+    if (!pending) return;
+    pending.results[pending.next] = result;
+    pending.next += 1;
+    pending.itemStartedAt = performance.now();
+    if (pending.next >= pending.items.length) pending.done();
+    else pending.timer.refresh();
+  }
+
+  /** Asks the runner to exit, and kills it if it has not within 1 s. */
+  async close(): Promise<void> {
+    if (!this.alive) return;
+    this.write({ type: "exit" });
+    this.subprocess.stdin?.end();
+    const timer = setTimeout(() => this.kill("close"), 1_000);
+    await this.subprocess.catch(() => undefined);
+    clearTimeout(timer);
+  }
+
+  /** SIGKILLs the bwrap process: the PID namespace takes every process of the sandbox with it. */
+  kill(reason: "wall" | "violation" | "close"): void {
+    this.killReason ??= reason;
+    this.alive = false;
+    this.subprocess.kill("SIGKILL");
+  }
+
+  private write(message: unknown): void {
+    const stdin = this.subprocess.stdin;
+    if (stdin && !stdin.destroyed) stdin.write(encodeFrame(message));
+  }
+
+  private onResultBytes(chunk: Buffer): void {
+    let messages: unknown[];
+    try {
+      messages = this.decoder.push(chunk);
+    } catch (error) {
+      this.violation(error instanceof FrameError ? error.message : "unreadable frame");
+      return;
+    }
+    for (const message of messages) this.onMessage(message);
+  }
+
+  private onMessage(message: unknown): void {
+    if (this.setupWaiter) {
+      this.setupWaiter(message);
+      return;
+    }
+    const pending = this.pending;
+    const expected = pending?.items[pending.next];
+    if (!pending || !expected) {
+      this.violation("a result frame arrived while no item was running");
+      return;
+    }
+    const parsed = resultFrameSchema.safeParse(message);
+    if (!parsed.success || parsed.data.id !== expected.id || parsed.data.nonce !== expected.nonce) {
+      this.violation("a result frame did not match the item in flight (forged or corrupt)");
+      return;
+    }
+    const frame = parsed.data;
+    this.complete(this.buildResult(frame, pending.itemStartedAt));
+    if (frame.retire) {
+      // The runner exits by itself after this frame: the rest of the batch goes to another runner.
+      this.alive = false;
+      if (this.pending === pending) pending.done();
+    }
+  }
+
+  private buildResult(frame: z.infer<typeof resultFrameSchema>, startedAt: number): ItemResult {
+    const { outputBytes } = this.options.limits;
+    let outcome: Outcome = frame.outcome;
+    let error: ItemError | undefined = frame.error ?? undefined;
+    let scores: ItemResult["scores"] = [];
+    // The runner caps output itself; check again, since the frame is only as honest as the runner.
+    let stdout = frame.stdout;
+    let stderr = frame.stderr;
+    let overflow = false;
+    if (stdout.length + stderr.length > outputBytes / 4) {
+      const out = new Capped(outputBytes);
+      out.push(Buffer.from(stdout, "utf8"));
+      const err = new Capped(Math.max(outputBytes - out.size, 0));
+      err.push(Buffer.from(stderr, "utf8"));
+      overflow = out.exceeded || err.exceeded;
+      stdout = out.text();
+      stderr = err.text();
+    }
+    if (outcome === "ok") {
+      const validated = validateScores(frame.scores);
+      if (validated.ok) scores = validated.scores;
+      else {
+        outcome = "invalid_result";
+        error = { type: "InvalidResult", message: validated.message, traceback: "" };
+      }
+    }
+    if (overflow && outcome === "ok") {
+      outcome = "output_limit";
+      scores = [];
+      error = { type: "OutputLimit", message: `the item printed more than ${outputBytes} bytes`, traceback: "" };
+    }
+    if (outcome !== "ok" && !error) error = { type: outcome, message: outcome, traceback: "" };
+    return finish(outcome, scores, stdout, stderr, error, startedAt);
+  }
+
+  private violation(reason: string): void {
+    this.options.logger.warn({ workspaceId: this.workspaceId, reason }, "sandbox result channel violation");
+    const pending = this.pending;
+    this.kill("violation");
+    if (this.setupWaiter) this.setupWaiter(undefined);
+    if (pending) this.failInFlight(pending, finish("invalid_result", [], "", "", { type: "InvalidResult", message: reason, traceback: "" }, pending.itemStartedAt));
+  }
+
+  /**
+   * The runner died or broke the protocol during a batch. Results are buffered inside the runner,
+   * so only when exactly one item is unanswered is it known to be the cause: it gets `result`.
+   * Otherwise every unanswered item is left undefined and `died` tells the caller to re-run them
+   * one per batch, where the cause shows itself.
+   */
+  private failInFlight(pending: Pending, result: ItemResult): void {
+    this.died = true;
+    if (pending.items.length - pending.next === 1) this.complete(result);
+    pending.done();
+  }
+
+  private onExit(exitCode: number | undefined, signal: string | undefined): void {
+    this.alive = false;
+    this.exitInfo = { exitCode, signal };
+    if (this.setupWaiter) this.setupWaiter(undefined);
+    const pending = this.pending;
+    if (!pending) return;
+    const diagnostics = this.diagnostics.text();
+    if (diagnostics) this.options.logger.warn({ workspaceId: this.workspaceId, diagnostics: diagnostics.slice(-2000) }, "sandbox runner output");
+    const { limits } = this.options;
+    let outcome: Outcome;
+    let error: ItemError;
+    if (this.killReason === "wall") {
+      outcome = "timeout";
+      error = { type: "ItemTimeout", message: `the evaluator did not finish within ${limits.wallTimeMs / 1000} s (wall clock)`, traceback: "" };
+    } else if (exitCode === SIGXCPU_EXIT || signal === "SIGXCPU") {
+      outcome = "timeout";
+      error = { type: "ItemTimeout", message: `the evaluator used more than its CPU time of ${limits.cpuTimeMs / 1000} s`, traceback: "" };
+    } else {
+      // The runner was executing user code: whatever ended it was the evaluator's doing.
+      outcome = "user_error";
+      const how = exitCode !== undefined && exitCode > 128 ? `signal ${exitCode - 128}` : `exit code ${exitCode ?? "?"}`;
+      error = { type: "ProcessEnded", message: `the evaluator ended its sandbox process (${how})`, traceback: "" };
+    }
+    this.failInFlight(pending, finish(outcome, [], "", "", error, pending.itemStartedAt));
+  }
+}
+
+/**
+ * Starts bwrap. bwrap itself gets an empty environment: with --clearenv alone, bwrap's own PID 1
+ * would keep the worker's variables (readable through /proc/1/environ if /proc were mounted).
+ */
+function spawnBwrap(paths: SandboxPaths, limits: Readonly<Limits>, seccompProgram: Uint8Array) {
+  return execa(paths.bwrap, buildBwrapArgs(paths, limits, SECCOMP_FD), {
+    env: {},
+    extendEnv: false,
+    // fd 3: results; fd 4: the BPF program, written by execa into a pipe that bwrap reads to EOF.
+    stdio: ["pipe", "pipe", "pipe", "pipe", seccompProgram],
+    buffer: false,
+    reject: false,
+    killSignal: "SIGKILL",
+    cleanup: true,
+    stripFinalNewline: false,
+  });
+}
+
+function finish(
+  outcome: Outcome,
+  scores: ItemResult["scores"],
+  stdout: string,
+  stderr: string,
+  error: ItemError | undefined,
+  startedAt: number,
+): ItemResult {
+  const result: ItemResult = { outcome, scores, stdout, stderr, durationMs: Math.round((performance.now() - startedAt) * 100) / 100 };
+  if (error) result.error = error;
+  return result;
+}

@@ -1,0 +1,166 @@
+import { builder } from "../../graphql/builder.js";
+import type { GraphQLContext } from "../../graphql/context.js";
+import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
+import { TemplateRef, withoutNulls } from "../templates/graphql.js";
+import { NIL_UUID, isUuid } from "../templates/store.js";
+import { SPAN_KINDS } from "./schemas.js";
+
+
+/** An evaluator of the caller's workspace (archived ones stay readable by id). */
+export const EvaluatorRef = builder.prismaNode("Evaluator", {
+  id: { field: "id" },
+  findUnique: (id, ctx) => ({ id: isUuid(id) ? id : NIL_UUID, workspaceId: ctx.principal.workspaceId }),
+  description: "A template run with its own setting values on the spans that its rule matches.",
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    template: t.relation("template"),
+    pinnedVersion: t.exposeInt("pinnedVersion", { nullable: true, description: "The template version it stays on; null follows the latest." }),
+    followsLatest: t.boolean({ resolve: (e) => e.pinnedVersion === null }),
+    templateVersion: t.prismaField({
+      type: "TemplateVersion",
+      description: "The template version it runs now: its pin, else the template's latest.",
+      resolve: async (query, evaluator, _args, ctx) => {
+        const version = await ctx.services.evaluators.runVersion(evaluator);
+        return ctx.prisma.templateVersion.findUniqueOrThrow({ ...query, where: { id: version.id } });
+      },
+    }),
+    params: t.expose("params", { type: "JSON", description: "The values this evaluator sets: setting name → value." }),
+    resolvedParams: t.field({
+      type: "JSON",
+      description: "ctx.params of its next run: for every declared setting, its value, else the default, else null.",
+      resolve: (evaluator, _args, ctx) => ctx.services.evaluators.resolvedParams(evaluator),
+    }),
+    enabled: t.exposeBoolean("enabled"),
+    spanKind: t.exposeString("spanKind", { description: `The kind of span it runs on: ${SPAN_KINDS.join(", ")}.` }),
+    spanNamePattern: t.exposeString("spanNamePattern", { nullable: true, description: "A glob over span names (* and ?); null matches every name." }),
+    attributeEquals: t.expose("attributeEquals", { type: "JSON", description: "Span attributes that must be equal: key → value." }),
+    samplingRate: t.exposeFloat("samplingRate", { description: "The share of matching spans evaluated, 0 to 1." }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+    archivedAt: t.expose("archivedAt", { type: "DateTime", nullable: true }),
+    archived: t.boolean({ resolve: (e) => e.archivedAt !== null }),
+  }),
+});
+
+/**
+ * The template id of an evaluator input, from `templateId` (a global ID) or `templateName`.
+ * @returns undefined when neither is given. @throws NotFoundError for an unknown name.
+ */
+async function templateIdOf(input: { templateId?: { id: string } | null; templateName?: string | null }, ctx: GraphQLContext) {
+  if (input.templateId && input.templateName) {
+    throw new BadUserInputError([{ path: "templateId", message: "give templateId or templateName, not both" }]);
+  }
+  if (input.templateId) return input.templateId.id;
+  if (!input.templateName) return undefined;
+  const template = await ctx.services.templates.findTemplate(ctx.principal.workspaceId, { name: input.templateName });
+  if (!template) throw new NotFoundError("template", input.templateName);
+  return template.id;
+}
+
+builder.queryFields((t) => ({
+  evaluators: t.prismaConnection({
+    type: "Evaluator",
+    cursor: "id",
+    description: "The workspace's evaluators, oldest first; archived ones only when asked.",
+    args: { includeArchived: t.arg.boolean({ defaultValue: false }), templateId: t.arg.globalID({ for: TemplateRef }) },
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.evaluator.findMany({
+        ...query,
+        where: {
+          workspaceId: ctx.principal.workspaceId,
+          ...(args.includeArchived ? {} : { archivedAt: null }),
+          ...(args.templateId ? { templateId: isUuid(args.templateId.id) ? args.templateId.id : NIL_UUID } : {}),
+        },
+        orderBy: { createdAt: "asc" },
+      }),
+  }),
+  evaluator: t.prismaField({
+    type: "Evaluator",
+    description: "An evaluator by id (also an archived one) or by name (a live one).",
+    args: { id: t.arg.globalID({ for: EvaluatorRef }), name: t.arg.string() },
+    resolve: async (query, _root, args, ctx) => {
+      if ((args.id ? 1 : 0) + (args.name ? 1 : 0) !== 1) throw new BadUserInputError([{ path: "id", message: "give id or name, not both" }]);
+      const found = await ctx.services.evaluators.findEvaluator(ctx.principal.workspaceId, { id: args.id?.id, name: args.name ?? undefined });
+      if (!found) throw new NotFoundError("evaluator", String(args.id?.id ?? args.name));
+      return ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: found.id } });
+    },
+  }),
+}));
+
+/** The field builder of a payload that holds an evaluator row. */
+type EvaluatorPayloadFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never, { id: string }>;
+
+/** The Evaluator output field of the evaluator mutations. */
+const evaluatorField = {
+  outputFields: (t: EvaluatorPayloadFieldBuilder) => ({
+    evaluator: t.prismaField({
+      type: "Evaluator",
+      resolve: (query, payload, _args, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: payload.id } }),
+    }),
+  }),
+};
+
+/** Null-able fields whose null means something: unpin, match every name, clear the values. */
+const NULL_MEANS_CLEAR = ["pinnedVersion", "spanNamePattern", "params"];
+
+builder.relayMutationField(
+  "createEvaluator",
+  {
+    inputFields: (t) => ({
+      name: t.string({ required: true, description: "Unique among the workspace's live evaluators." }),
+      templateId: t.globalID({ for: TemplateRef, description: "The template (or give templateName)." }),
+      templateName: t.string(),
+      pinnedVersion: t.int({ description: "Stay on this template version; omitted or null follows the latest." }),
+      params: t.field({ type: "JSON", description: "Setting values: setting name → value." }),
+      enabled: t.boolean({ description: "Defaults to true." }),
+      spanKind: t.string({ description: `${SPAN_KINDS.join(", ")}; defaults to chat.` }),
+      spanNamePattern: t.string({ description: "A glob over span names (* and ?); omitted or null matches every name." }),
+      attributeEquals: t.field({ type: "JSON", description: "Span attributes that must be equal: key → string, number or boolean." }),
+      samplingRate: t.float({ description: "0 to 1; defaults to 1." }),
+    }),
+  },
+  {
+    resolve: async (_root, { input }, ctx) => {
+      const { templateId, templateName, ...fields } = input;
+      const id = await templateIdOf({ templateId, templateName }, ctx);
+      if (id === undefined) throw new BadUserInputError([{ path: "templateId", message: "is required: give templateId or templateName" }]);
+      return ctx.services.evaluators.createEvaluator(ctx.principal, { ...withoutNulls(fields, NULL_MEANS_CLEAR), templateId: id });
+    },
+  },
+  evaluatorField,
+);
+
+builder.relayMutationField(
+  "updateEvaluator",
+  {
+    inputFields: (t) => ({
+      id: t.globalID({ required: true, for: EvaluatorRef }),
+      name: t.string(),
+      templateId: t.globalID({ for: TemplateRef, description: "Move to another template (values are checked against it)." }),
+      templateName: t.string(),
+      pinnedVersion: t.int({ description: "null follows the latest version." }),
+      params: t.field({ type: "JSON", description: "Replaces the values (null clears them)." }),
+      enabled: t.boolean(),
+      spanKind: t.string(),
+      spanNamePattern: t.string(),
+      attributeEquals: t.field({ type: "JSON" }),
+      samplingRate: t.float(),
+    }),
+  },
+  {
+    resolve: async (_root, { input }, ctx) => {
+      const { id, templateId, templateName, ...fields } = input;
+      const template = await templateIdOf({ templateId, templateName }, ctx);
+      const changes = { ...withoutNulls(fields, NULL_MEANS_CLEAR), ...(template !== undefined ? { templateId: template } : {}) };
+      return ctx.services.evaluators.updateEvaluator(ctx.principal, id.id, changes);
+    },
+  },
+  evaluatorField,
+);
+
+builder.relayMutationField(
+  "deleteEvaluator",
+  { inputFields: (t) => ({ id: t.globalID({ required: true, for: EvaluatorRef }) }) },
+  { resolve: (_root, { input }, ctx) => ctx.services.evaluators.deleteEvaluator(ctx.principal, input.id.id) },
+  evaluatorField,
+);

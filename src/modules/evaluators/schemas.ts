@@ -1,0 +1,78 @@
+import { z } from "zod";
+import { typeError } from "../../lib/validation.js";
+
+/** Shared input schemas of the evaluators feature (GraphQL, CLI and MCP use the same). */
+
+/** The span kinds an evaluator can run on (the span model's kinds). */
+export const SPAN_KINDS = ["chat", "tool", "agent", "retrieval", "other"] as const;
+
+/** One span kind. */
+export type SpanKind = (typeof SPAN_KINDS)[number];
+
+/** An evaluator's name: unique among the workspace's live evaluators. */
+export const evaluatorNameSchema = z
+  .string({ error: typeError("a string") })
+  .trim()
+  .min(1, "must not be empty")
+  .max(100, "must be at most 100 characters");
+
+/** The kind of span the evaluator runs on. */
+export const spanKindSchema = z.enum(SPAN_KINDS, { error: `must be one of ${SPAN_KINDS.join(", ")}` });
+
+/** A glob over span names: `*` any characters, `?` one character; null matches every name. */
+export const spanNamePatternSchema = z
+  .string({ error: typeError("a string") })
+  .min(1, "must not be empty (use null to match every name)")
+  .max(256, "must be at most 256 characters")
+  .nullable();
+
+/** Span attributes that must be equal: flat key → string, number or boolean; at most 32. */
+export const attributeEqualsSchema = z
+  .record(
+    z.string().min(1, "attribute keys must not be empty").max(256, "attribute keys must be at most 256 characters"),
+    z.union([z.string(), z.number(), z.boolean()], { error: "must be a string, a number or a boolean" }),
+    { error: "must be an object of attribute key to value" },
+  )
+  .refine((value) => Object.keys(value).length <= 32, "must have at most 32 attributes");
+
+/** The share of matching spans that are evaluated. */
+export const samplingRateSchema = z
+  .number({ error: typeError("a number") })
+  .min(0, "must be between 0 and 1")
+  .max(1, "must be between 0 and 1");
+
+/** A template version to stay on; null follows the latest version. */
+export const pinnedVersionSchema = z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").nullable();
+
+/** The fields an evaluator input may change (every one optional). `params` is checked against the template. */
+const evaluatorFields = {
+  name: evaluatorNameSchema,
+  templateId: z.string({ error: typeError("a string") }),
+  pinnedVersion: pinnedVersionSchema,
+  params: z.unknown(),
+  enabled: z.boolean({ error: typeError("true or false") }),
+  spanKind: spanKindSchema,
+  spanNamePattern: spanNamePatternSchema,
+  attributeEquals: attributeEqualsSchema,
+  samplingRate: samplingRateSchema,
+};
+
+/** The input of createEvaluator: name and template are required; the rest has defaults. */
+export const createEvaluatorInputSchema = z.object({
+  ...evaluatorFields,
+  pinnedVersion: pinnedVersionSchema.optional(),
+  params: z.unknown().optional(),
+  enabled: evaluatorFields.enabled.optional(),
+  spanKind: spanKindSchema.optional(),
+  spanNamePattern: spanNamePatternSchema.optional(),
+  attributeEquals: attributeEqualsSchema.optional(),
+  samplingRate: samplingRateSchema.optional(),
+});
+
+/** The input of updateEvaluator: only the given fields change. */
+export const updateEvaluatorInputSchema = z.object(evaluatorFields).partial();
+
+/** A createEvaluator input. */
+export type CreateEvaluatorInput = z.input<typeof createEvaluatorInputSchema>;
+/** An updateEvaluator input. */
+export type UpdateEvaluatorInput = z.input<typeof updateEvaluatorInputSchema>;

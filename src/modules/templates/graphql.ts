@@ -1,0 +1,228 @@
+import { resolveArrayConnection } from "@pothos/plugin-relay";
+import { builder } from "../../graphql/builder.js";
+import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
+import type { ParamSpec } from "./settings.js";
+import { findStarter, listStarters, starterFile, type Starter } from "./starters/index.js";
+import { NIL_UUID, isUuid, specsOf } from "./store.js";
+
+
+/**
+ * The input without its null fields: in an update, null means "unchanged" except for the fields
+ * in `keep`, where it means "clear" (settings, values, pin, name pattern).
+ */
+export function withoutNulls<T extends Record<string, unknown>>(input: T, keep: readonly string[] = []): Partial<T> {
+  return Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== null || keep.includes(k))) as Partial<T>;
+}
+
+/** One setting of a template version (code-evaluator-settings.md). */
+export const TemplateParamRef = builder.objectRef<ParamSpec>("TemplateParam").implement({
+  description: "A setting of a template: a named, typed value that the code reads from ctx.params.",
+  fields: (t) => ({
+    name: t.exposeString("name", { description: "The key in ctx.params." }),
+    type: t.exposeString("type", { description: "string, text, number, integer, boolean, string_list, enum or json." }),
+    label: t.string({ nullable: true, resolve: (p) => p.label ?? null }),
+    description: t.string({ nullable: true, resolve: (p) => p.description ?? null }),
+    default: t.field({ type: "JSON", nullable: true, description: "The value when an evaluator sets none (null: no default).", resolve: (p) => p.default ?? null }),
+    hasDefault: t.boolean({ resolve: (p) => p.default !== undefined && p.default !== null }),
+    required: t.exposeBoolean("required", { description: "Each evaluator must set a value, unless there is a default." }),
+    options: t.stringList({ nullable: true, description: "The values of an enum setting.", resolve: (p) => p.options ?? null }),
+  }),
+});
+
+const EntryPointRef = builder.objectRef<{ kind: string; name: string }>("EntryPoint").implement({
+  description: "The entry point found in the code (without running it).",
+  fields: (t) => ({
+    kind: t.exposeString("kind", { description: "evaluate, main (Open Chat Studio) or opik (a BaseMetric class)." }),
+    name: t.exposeString("name", { description: "The function or class name." }),
+  }),
+});
+
+/** A template of the caller's workspace (deleted ones stay readable by id). */
+export const TemplateRef = builder.prismaNode("Template", {
+  id: { field: "id" },
+  findUnique: (id, ctx) => ({ id: isUuid(id) ? id : NIL_UUID, workspaceId: ctx.principal.workspaceId }),
+  description: "A code template: Python code with typed settings, saved as immutable versions.",
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    description: t.exposeString("description"),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    updatedAt: t.expose("updatedAt", { type: "DateTime" }),
+    deletedAt: t.expose("deletedAt", { type: "DateTime", nullable: true }),
+    latestVersionNumber: t.exposeInt("latestVersion"),
+    latestVersion: t.prismaField({
+      type: "TemplateVersion",
+      resolve: (query, template, _args, ctx) =>
+        ctx.prisma.templateVersion.findUniqueOrThrow({ ...query, where: { templateId_version: { templateId: template.id, version: template.latestVersion } } }),
+    }),
+    version: t.prismaField({
+      type: "TemplateVersion",
+      nullable: true,
+      args: { version: t.arg.int({ required: true }) },
+      resolve: (query, template, args, ctx) =>
+        ctx.prisma.templateVersion.findUnique({ ...query, where: { templateId_version: { templateId: template.id, version: args.version } } }),
+    }),
+    versions: t.relatedConnection("versions", { cursor: "id", description: "The history, newest first.", query: { orderBy: { version: "desc" } } }),
+    evaluators: t.relatedConnection("evaluators", {
+      cursor: "id",
+      description: "The live evaluators that run this template.",
+      query: { where: { archivedAt: null }, orderBy: { createdAt: "asc" } },
+    }),
+  }),
+});
+
+/** One immutable version of a template. */
+export const TemplateVersionRef = builder.prismaNode("TemplateVersion", {
+  id: { field: "id" },
+  findUnique: (id, ctx) => ({ id: isUuid(id) ? id : NIL_UUID, template: { workspaceId: ctx.principal.workspaceId } }),
+  description: "One save of a template's code and settings; never changes.",
+  fields: (t) => ({
+    version: t.exposeInt("version"),
+    sourceCode: t.exposeString("sourceCode"),
+    params: t.field({ type: [TemplateParamRef], description: "The settings.", resolve: (v) => specsOf(v) }),
+    libraryPins: t.expose("libraryPins", { type: "JSON", description: "Shared library name → pinned version." }),
+    entryPoint: t.field({ type: EntryPointRef, resolve: (v) => ({ kind: v.entryPointKind, name: v.entryPointName }) }),
+    author: t.relation("authorApiKey", { nullable: true, description: "The API key that saved it." }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    template: t.relation("template"),
+  }),
+});
+
+/** A built-in template. */
+export const StarterRef = builder.objectRef<Starter>("Starter").implement({
+  description: "A built-in template whose settings are the keyword arguments of its oodle_eval.v1 check.",
+  fields: (t) => ({
+    id: t.exposeString("id"),
+    name: t.exposeString("name"),
+    description: t.exposeString("description"),
+    settingNames: t.stringList({ resolve: (s) => s.params.map((p) => p.name) }),
+    params: t.field({ type: [TemplateParamRef], resolve: (s) => s.params }),
+    sourceCode: t.exposeString("sourceCode", { description: "The code, as a new template gets it." }),
+    file: t.string({ description: "The template file: a header with each setting's type and default, then the code.", resolve: starterFile }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  templates: t.prismaConnection({
+    type: "Template",
+    cursor: "id",
+    description: "The workspace's live templates, oldest first.",
+    resolve: (query, _root, _args, ctx) =>
+      ctx.prisma.template.findMany({ ...query, where: { workspaceId: ctx.principal.workspaceId, deletedAt: null }, orderBy: { createdAt: "asc" } }),
+  }),
+  template: t.prismaField({
+    type: "Template",
+    description: "A template by id (also a deleted one) or by name (a live one).",
+    args: { id: t.arg.globalID({ for: TemplateRef }), name: t.arg.string() },
+    resolve: async (query, _root, args, ctx) => {
+      if ((args.id ? 1 : 0) + (args.name ? 1 : 0) !== 1) throw new BadUserInputError([{ path: "id", message: "give id or name, not both" }]);
+      const found = await ctx.services.templates.findTemplate(ctx.principal.workspaceId, { id: args.id?.id, name: args.name ?? undefined });
+      if (!found) throw new NotFoundError("template", String(args.id?.id ?? args.name));
+      return ctx.prisma.template.findUniqueOrThrow({ ...query, where: { id: found.id } });
+    },
+  }),
+  templateVersion: t.prismaField({
+    type: "TemplateVersion",
+    description: "One version of a template, by template id or name; the latest when version is omitted.",
+    args: { templateId: t.arg.globalID({ for: TemplateRef }), templateName: t.arg.string(), version: t.arg.int() },
+    resolve: async (query, _root, args, ctx) => {
+      const by = { id: args.templateId?.id, name: args.templateName ?? undefined };
+      if ((by.id ? 1 : 0) + (by.name ? 1 : 0) !== 1) throw new BadUserInputError([{ path: "templateId", message: "give templateId or templateName, not both" }]);
+      const template = await ctx.services.templates.findTemplate(ctx.principal.workspaceId, by);
+      const version = template && (await ctx.services.templates.findVersion(ctx.principal.workspaceId, template.id, args.version ?? undefined));
+      if (!version) throw new NotFoundError("template version", `${by.id ?? by.name}@${args.version ?? "latest"}`);
+      return ctx.prisma.templateVersion.findUniqueOrThrow({ ...query, where: { id: version.id } });
+    },
+  }),
+  starters: t.connection({
+    type: StarterRef,
+    description: "The built-in templates: id, name and setting names.",
+    resolve: (_root, args) => resolveArrayConnection({ args }, [...listStarters()]),
+  }),
+  starter: t.field({
+    type: StarterRef,
+    description: "One built-in template with its file: each setting's type and default, then the code.",
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_root, args) => {
+      const starter = findStarter(args.id);
+      if (!starter) throw new NotFoundError("starter", args.id);
+      return starter;
+    },
+  }),
+}));
+
+/** The Template an output field returns after a mutation (read with the client's selection). */
+const templateField = {
+  outputFields: (t: TemplatePayloadFieldBuilder) => ({
+    template: t.prismaField({
+      type: "Template",
+      resolve: (query, payload, _args, ctx) => ctx.prisma.template.findUniqueOrThrow({ ...query, where: { id: payload.id } }),
+    }),
+  }),
+};
+
+/** The field builder of a payload that holds a template row. */
+type TemplatePayloadFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never, { id: string }>;
+
+const templateInputFields = {
+  name: "The template's name, unique among the workspace's live templates.",
+  params: "The settings: a list of {name, type, label, description, default, required, options}.",
+};
+
+builder.relayMutationField(
+  "createTemplate",
+  {
+    inputFields: (t) => ({
+      name: t.string({ required: true, description: templateInputFields.name }),
+      description: t.string(),
+      sourceCode: t.string({ required: true, description: "Python defining evaluate(ctx) (or a compatible entry point); at most 256 KiB." }),
+      params: t.field({ type: "JSON", description: templateInputFields.params }),
+    }),
+  },
+  { resolve: async (_root, { input }, ctx) => (await ctx.services.templates.createTemplate(ctx.principal, withoutNulls(input))).template },
+  templateField,
+);
+
+builder.relayMutationField(
+  "updateTemplate",
+  {
+    inputFields: (t) => ({
+      id: t.globalID({ required: true, for: TemplateRef }),
+      name: t.string({ description: templateInputFields.name }),
+      description: t.string(),
+      sourceCode: t.string({ description: "New code: makes version N+1." }),
+      params: t.field({ type: "JSON", description: `${templateInputFields.params} New settings make version N+1; null clears them.` }),
+    }),
+  },
+  {
+    resolve: async (_root, { input }, ctx) => {
+      const { id, ...fields } = input;
+      return (await ctx.services.templates.updateTemplate(ctx.principal, id.id, withoutNulls(fields, ["params"]))).template;
+    },
+  },
+  templateField,
+);
+
+builder.relayMutationField(
+  "deleteTemplate",
+  { inputFields: (t) => ({ id: t.globalID({ required: true, for: TemplateRef }) }) },
+  { resolve: (_root, { input }, ctx) => ctx.services.templates.deleteTemplate(ctx.principal, input.id.id) },
+  templateField,
+);
+
+builder.relayMutationField(
+  "createTemplateFromStarter",
+  {
+    inputFields: (t) => ({
+      starterId: t.string({ required: true }),
+      name: t.string({ description: "Defaults to the starter's name." }),
+      description: t.string(),
+    }),
+  },
+  {
+    resolve: async (_root, { input }, ctx) => {
+      const overrides = { name: input.name ?? undefined, description: input.description ?? undefined };
+      return (await ctx.services.templates.createTemplateFromStarter(ctx.principal, input.starterId, overrides)).template;
+    },
+  },
+  templateField,
+);

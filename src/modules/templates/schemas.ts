@@ -1,0 +1,55 @@
+import { z } from "zod";
+import type { InputIssue } from "../../lib/errors.js";
+import { parseIssues, typeError } from "../../lib/validation.js";
+import { validateParamSpecs, type ParamSpec } from "./settings.js";
+
+/** Shared input schemas of the templates feature (GraphQL, CLI and MCP use the same). */
+export const templateNameSchema = z
+  .string({ error: typeError("a string") })
+  .trim()
+  .min(1, "must not be empty")
+  .max(100, "must be at most 100 characters");
+
+/** A template's description: free text, at most 2,000 characters. */
+export const templateDescriptionSchema = z.string({ error: typeError("a string") }).max(2000, "must be at most 2000 characters");
+
+/** The Python source; its size, syntax and entry point are checked by `checkSource`. */
+export const sourceCodeSchema = z.string({ error: typeError("a string") });
+
+/** The input of createTemplate. `params` is any JSON, checked by `validateParamSpecs`. */
+export const createTemplateInputSchema = z.object({
+  name: templateNameSchema,
+  description: templateDescriptionSchema.optional(),
+  sourceCode: sourceCodeSchema,
+  params: z.unknown().optional(),
+});
+
+/** The input of updateTemplate: every field optional; code or settings make a new version. */
+export const updateTemplateInputSchema = z.object({
+  name: templateNameSchema.optional(),
+  description: templateDescriptionSchema.optional(),
+  sourceCode: sourceCodeSchema.optional(),
+  params: z.unknown().optional(),
+});
+
+/** A parsed createTemplate input. */
+export type CreateTemplateInput = z.input<typeof createTemplateInputSchema>;
+/** A parsed updateTemplate input. */
+export type UpdateTemplateInput = z.input<typeof updateTemplateInputSchema>;
+
+/**
+ * Every field rule of a template input at once (names, description, settings), without the
+ * code checks that need Python. @returns the parsed fields, the settings when given, and the issues.
+ */
+export function parseTemplateInput<S extends typeof createTemplateInputSchema | typeof updateTemplateInputSchema>(
+  schema: S,
+  input: unknown,
+): { data: z.infer<S> | null; specs: ParamSpec[] | null; issues: InputIssue[] } {
+  const parsed = parseIssues(schema, input);
+  const data = parsed.data as z.infer<S> | null;
+  const issues = parsed.issues;
+  const rawParams = (input as { params?: unknown } | null)?.params;
+  if (rawParams === undefined) return { data, specs: null, issues };
+  const checked = validateParamSpecs(rawParams);
+  return { data, specs: checked.specs, issues: [...issues, ...checked.issues] };
+}

@@ -1,0 +1,205 @@
+import { isDeepStrictEqual } from "node:util";
+import { encodeGlobalID } from "@pothos/plugin-relay";
+import type { Template, TemplateVersion } from "../../generated/prisma/client.js";
+import { BadUserInputError, ConflictError, NotFoundError, type InputIssue } from "../../lib/errors.js";
+import type { Logger } from "../../lib/logger.js";
+import type { PrismaClient } from "../../lib/prisma.js";
+import type { Principal } from "../workspaces/service.js";
+import { settingsConflictError, settingsConflicts } from "./conflicts.js";
+import { checkSource, inspectSource, type SourceInspector } from "./inspect-source.js";
+import { createTemplateInputSchema, parseTemplateInput, updateTemplateInputSchema } from "./schemas.js";
+import type { ParamSpec } from "./settings.js";
+import { findStarter } from "./starters/index.js";
+import { asJson, isUuid, lockTemplate, specsOf, withUniqueName } from "./store.js";
+
+/** A template and its latest version. */
+export interface TemplateWithLatest {
+  template: Template;
+  latest: TemplateVersion;
+}
+
+/**
+ * Runs the code checks of a save when the input has code (even when other fields are invalid,
+ * so every violation is reported at once); merges their issues into `issues`.
+ */
+async function codeChecks(input: unknown, inspector: SourceInspector, issues: InputIssue[]) {
+  const source = (input as { sourceCode?: unknown } | null)?.sourceCode;
+  if (typeof source !== "string") return null;
+  const checked = await checkSource(source, inspector);
+  issues.push(...checked.issues);
+  return checked.inspection;
+}
+
+/**
+ * Code templates and their immutable versions. Every write is one transaction; every read and
+ * write is scoped to the caller's workspace (another workspace's template is NOT_FOUND).
+ */
+export function createTemplateService(deps: { prisma: PrismaClient; logger: Logger; inspectSource?: SourceInspector }) {
+  const { prisma } = deps;
+  const inspector = deps.inspectSource ?? inspectSource;
+
+  async function latestOf(template: Template): Promise<TemplateWithLatest> {
+    const latest = await prisma.templateVersion.findUniqueOrThrow({
+      where: { templateId_version: { templateId: template.id, version: template.latestVersion } },
+    });
+    return { template, latest };
+  }
+
+  /**
+   * Creates a template with version 1, after every field rule, settings rule and code check.
+   * @throws BadUserInputError listing every violation (paths like `params[3].default`, `sourceCode`).
+   */
+  async function createTemplate(principal: Principal, input: unknown): Promise<TemplateWithLatest> {
+    const { data, specs, issues } = parseTemplateInput(createTemplateInputSchema, input);
+    const inspection = await codeChecks(input, inspector, issues);
+    if (issues.length || !data || !inspection) throw new BadUserInputError(issues);
+    const template = await withUniqueName("a template", data.name, () =>
+      prisma.template.create({
+        data: {
+          workspaceId: principal.workspaceId,
+          name: data.name,
+          liveName: data.name,
+          description: data.description ?? "",
+          latestVersion: 1,
+          versions: {
+            create: {
+              version: 1,
+              sourceCode: data.sourceCode,
+              params: asJson(specs ?? []),
+              entryPointKind: inspection.entryPoint.kind,
+              entryPointName: inspection.entryPoint.name,
+              authorApiKeyId: principal.apiKeyId,
+            },
+          },
+        },
+      }),
+    );
+    return latestOf(template);
+  }
+
+  return {
+    /** Creates a template with version 1 (see the function above). */
+    createTemplate,
+
+    /**
+     * Changes a template. New code or settings make version N+1 (an identical save makes none);
+     * name and description change in place. Refused with CONFLICT (409) when an evaluator that
+     * follows the latest version holds a value the new settings would not accept.
+     */
+    async updateTemplate(principal: Principal, templateId: string, input: unknown): Promise<TemplateWithLatest> {
+      const { data, specs, issues } = parseTemplateInput(updateTemplateInputSchema, input);
+      const inspection = await codeChecks(input, inspector, issues);
+      if (issues.length || !data) throw new BadUserInputError(issues);
+      const template = await withUniqueName("a template", data.name, () =>
+        prisma.$transaction(async (tx) => {
+          await lockTemplate(tx, principal.workspaceId, templateId, "update");
+          const current = await tx.template.findUniqueOrThrow({ where: { id: templateId } });
+          const latest = await tx.templateVersion.findUniqueOrThrow({
+            where: { templateId_version: { templateId, version: current.latestVersion } },
+          });
+          const newSpecs: ParamSpec[] = specs ?? specsOf(latest);
+          const newSource = data.sourceCode ?? latest.sourceCode;
+          const settingsChanged = !isDeepStrictEqual(newSpecs, specsOf(latest));
+          const changed = settingsChanged || newSource !== latest.sourceCode;
+          if (settingsChanged) {
+            const following = await tx.evaluator.findMany({
+              where: { templateId, archivedAt: null, pinnedVersion: null },
+              select: { id: true, name: true, params: true },
+              orderBy: { name: "asc" },
+            });
+            const conflicts = settingsConflicts(newSpecs, following.map((e) => ({ ...e, params: (e.params ?? {}) as Record<string, unknown> })));
+            if (conflicts.length) throw settingsConflictError(current.name, conflicts);
+          }
+          const version = changed ? current.latestVersion + 1 : current.latestVersion;
+          if (changed) {
+            await tx.templateVersion.create({
+              data: {
+                templateId,
+                version,
+                sourceCode: newSource,
+                params: asJson(newSpecs),
+                libraryPins: asJson(latest.libraryPins ?? {}),
+                entryPointKind: inspection?.entryPoint.kind ?? latest.entryPointKind,
+                entryPointName: inspection?.entryPoint.name ?? latest.entryPointName,
+                authorApiKeyId: principal.apiKeyId,
+              },
+            });
+          }
+          return tx.template.update({
+            where: { id: templateId },
+            data: {
+              latestVersion: version,
+              ...(data.name !== undefined ? { name: data.name, liveName: data.name } : {}),
+              ...(data.description !== undefined ? { description: data.description } : {}),
+            },
+          });
+        }),
+      );
+      return latestOf(template);
+    },
+
+    /**
+     * Deletes a template: refused with CONFLICT (409) naming every live evaluator that runs it.
+     * The template and its versions stay readable by id (archived evaluators' history); its name is freed.
+     */
+    async deleteTemplate(principal: Principal, templateId: string): Promise<Template> {
+      return prisma.$transaction(async (tx) => {
+        await lockTemplate(tx, principal.workspaceId, templateId, "update");
+        const current = await tx.template.findUniqueOrThrow({ where: { id: templateId } });
+        const users = await tx.evaluator.findMany({
+          where: { templateId, archivedAt: null },
+          select: { id: true, name: true },
+          orderBy: { name: "asc" },
+        });
+        if (users.length) {
+          throw new ConflictError(
+            `template "${current.name}" is used by ${users.length} evaluator(s): ${users.map((u) => `"${u.name}"`).join(", ")}. ` +
+              "Delete them or move them to another template first.",
+            users.map((u) => ({ evaluator: u.name, id: encodeGlobalID("Evaluator", u.id), reason: "runs this template" })),
+          );
+        }
+        return tx.template.update({ where: { id: templateId }, data: { deletedAt: new Date(), liveName: null } });
+      });
+    },
+
+    /**
+     * Creates a template from a built-in starter (its code and settings), named after the
+     * starter unless `name` is given. @throws NotFoundError for an unknown starter id.
+     */
+    async createTemplateFromStarter(principal: Principal, starterId: string, overrides: { name?: string; description?: string } = {}) {
+      const starter = findStarter(starterId);
+      if (!starter) throw new NotFoundError("starter", starterId);
+      return createTemplate(principal, {
+        name: overrides.name ?? starter.name,
+        description: overrides.description ?? starter.description,
+        sourceCode: starter.sourceCode,
+        params: starter.params,
+      });
+    },
+
+    /** A template of the workspace by id (deleted ones too) or by name (live ones), or null. */
+    async findTemplate(workspaceId: string, by: { id?: string; name?: string }): Promise<Template | null> {
+      if (by.id !== undefined) {
+        if (!isUuid(by.id)) return null;
+        return prisma.template.findFirst({ where: { id: by.id, workspaceId } });
+      }
+      if (by.name !== undefined) {
+        return prisma.template.findUnique({ where: { workspaceId_liveName: { workspaceId, liveName: by.name } } });
+      }
+      return null;
+    },
+
+    /** One version of a template of the workspace (the latest when `version` is omitted), or null. */
+    async findVersion(workspaceId: string, templateId: string, version?: number): Promise<TemplateVersion | null> {
+      if (!isUuid(templateId)) return null;
+      const template = await prisma.template.findFirst({ where: { id: templateId, workspaceId } });
+      if (!template) return null;
+      return prisma.templateVersion.findUnique({
+        where: { templateId_version: { templateId, version: version ?? template.latestVersion } },
+      });
+    },
+  };
+}
+
+/** The templates service. */
+export type TemplateService = ReturnType<typeof createTemplateService>;

@@ -1,0 +1,32 @@
+import { describe, expect, it } from "vitest";
+import { LIMIT_SPECS, LimitError, resolveLimits } from "../../src/execution/limits.js";
+
+describe("limits", () => {
+  it("has the documented defaults", () => {
+    const limits = resolveLimits();
+    expect(limits.cpuTimeMs).toBe(5_000);
+    expect(limits.memoryBytes).toBe(256 * 1024 * 1024);
+    expect(limits.outputBytes).toBe(64 * 1024);
+  });
+
+  it("lets a caller lower a limit", () => {
+    expect(resolveLimits({ cpuTimeMs: 100 }).cpuTimeMs).toBe(100);
+  });
+
+  it("accepts a limit at its ceiling", () => {
+    expect(resolveLimits({ memoryBytes: LIMIT_SPECS.memoryBytes.ceiling }).memoryBytes).toBe(LIMIT_SPECS.memoryBytes.ceiling);
+  });
+
+  it.each(Object.keys(LIMIT_SPECS))("refuses %s above its ceiling, naming it", (name) => {
+    const spec = LIMIT_SPECS[name as keyof typeof LIMIT_SPECS];
+    const attempt = () => resolveLimits({ [name]: spec.ceiling + 1 });
+    expect(attempt).toThrow(LimitError);
+    expect(attempt).toThrow(new RegExp(`limit ${name}: .*ceiling`));
+  });
+
+  it("refuses unknown limits, non-integers and zero", () => {
+    expect(() => resolveLimits({ nope: 1 } as never)).toThrow(/nope/);
+    expect(() => resolveLimits({ cpuTimeMs: 1.5 })).toThrow(/cpuTimeMs/);
+    expect(() => resolveLimits({ outputBytes: 0 })).toThrow(/outputBytes/);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { validateScores } from "../../src/execution/result-validation.js";
+
+const score = (over: Record<string, unknown> = {}) => ({
+  name: "s",
+  value: 1,
+  data_type: "NUMERIC",
+  higher_is_better: true,
+  comment: null,
+  metadata: null,
+  ...over,
+});
+
+describe("validateScores", () => {
+  it("accepts valid scores of every type, and no value", () => {
+    const result = validateScores([
+      score(),
+      score({ name: "b", value: true, data_type: "BOOLEAN" }),
+      score({ name: "c", value: "good", data_type: "CATEGORICAL", comment: "why", metadata: { a: [1] } }),
+      score({ name: "n", value: null }),
+    ]);
+    expect(result.ok).toBe(true);
+  });
+
+  it.each([
+    ["an empty name", [score({ name: "" })], /empty/],
+    ["a 101-character name", [score({ name: "x".repeat(101) })], /at most 100/],
+    ["a name with a newline", [score({ name: "a\nb" })], /newline/],
+    ["a value that does not fit its type", [score({ value: "1" })], /does not fit data_type NUMERIC/],
+    ["a number as BOOLEAN", [score({ value: 1, data_type: "BOOLEAN" })], /BOOLEAN/],
+    ["Infinity", [score({ value: Infinity })], /value/],
+    ["NaN", [score({ value: NaN })], /value/],
+    ["a duplicate name", [score(), score()], /appears twice/],
+    ["101 scores", Array.from({ length: 101 }, (_, i) => score({ name: `s${i}` })), /at most 100 scores/],
+    ["a huge comment", [score({ comment: "c".repeat(10_001) })], /comment/],
+    ["huge metadata", [score({ metadata: { x: "m".repeat(20_000) } })], /metadata/],
+    ["an unknown data type", [score({ data_type: "TEXT" })], /data_type/],
+    ["an extra field", [score({ extra: 1 })], /extra|Unrecognized/],
+    ["not a list", { s: 1 }, /array|expected/i],
+  ])("refuses %s", (_name, scores, message) => {
+    const result = validateScores(scores);
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.message).toMatch(message);
+  });
+
+  it("names the score at fault", () => {
+    const result = validateScores([score({ name: "ratio", value: "x" })]);
+    expect(result.ok ? "" : result.message).toMatch(/^score "ratio"/);
+  });
+});
