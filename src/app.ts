@@ -2,12 +2,16 @@ import type { Config } from "./config.js";
 import { createLogger, type Logger } from "./lib/logger.js";
 import { createPrisma, type PrismaClient } from "./lib/prisma.js";
 import { createRedis, type Redis } from "./lib/redis.js";
+import { createEvaluatorService } from "./modules/evaluators/service.js";
+import { createTemplateService } from "./modules/templates/service.js";
 import { createWorkspaceService } from "./modules/workspaces/service.js";
 import { createQueues, type Queues } from "./queues/queues.js";
 
 /** The services of every feature, built once and shared by GraphQL, jobs, CLI and MCP. */
 export interface Services {
   workspaces: ReturnType<typeof createWorkspaceService>;
+  templates: ReturnType<typeof createTemplateService>;
+  evaluators: ReturnType<typeof createEvaluatorService>;
 }
 
 /** Everything a process needs: connections, queues, services; `close` releases them. */
@@ -31,6 +35,8 @@ export function createApp(config: Config, overrides: { logger?: Logger } = {}): 
   const queues = createQueues(redis, config.QUEUE_PREFIX, logger);
   const services: Services = {
     workspaces: createWorkspaceService({ prisma, queues, logger }),
+    templates: createTemplateService({ prisma, logger }),
+    evaluators: createEvaluatorService({ prisma, logger }),
   };
   return {
     config,

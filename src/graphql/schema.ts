@@ -1,6 +1,8 @@
 // The schema: only imports. Each module's graphql.ts adds its types, queries and mutations.
 import { builder } from "./builder.js";
 import "../modules/workspaces/graphql.js";
+import "../modules/templates/graphql.js";
+import "../modules/evaluators/graphql.js";
 
 /** The executable GraphQL schema. */
 export const schema = builder.toSchema({ sortSchema: true });
