@@ -3,6 +3,7 @@ import { createLogger, type Logger } from "./lib/logger.js";
 import { createPrisma, type PrismaClient } from "./lib/prisma.js";
 import { createRedis, type Redis } from "./lib/redis.js";
 import { createEvaluatorService } from "./modules/evaluators/service.js";
+import { createSharedLibraryService } from "./modules/shared-libraries/service.js";
 import { createTemplateService } from "./modules/templates/service.js";
 import { createWorkspaceService } from "./modules/workspaces/service.js";
 import { createQueues, type Queues } from "./queues/queues.js";
@@ -12,6 +13,7 @@ export interface Services {
   workspaces: ReturnType<typeof createWorkspaceService>;
   templates: ReturnType<typeof createTemplateService>;
   evaluators: ReturnType<typeof createEvaluatorService>;
+  sharedLibraries: ReturnType<typeof createSharedLibraryService>;
 }
 
 /** Everything a process needs: connections, queues, services; `close` releases them. */
@@ -37,6 +39,7 @@ export function createApp(config: Config, overrides: { logger?: Logger } = {}): 
     workspaces: createWorkspaceService({ prisma, queues, logger }),
     templates: createTemplateService({ prisma, logger }),
     evaluators: createEvaluatorService({ prisma, logger }),
+    sharedLibraries: createSharedLibraryService({ prisma, logger }),
   };
   return {
     config,

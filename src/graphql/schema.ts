@@ -3,6 +3,7 @@ import { builder } from "./builder.js";
 import "../modules/workspaces/graphql.js";
 import "../modules/templates/graphql.js";
 import "../modules/evaluators/graphql.js";
+import "../modules/shared-libraries/graphql.js";
 
 /** The executable GraphQL schema. */
 export const schema = builder.toSchema({ sortSchema: true });

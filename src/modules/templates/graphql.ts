@@ -80,6 +80,13 @@ export const TemplateVersionRef = builder.prismaNode("TemplateVersion", {
     sourceCode: t.exposeString("sourceCode"),
     params: t.field({ type: [TemplateParamRef], description: "The settings.", resolve: (v) => specsOf(v) }),
     libraryPins: t.expose("libraryPins", { type: "JSON", description: "Shared library name → pinned version." }),
+    sharedImports: t.exposeStringList("sharedImports", { description: "The shared libraries the code imports directly." }),
+    resolvedLibraries: t.field({
+      type: "JSON",
+      description: "What each shared import resolves to now (transitively): library name → version.",
+      resolve: async (v, _args, ctx) =>
+        (await ctx.services.sharedLibraries.resolveLibraries(ctx.principal.workspaceId, v.sharedImports, (v.libraryPins ?? {}) as Record<string, number>)).versions,
+    }),
     entryPoint: t.field({ type: EntryPointRef, resolve: (v) => ({ kind: v.entryPointKind, name: v.entryPointName }) }),
     author: t.relation("authorApiKey", { nullable: true, description: "The API key that saved it." }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
@@ -166,6 +173,7 @@ type TemplatePayloadFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<typeof b
 const templateInputFields = {
   name: "The template's name, unique among the workspace's live templates.",
   params: "The settings: a list of {name, type, label, description, default, required, options}.",
+  libraryPins: "Shared-library pins: {library name: version}. Unpinned imports use the latest version at run time.",
 };
 
 builder.relayMutationField(
@@ -176,6 +184,7 @@ builder.relayMutationField(
       description: t.string(),
       sourceCode: t.string({ required: true, description: "Python defining evaluate(ctx) (or a compatible entry point); at most 256 KiB." }),
       params: t.field({ type: "JSON", description: templateInputFields.params }),
+      libraryPins: t.field({ type: "JSON", description: templateInputFields.libraryPins }),
     }),
   },
   { resolve: async (_root, { input }, ctx) => (await ctx.services.templates.createTemplate(ctx.principal, withoutNulls(input))).template },
@@ -191,6 +200,7 @@ builder.relayMutationField(
       description: t.string(),
       sourceCode: t.string({ description: "New code: makes version N+1." }),
       params: t.field({ type: "JSON", description: `${templateInputFields.params} New settings make version N+1; null clears them.` }),
+      libraryPins: t.field({ type: "JSON", description: `${templateInputFields.libraryPins} New pins make version N+1.` }),
     }),
   },
   {

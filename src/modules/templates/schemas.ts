@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { InputIssue } from "../../lib/errors.js";
 import { parseIssues, typeError } from "../../lib/validation.js";
+import { parseLibraryPins } from "../shared-libraries/schemas.js";
 import { validateParamSpecs, type ParamSpec } from "./settings.js";
 
 /** Shared input schemas of the templates feature (GraphQL, CLI and MCP use the same). */
@@ -22,6 +23,8 @@ export const createTemplateInputSchema = z.object({
   description: templateDescriptionSchema.optional(),
   sourceCode: sourceCodeSchema,
   params: z.unknown().optional(),
+  /** Shared-library pins (library name → version), checked by `parseLibraryPins`. */
+  libraryPins: z.unknown().optional(),
 });
 
 /** The input of updateTemplate: every field optional; code or settings make a new version. */
@@ -30,6 +33,7 @@ export const updateTemplateInputSchema = z.object({
   description: templateDescriptionSchema.optional(),
   sourceCode: sourceCodeSchema.optional(),
   params: z.unknown().optional(),
+  libraryPins: z.unknown().optional(),
 });
 
 /** A parsed createTemplate input. */
@@ -38,18 +42,29 @@ export type CreateTemplateInput = z.input<typeof createTemplateInputSchema>;
 export type UpdateTemplateInput = z.input<typeof updateTemplateInputSchema>;
 
 /**
- * Every field rule of a template input at once (names, description, settings), without the
- * code checks that need Python. @returns the parsed fields, the settings when given, and the issues.
+ * Every field rule of a template input at once (names, description, settings, library pins),
+ * without the code checks that need Python or the database. @returns the parsed fields, the
+ * settings and pins when given, and the issues.
  */
 export function parseTemplateInput<S extends typeof createTemplateInputSchema | typeof updateTemplateInputSchema>(
   schema: S,
   input: unknown,
-): { data: z.infer<S> | null; specs: ParamSpec[] | null; issues: InputIssue[] } {
+): { data: z.infer<S> | null; specs: ParamSpec[] | null; pins: Record<string, number> | null; issues: InputIssue[] } {
   const parsed = parseIssues(schema, input);
   const data = parsed.data as z.infer<S> | null;
-  const issues = parsed.issues;
-  const rawParams = (input as { params?: unknown } | null)?.params;
-  if (rawParams === undefined) return { data, specs: null, issues };
-  const checked = validateParamSpecs(rawParams);
-  return { data, specs: checked.specs, issues: [...issues, ...checked.issues] };
+  const issues = [...parsed.issues];
+  const raw = (input ?? {}) as { params?: unknown; libraryPins?: unknown };
+  let specs: ParamSpec[] | null = null;
+  if (raw.params !== undefined) {
+    const checked = validateParamSpecs(raw.params);
+    specs = checked.specs;
+    issues.push(...checked.issues);
+  }
+  let pins: Record<string, number> | null = null;
+  if (raw.libraryPins !== undefined) {
+    const checked = parseLibraryPins(raw.libraryPins);
+    pins = checked.pins;
+    issues.push(...checked.issues);
+  }
+  return { data, specs, pins, issues };
 }

@@ -9,6 +9,7 @@ import { settingsConflictError, settingsConflicts } from "./conflicts.js";
 import { checkSource, inspectSource, type SourceInspector } from "./inspect-source.js";
 import { createTemplateInputSchema, parseTemplateInput, updateTemplateInputSchema } from "./schemas.js";
 import type { ParamSpec } from "./settings.js";
+import { validateImportsAndPins } from "../shared-libraries/resolve.js";
 import { findStarter } from "./starters/index.js";
 import { asJson, isUuid, lockTemplate, specsOf, withUniqueName } from "./store.js";
 
@@ -28,6 +29,11 @@ async function codeChecks(input: unknown, inspector: SourceInspector, issues: In
   const checked = await checkSource(source, inspector);
   issues.push(...checked.issues);
   return checked.inspection;
+}
+
+/** Throws every issue at once; used inside transactions so a failed check writes nothing. */
+function throwIfAny(issues: InputIssue[]): void {
+  if (issues.length) throw new BadUserInputError(issues);
 }
 
 /**
@@ -50,11 +56,15 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
    * @throws BadUserInputError listing every violation (paths like `params[3].default`, `sourceCode`).
    */
   async function createTemplate(principal: Principal, input: unknown): Promise<TemplateWithLatest> {
-    const { data, specs, issues } = parseTemplateInput(createTemplateInputSchema, input);
+    const { data, specs, pins, issues } = parseTemplateInput(createTemplateInputSchema, input);
     const inspection = await codeChecks(input, inspector, issues);
     if (issues.length || !data || !inspection) throw new BadUserInputError(issues);
+    const libraryPins = pins ?? {};
     const template = await withUniqueName("a template", data.name, () =>
-      prisma.template.create({
+      prisma.$transaction(async (tx) => {
+        // Locks the pinned libraries' rows so none is deleted under a pin validated here.
+        throwIfAny(await validateImportsAndPins(tx, principal.workspaceId, inspection.sharedLibraries, libraryPins, { lock: true }));
+        return tx.template.create({
         data: {
           workspaceId: principal.workspaceId,
           name: data.name,
@@ -68,10 +78,13 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
               params: asJson(specs ?? []),
               entryPointKind: inspection.entryPoint.kind,
               entryPointName: inspection.entryPoint.name,
+              libraryPins: asJson(libraryPins),
+              sharedImports: inspection.sharedLibraries,
               authorApiKeyId: principal.apiKeyId,
             },
           },
         },
+        });
       }),
     );
     return latestOf(template);
@@ -82,12 +95,12 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
     createTemplate,
 
     /**
-     * Changes a template. New code or settings make version N+1 (an identical save makes none);
+     * Changes a template. New code, settings or library pins make version N+1 (an identical save makes none);
      * name and description change in place. Refused with CONFLICT (409) when an evaluator that
      * follows the latest version holds a value the new settings would not accept.
      */
     async updateTemplate(principal: Principal, templateId: string, input: unknown): Promise<TemplateWithLatest> {
-      const { data, specs, issues } = parseTemplateInput(updateTemplateInputSchema, input);
+      const { data, specs, pins, issues } = parseTemplateInput(updateTemplateInputSchema, input);
       const inspection = await codeChecks(input, inspector, issues);
       if (issues.length || !data) throw new BadUserInputError(issues);
       const template = await withUniqueName("a template", data.name, () =>
@@ -99,8 +112,14 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
           });
           const newSpecs: ParamSpec[] = specs ?? specsOf(latest);
           const newSource = data.sourceCode ?? latest.sourceCode;
+          const newPins = pins ?? ((latest.libraryPins ?? {}) as Record<string, number>);
+          const newImports = inspection?.sharedLibraries ?? latest.sharedImports;
           const settingsChanged = !isDeepStrictEqual(newSpecs, specsOf(latest));
-          const changed = settingsChanged || newSource !== latest.sourceCode;
+          const pinsChanged = !isDeepStrictEqual(newPins, latest.libraryPins ?? {});
+          const changed = settingsChanged || pinsChanged || newSource !== latest.sourceCode;
+          if (changed) {
+            throwIfAny(await validateImportsAndPins(tx, principal.workspaceId, newImports, newPins, { lock: true }));
+          }
           if (settingsChanged) {
             const following = await tx.evaluator.findMany({
               where: { templateId, archivedAt: null, pinnedVersion: null },
@@ -118,7 +137,8 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
                 version,
                 sourceCode: newSource,
                 params: asJson(newSpecs),
-                libraryPins: asJson(latest.libraryPins ?? {}),
+                libraryPins: asJson(newPins),
+                sharedImports: newImports,
                 entryPointKind: inspection?.entryPoint.kind ?? latest.entryPointKind,
                 entryPointName: inspection?.entryPoint.name ?? latest.entryPointName,
                 authorApiKeyId: principal.apiKeyId,

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "TemplateVersion" ADD COLUMN     "sharedImports" TEXT[] DEFAULT ARRAY[]::TEXT[];
