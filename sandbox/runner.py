@@ -2,11 +2,12 @@
 
 Protocol (every frame is a 4-byte big-endian length followed by that many bytes of UTF-8 JSON):
 
-* Node -> runner on stdin: one ``setup`` frame, then ``item`` frames one at a time (Node sends the
-  next item only after the previous result arrived, so user code never finds a future item or
-  its nonce waiting on stdin), then ``exit`` or EOF.
+* Node -> runner on stdin: one ``setup`` frame, then ``batch`` frames (items in order, each with
+  its own id and nonce), then ``exit`` or EOF. Node writes a batch only after every result of the
+  previous one arrived (it encodes the next batch while this one runs, but keeps it), so user code
+  never finds a future batch or its nonces waiting on stdin.
 * runner -> Node on the result descriptor: ``ready`` / ``setup_error`` (echoing the setup nonce),
-  then one ``result`` per item (echoing that item's nonce).
+  then one ``result`` per item, in order (echoing that item's id and nonce).
 
 The result channel. Node opens the result pipe as fd 3. Before any user code exists the runner
 moves it to a randomly numbered private descriptor (close-on-exec) and closes fd 3, so naive writes
@@ -40,6 +41,7 @@ import shutil
 import signal
 import _signal
 import sys
+import time
 import traceback
 import types
 
@@ -61,7 +63,39 @@ _dumps = json.dumps
 _loads = json.loads
 _os_read = os.read
 _os_write = os.write
+_os_fstat = os.fstat
+_os_lseek = os.lseek
+_SEEK_END = os.SEEK_END
 _setitimer = signal.setitimer
+_getsignal = _signal.getsignal  # the raw handler, without signal's per-call enum conversion
+_set_handler = _signal.signal
+_cpu_time = time.process_time  # CPU of the whole process (all threads), as RLIMIT_CPU counts it
+_monotonic = time.monotonic
+_SIGPROF = int(signal.SIGPROF)
+_SIGALRM = int(signal.SIGALRM)
+_ITIMER_PROF = signal.ITIMER_PROF
+_ITIMER_REAL = signal.ITIMER_REAL
+_RLIMIT_CPU = resource.RLIMIT_CPU
+
+
+def _not_json(value):
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+
+def _make_encode():
+    """``json.dumps(message, ensure_ascii=False, allow_nan=False)`` without building a JSONEncoder
+    per call: the C encoder when there is one (a fresh ``markers`` dict per call keeps the
+    circular-reference check), else the pure-Python one."""
+    import json.encoder as json_encoder  # noqa: PLC0415
+
+    make, basestring = json_encoder.c_make_encoder, json_encoder.c_encode_basestring
+    if make is None or basestring is None:
+        return lambda message: _dumps(message, ensure_ascii=False, allow_nan=False)
+    join = "".join
+    return lambda message: join(make({}, _not_json, basestring, None, ": ", ", ", False, False, False)(message, 0))
+
+
+_encode = _make_encode()
 
 
 class ItemTimeout(BaseException):
@@ -101,7 +135,7 @@ def read_frame(fd: int) -> dict | None:
 
 
 def encode_frame(message: dict) -> bytes:
-    body = _dumps(message, ensure_ascii=False, allow_nan=False).encode("utf-8")
+    body = _encode(message).encode("utf-8")
     return len(body).to_bytes(4, "big") + body
 
 
@@ -257,7 +291,9 @@ class Runner:
         self.armed = False
         self.retire = False
         self.user_files = {USER_FILENAME}
-        self.tmp_mtime = -1
+        self.tmp_mtime = (-1, -1)  # (st_mtime_ns, st_size) of /tmp after the last cleaning
+        self.tmp_fd = -1
+        self.tmp_id = (-1, -1)
         self.cpu_soft = -1
         self.budget = Budget(0)
         self.captures = (Capture(self.budget), Capture(self.budget))
@@ -335,15 +371,15 @@ class Runner:
 
     def _arm(self) -> None:
         # User code may have replaced our handlers during the previous item: put them back.
-        # (_signal.getsignal: the raw handler, without signal's per-call enum conversion.)
-        if _signal.getsignal(signal.SIGPROF) is not self._handler:
-            signal.signal(signal.SIGPROF, self._handler)
-        if _signal.getsignal(signal.SIGALRM) is not self._handler:
-            signal.signal(signal.SIGALRM, self._handler)
+        handler = self._handler
+        if _getsignal(_SIGPROF) is not handler:
+            _set_handler(_SIGPROF, handler)
+        if _getsignal(_SIGALRM) is not handler:
+            _set_handler(_SIGALRM, handler)
         self.timed_out = False
         self.armed = True
-        _setitimer(signal.ITIMER_PROF, self.cpu_s, 0.1)
-        _setitimer(signal.ITIMER_REAL, self.wall_s, 0.1)
+        _setitimer(_ITIMER_PROF, self.cpu_s, 0.1)
+        _setitimer(_ITIMER_REAL, self.wall_s, 0.1)
 
     def _disarm(self) -> None:
         """Stop the timers raising (they are re-armed for the next item, or stopped by ``stop_timers``)."""
@@ -351,30 +387,55 @@ class Runner:
 
     def stop_timers(self) -> None:
         self.armed = False
-        _setitimer(signal.ITIMER_PROF, 0)
-        _setitimer(signal.ITIMER_REAL, 0)
+        _setitimer(_ITIMER_PROF, 0)
+        _setitimer(_ITIMER_REAL, 0)
 
-    def _clean_tmp(self) -> None:
-        """Empty /tmp when something changed it (one stat when nothing did). Only inside the
-        sandbox, where /tmp is the runner's private tmpfs: never on a host."""
+    def open_tmp(self) -> None:
+        """Keep a private descriptor of /tmp, so the check between items is an fstat rather than
+        a path lookup. Only inside the sandbox, where /tmp is the runner's private tmpfs."""
         if not IN_SANDBOX:
             return
+        fd = os.open(TMP_DIR, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        self.tmp_fd = fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 80)
+        os.close(fd)
+        st = os.fstat(self.tmp_fd)
+        self.tmp_id = (st.st_dev, st.st_ino)
+
+    def _clean_tmp(self) -> None:
+        """Empty /tmp when something changed it (one fstat when nothing did). Only inside the
+        sandbox, where /tmp is the runner's private tmpfs: never on a host."""
+        if self.tmp_fd < 0:
+            return
         try:
-            mtime = os.stat(TMP_DIR).st_mtime_ns
-            if mtime == self.tmp_mtime:
+            st = _os_fstat(self.tmp_fd)
+            # (tmpfs counts a directory's entries in its size: a change within one clock tick shows.)
+            if (st.st_mtime_ns, st.st_size) == self.tmp_mtime and (st.st_dev, st.st_ino) == self.tmp_id:
                 return
+        except OSError:
+            pass  # user code closed or replaced the descriptor: look /tmp up by its path
+        try:
             for entry in os.scandir(TMP_DIR):
                 if entry.is_dir(follow_symlinks=False):
                     shutil.rmtree(entry.path, ignore_errors=True)
                 else:
                     os.unlink(entry.path)
-            self.tmp_mtime = os.stat(TMP_DIR).st_mtime_ns
+            st = os.stat(TMP_DIR)
+            self.tmp_mtime = (st.st_mtime_ns, st.st_size)
+            try:
+                same = _os_fstat(self.tmp_fd)
+                ok = (same.st_dev, same.st_ino) == self.tmp_id
+            except OSError:
+                ok = False
+            if not ok:  # put a descriptor of /tmp back on the private number
+                fd = os.open(TMP_DIR, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+                os.dup2(fd, self.tmp_fd, inheritable=False)
+                os.close(fd)
         except OSError:
             pass
 
     def _raw_output(self, fd: int, budget: Budget) -> str:
         """What was written straight to fd 1 or 2 (a memfd) during the item; then empty it."""
-        size = os.fstat(fd).st_size
+        size = _os_lseek(fd, 0, _SEEK_END)  # the memfd's size (cheaper than fstat; writes append anyway)
         if not size:
             return ""
         data = os.pread(fd, min(size, max(budget.left, 0) + 1), 0)
@@ -480,8 +541,6 @@ class Runner:
         data, too_big, timed_out = bytearray(), False, False
         poller = select.poll()
         poller.register(read_end, select.POLLIN)
-        import time  # noqa: PLC0415
-
         start = time.monotonic()
         while True:
             left = deadline_s - (time.monotonic() - start)
@@ -534,7 +593,7 @@ class Runner:
         buffered, Node re-runs the unanswered items one per batch, so the item that killed it is
         found and gets its outcome.
         """
-        monotonic = __import__("time").monotonic
+        monotonic = _monotonic
         pending: list[bytes] = []
         size = 0
         last_flush = monotonic()
@@ -577,8 +636,7 @@ class Runner:
         self._clean_tmp()
         if self.mode == "strict":
             return self.run_item_forked(item)
-        used = resource.getrusage(resource.RUSAGE_SELF)
-        used_s = used.ru_utime + used.ru_stime
+        used_s = _cpu_time()
         if used_s + self.cpu_s + 1 > self.runner_cpu_s:
             self.retire = True  # this runner has had its share of CPU: Node starts a fresh one
             return self._synthetic("sandbox_error", "RunnerRetired", "the runner retired before this item")
@@ -586,7 +644,7 @@ class Runner:
         # (whole seconds, so the call is skipped while the value does not change).
         soft = int(used_s + self.cpu_s) + 2
         if soft != self.cpu_soft:
-            resource.setrlimit(resource.RLIMIT_CPU, (soft, self.cpu_hard))
+            resource.setrlimit(_RLIMIT_CPU, (soft, self.cpu_hard))
             self.cpu_soft = soft
         result = self.run_item(item)
         if sys.modules.get("_thread") is not None and sys.modules["_thread"]._count() > 0:
@@ -617,6 +675,7 @@ def main() -> None:
     runner = Runner(setup, result_fd)
     runner.raw_fds = (raw_fds[0], raw_fds[1])
     try:
+        runner.open_tmp()
         runner.apply_rlimits(setup["limits"])
         runner.load_seccomp()
         runner.prepare_library()

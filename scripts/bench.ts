@@ -4,6 +4,7 @@
  */
 const SECTIONS: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   sandbox: () => import("./bench/sandbox.js"),
+  live: () => import("./bench/live.js"),
 };
 
 const name = process.argv[2];

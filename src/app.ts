@@ -1,8 +1,18 @@
 import type { Config } from "./config.js";
+import { createExecutor, type Executor } from "./execution/index.js";
 import { createLogger, type Logger } from "./lib/logger.js";
 import { createPrisma, type PrismaClient } from "./lib/prisma.js";
 import { createRedis, type Redis } from "./lib/redis.js";
+import { createDatasetService, type DatasetService } from "./modules/datasets/service.js";
 import { createEvaluatorService } from "./modules/evaluators/service.js";
+import { createExperimentBatchProcessor, type ExperimentBatchProcessor } from "./modules/experiments/batch.js";
+import { createExperimentService, type ExperimentService } from "./modules/experiments/service.js";
+import { queueEnqueuer, type EvaluationEnqueuer } from "./modules/runs/enqueue.js";
+import { createRunPreparer, type RunPreparer } from "./modules/runs/prepare.js";
+import { createRunProcessor, type RunProcessor } from "./modules/runs/processor.js";
+import { createRunService, type RunService } from "./modules/runs/service.js";
+import { createSpanService, type SpanService } from "./modules/spans/service.js";
+import { createTryCodeService, type TryCodeService } from "./modules/try-code/service.js";
 import { createSharedLibraryService } from "./modules/shared-libraries/service.js";
 import { createTemplateService } from "./modules/templates/service.js";
 import { createWorkspaceService } from "./modules/workspaces/service.js";
@@ -14,6 +24,22 @@ export interface Services {
   templates: ReturnType<typeof createTemplateService>;
   evaluators: ReturnType<typeof createEvaluatorService>;
   sharedLibraries: ReturnType<typeof createSharedLibraryService>;
+  /** Span ingest, matching and the sample document of a span. */
+  spans: SpanService;
+  /** Reading runs: per-evaluator statistics. */
+  runs: RunService;
+  /** Execution keys (template version + shared libraries) for live runs, try_code and experiments. */
+  runPreparer: RunPreparer;
+  /** The `evaluate-span` job processor. */
+  runProcessor: RunProcessor;
+  /** Draft test runs. */
+  tryCode: TryCodeService;
+  /** Datasets and their JSON Lines import. */
+  datasets: DatasetService;
+  /** Experiments: creation, cancellation, retry, progress. */
+  experiments: ExperimentService;
+  /** The `experiment-batch` job processor. */
+  experimentBatch: ExperimentBatchProcessor;
 }
 
 /** Everything a process needs: connections, queues, services; `close` releases them. */
@@ -25,21 +51,41 @@ export interface App {
   redis: Redis;
   queues: Queues;
   services: Services;
+  /** The sandbox executor (warm runner pool) shared by live runs, try_code and experiments; created on first use. */
+  readonly execution: Executor;
   close(): Promise<void>;
 }
 
 /** The composition root: builds Prisma, Redis, queues and services from the configuration. */
-export function createApp(config: Config, overrides: { logger?: Logger } = {}): App {
+export function createApp(
+  config: Config,
+  overrides: { logger?: Logger; execution?: Executor; enqueueEvaluations?: EvaluationEnqueuer } = {},
+): App {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const prisma = createPrisma(config.DATABASE_URL);
   const redis = createRedis(config.REDIS_URL, "producer");
   redis.on("error", (err: Error) => logger.debug({ err: err.message }, "redis connection error"));
   const queues = createQueues(redis, config.QUEUE_PREFIX, logger);
+  let executor: Executor | undefined = overrides.execution;
+  const execution = (): Executor => (executor ??= createExecutor({ logger }));
+  const evaluators = createEvaluatorService({ prisma, logger });
+  const templates = createTemplateService({ prisma, logger });
+  const sharedLibraries = createSharedLibraryService({ prisma, logger });
+  const runPreparer = createRunPreparer({ sharedLibraries });
+  const spans = createSpanService({ prisma, logger, enqueue: overrides.enqueueEvaluations ?? queueEnqueuer(queues) });
   const services: Services = {
     workspaces: createWorkspaceService({ prisma, queues, logger }),
-    templates: createTemplateService({ prisma, logger }),
-    evaluators: createEvaluatorService({ prisma, logger }),
-    sharedLibraries: createSharedLibraryService({ prisma, logger }),
+    templates,
+    evaluators,
+    sharedLibraries,
+    spans,
+    runs: createRunService({ prisma }),
+    runPreparer,
+    runProcessor: createRunProcessor({ prisma, logger, execution, spans, preparer: runPreparer }),
+    tryCode: createTryCodeService({ execution, preparer: runPreparer, templates, spans }),
+    datasets: createDatasetService({ prisma, logger }),
+    experiments: createExperimentService({ prisma, queues, logger }),
+    experimentBatch: createExperimentBatchProcessor({ prisma, execution, preparer: runPreparer, logger }),
   };
   return {
     config,
@@ -48,8 +94,12 @@ export function createApp(config: Config, overrides: { logger?: Logger } = {}): 
     redis,
     queues,
     services,
+    get execution() {
+      return execution();
+    },
     async close() {
       await queues.close().catch(() => undefined);
+      await executor?.close().catch(() => undefined);
       redis.disconnect();
       await prisma.$disconnect();
     },

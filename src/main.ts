@@ -35,7 +35,17 @@ const logger = app.logger;
 let workers: Workers | undefined;
 let httpServer: ReturnType<typeof createHttpServer> | undefined;
 
-if (role !== "api") workers = startWorkers(app);
+if (role !== "api") {
+  try {
+    workers = await startWorkers(app);
+  } catch (error) {
+    // Fail closed: no worker runs user code without a working sandbox.
+    logger.fatal({ err: error instanceof Error ? error.message : String(error) }, "the worker cannot start");
+    console.error(`The worker cannot start: ${error instanceof Error ? error.message : String(error)}`);
+    await app.close();
+    process.exit(1);
+  }
+}
 if (role !== "worker") {
   const yoga = createServer(app);
   httpServer = createHttpServer(yoga);

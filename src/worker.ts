@@ -4,31 +4,60 @@ import { createRedis } from "./lib/redis.js";
 import { queueRegistry, type JobPayload, type QueueName } from "./queues/registry.js";
 
 /** A job processor: receives the validated payload (ids only) and the job. */
-type Processor<Q extends QueueName> = (payload: JobPayload<Q>, job: Job) => Promise<void>;
+type Processor<Q extends QueueName> = (payload: JobPayload<Q>, job: Job) => Promise<unknown>;
 
 /** The processor of every queue; processors are idempotent (a retried job changes nothing twice). */
 function processors(app: App): { [Q in QueueName]: Processor<Q> } {
   return {
     "api-key-usage": (payload) => app.services.workspaces.recordApiKeyUsage(payload.apiKeyId, new Date(payload.usedAt)),
+    "evaluate-span": (payload, job) => app.services.runProcessor(payload, job),
+    "experiment-batch": (payload, job) =>
+      app.services.experimentBatch(payload, { attempt: job.attemptsMade + 1, last: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }),
   };
 }
+
+/** Queues whose processors run user code in the sandbox: a worker refuses them when the sandbox is unusable. */
+const SANDBOXED: readonly QueueName[] = ["evaluate-span", "experiment-batch"];
 
 /** The running workers; `close` stops taking jobs and waits for active ones (bounded by the caller). */
 export interface Workers {
   close(): Promise<void>;
 }
 
-/** Starts one BullMQ worker per registry queue, with error listeners that log with context. */
-export function startWorkers(app: App): Workers {
+/** Options of {@link startWorkers}. */
+export interface WorkerOptions {
+  /** The queues to work on (default: every queue of the registry). */
+  queues?: readonly QueueName[];
+  /**
+   * How fast a killed worker's active jobs are taken over: BullMQ's lock duration and stalled-job
+   * check interval (ms; defaults 30 000 each). Tests of a restart lower them.
+   */
+  stalled?: { lockDuration?: number; stalledInterval?: number };
+}
+
+/** The worker concurrency of a queue: its registry entry's, else 4. */
+function concurrencyOf(name: QueueName): number {
+  const entry = queueRegistry[name] as { concurrency?: number };
+  return entry.concurrency ?? 4;
+}
+
+/**
+ * Starts one BullMQ worker per queue, with error listeners that log with context. When a queue
+ * runs user code, the sandbox is probed first (fail closed): an unusable sandbox rejects with
+ * `PreflightError` naming the missing layer, and no worker starts.
+ */
+export async function startWorkers(app: App, options: WorkerOptions = {}): Promise<Workers> {
+  const names = options.queues ?? (Object.keys(queueRegistry) as QueueName[]);
+  if (names.some((name) => SANDBOXED.includes(name))) await app.execution.ready();
   const connection = createRedis(app.config.REDIS_URL, "worker");
   connection.on("error", (err: Error) => app.logger.warn({ err: err.message }, "worker redis connection error"));
   const table = processors(app);
-  const workers = (Object.keys(queueRegistry) as QueueName[]).map((name) => {
+  const workers = names.map((name) => {
     const processor = table[name] as Processor<QueueName>;
     const worker = new Worker(
       name,
       async (job) => processor(queueRegistry[name].payload.parse(job.data) as JobPayload<QueueName>, job),
-      { connection, prefix: app.config.QUEUE_PREFIX, concurrency: 4 },
+      { connection, prefix: app.config.QUEUE_PREFIX, concurrency: concurrencyOf(name), maxStalledCount: 3, ...options.stalled },
     );
     worker.on("failed", (job, err) => app.logger.warn({ queue: name, jobId: job?.id, attempts: job?.attemptsMade, err }, "job failed"));
     worker.on("error", (err) => app.logger.error({ queue: name, err }, "worker error"));

@@ -5,11 +5,14 @@
 
 /** Encodes one message as a frame. */
 export function encodeFrame(message: unknown): Buffer {
-  const body = Buffer.from(JSON.stringify(message), "utf8");
-  const header = Buffer.alloc(4);
-  header.writeUInt32BE(body.length, 0);
-  return Buffer.concat([header, body]);
+  const json = JSON.stringify(message);
+  const frame = Buffer.allocUnsafe(4 + Buffer.byteLength(json, "utf8"));
+  frame.writeUInt32BE(frame.length - 4, 0);
+  frame.write(json, 4, "utf8");
+  return frame;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 /** Thrown by {@link FrameDecoder} on a frame that is too large or not JSON. */
 export class FrameError extends Error {
@@ -21,7 +24,7 @@ export class FrameError extends Error {
 
 /** Incremental decoder: push chunks, get whole parsed messages. */
 export class FrameDecoder {
-  private buffer: Buffer = Buffer.alloc(0);
+  private buffer: Buffer = EMPTY;
 
   /** @param maxFrameBytes - a frame announcing more bytes than this is a {@link FrameError}. */
   constructor(private readonly maxFrameBytes: number) {}
@@ -31,20 +34,22 @@ export class FrameDecoder {
    * @throws FrameError when a frame is too large or its body is not JSON.
    */
   push(chunk: Buffer): unknown[] {
-    this.buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
+    const buffer = this.buffer.length === 0 ? chunk : Buffer.concat([this.buffer, chunk]);
     const messages: unknown[] = [];
-    while (this.buffer.length >= 4) {
-      const size = this.buffer.readUInt32BE(0);
+    let offset = 0;
+    while (buffer.length - offset >= 4) {
+      const size = buffer.readUInt32BE(offset);
       if (size > this.maxFrameBytes) throw new FrameError(`frame of ${size} bytes exceeds ${this.maxFrameBytes}`);
-      if (this.buffer.length < 4 + size) break;
-      const body = this.buffer.subarray(4, 4 + size).toString("utf8");
-      this.buffer = this.buffer.subarray(4 + size);
+      if (buffer.length - offset < 4 + size) break;
+      const body = buffer.toString("utf8", offset + 4, offset + 4 + size);
+      offset += 4 + size;
       try {
         messages.push(JSON.parse(body));
       } catch {
         throw new FrameError("frame is not JSON");
       }
     }
+    this.buffer = offset === buffer.length ? EMPTY : buffer.subarray(offset);
     return messages;
   }
 }

@@ -34,6 +34,12 @@ export interface Executor {
    * @throws PreflightError when the sandbox is not usable on this machine (fail closed).
    */
   execute(key: ExecuteKey, items: ExecuteItem[]): Promise<ItemResult[]>;
+  /**
+   * Probes the sandbox once (see `preflight`); later calls return the same promise. A worker
+   * awaits it at start so that it refuses to start, with the reason, when the sandbox is unusable.
+   * @throws PreflightError saying which layer is missing.
+   */
+  ready(): Promise<void>;
   /** Closes every runner. */
   close(): Promise<void>;
   /** The effective limits. */
@@ -83,44 +89,65 @@ export function createExecutor(options: ExecutorOptions): Executor {
     const lane = async (): Promise<void> => {
       lanes += 1;
       let isolate = 0; // items to run one per batch, after a runner died mid-batch
+      let deadRunner: RunnerProcess | undefined; // the runner whose death set `isolate`
       await pool.acquireSlot();
       let runner: RunnerProcess | undefined;
+      // Up to two batches per runner: the second is encoded while the first runs and written as
+      // soon as it finishes, so the runner never waits for Node between batches.
+      const inflight: { runner: RunnerProcess; batch: number[]; promise: Promise<(ItemResult | undefined)[]> }[] = [];
+      let lastDone = performance.now();
       try {
         runner = pool.take(poolKey, key.workspaceId);
-        while (queue.length > 0) {
-          if (!runner?.usable) {
-            if (runner) void runner.close();
-            runner = undefined;
-            try {
-              runner = await start(key);
-            } catch (error) {
-              const message = error instanceof Error ? error.message : String(error);
-              logger.error({ workspaceId: key.workspaceId, err: message }, "sandbox runner failed to start");
-              for (const index of queue.splice(0, Math.min(queue.length, MAX_BATCH))) {
-                results[index] = { outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: error instanceof SandboxStartError ? "SandboxStartError" : "SandboxError", message, traceback: "" } };
+        while (queue.length > 0 || inflight.length > 0) {
+          while (queue.length > 0 && inflight.length < (isolate > 0 ? 1 : 2)) {
+            if (!runner?.usable) {
+              if (inflight.length > 0) break; // let the old runner's batches come back first
+              if (runner) void runner.close();
+              runner = undefined;
+              try {
+                runner = await start(key);
+              } catch (error) {
+                const message = error instanceof Error ? error.message : String(error);
+                logger.error({ workspaceId: key.workspaceId, err: message }, "sandbox runner failed to start");
+                for (const index of queue.splice(0, Math.min(queue.length, MAX_BATCH))) {
+                  results[index] = { outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: error instanceof SandboxStartError ? "SandboxStartError" : "SandboxError", message, traceback: "" } };
+                }
+                continue;
               }
-              continue;
             }
+            // Small first batches measure the item time; then batches share the rest between lanes.
+            const size = isolate > 0 ? 1 : measured === 0 ? 8 : Math.max(1, Math.min(MAX_BATCH, Math.ceil(queue.length / (2 * lanes))));
+            if (isolate > 0) isolate -= 1;
+            const batch = queue.splice(0, size);
+            inflight.push({ runner, batch, promise: runner.runBatch(batch.map((index) => items[index]!)) });
           }
-          // Small first batches measure the item time; then batches share the rest between lanes.
-          const size = isolate > 0 ? 1 : measured === 0 ? 8 : Math.max(1, Math.min(MAX_BATCH, Math.ceil(queue.length / (2 * lanes))));
-          if (isolate > 0) isolate -= 1;
-          const batch = queue.splice(0, size);
-          const t0 = performance.now();
-          const batchResults = await runner.runBatch(batch.map((index) => items[index]!));
+          const current = inflight.shift();
+          if (!current) continue;
+          const batchResults = await current.promise;
+          const now = performance.now();
           const ran = batchResults.filter((r) => r !== undefined).length;
           if (ran > 0) {
-            avgMs = (avgMs * measured + (performance.now() - t0)) / (measured + ran);
+            avgMs = (avgMs * measured + (now - lastDone)) / (measured + ran);
             measured += ran;
           }
+          lastDone = now;
           const notRun: number[] = [];
-          batch.forEach((index, i) => {
+          current.batch.forEach((index, i) => {
             const result = batchResults[i];
             if (result) results[index] = result;
             else notRun.push(index);
           });
-          queue.unshift(...notRun); // the runner died or retired first: run them on a fresh one
-          if (runner.died && notRun.length > 0) isolate = notRun.length;
+          if (current.runner.died && deadRunner !== current.runner) {
+            // The runner died during this batch (the first of its batches to come back after
+            // that): the unanswered items run one per batch, where the one that killed it shows.
+            deadRunner = current.runner;
+            if (notRun.length > 0) isolate = notRun.length;
+            queue.unshift(...notRun);
+          } else if (deadRunner === current.runner) {
+            queue.push(...notRun); // queued behind the batch during which the runner died: never sent
+          } else {
+            queue.unshift(...notRun); // the runner retired first: run them on a fresh one
+          }
           // Add a lane when the remaining work outweighs starting another runner (~100 ms).
           if (queue.length * avgMs > 300 * lanes && pool.hasFreeSlot && lanes < pool.options.maxBusy) void extra.push(lane());
         }
@@ -139,6 +166,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
 
   return {
     execute,
+    ready: ensureReady,
     limits,
     close: () => pool.close(),
   };

@@ -18,6 +18,8 @@ const SETUP_TIMEOUT_MS = 20_000;
 /** Bytes of bwrap/runner diagnostics kept (for the log when a runner fails). */
 const DIAGNOSTIC_BYTES = 8 * 1024;
 const SIGXCPU_EXIT = 128 + 24;
+/** Random bytes in each item's nonce. */
+const NONCE_BYTES = 12;
 
 /** Everything needed to start one runner. */
 export interface RunnerOptions {
@@ -76,6 +78,19 @@ class Capped {
   }
 }
 
+/** A batch with its ids and nonces, encoded as one frame. */
+interface EncodedBatch {
+  items: { id: number; nonce: string }[];
+  frame: Buffer;
+}
+
+/** A batch waiting for the one in flight to finish. */
+interface QueuedBatch {
+  items: ExecuteItem[];
+  resolve: (results: (ItemResult | undefined)[]) => void;
+  encoded: EncodedBatch | undefined;
+}
+
 /** The batch in flight: items are answered in order, one result frame each. */
 interface Pending {
   items: { id: number; nonce: string }[];
@@ -107,6 +122,10 @@ export class RunnerProcess {
   private readonly decoder: FrameDecoder;
   private readonly diagnostics = new Capped(DIAGNOSTIC_BYTES);
   private pending: Pending | undefined;
+  /** Batches waiting for the one in flight (see {@link runBatch}). */
+  private queued: QueuedBatch[] = [];
+  /** True once the frame of the batch in flight has been handed to the pipe in full. */
+  private inputFlushed = true;
   private nextId = 1;
   private killReason: "wall" | "violation" | "close" | undefined;
   private exitInfo: { exitCode?: number; signal?: string } | undefined;
@@ -179,45 +198,88 @@ export class RunnerProcess {
 
   /**
    * Runs a batch of items in order. Never rejects: a dead runner, a timeout or a forged frame
-   * become outcomes. Call only when the previous batch has finished.
+   * become outcomes. May be called while a batch is in flight: the new batch is encoded ahead
+   * (once the runner has the whole frame in flight) and written the moment the one before it
+   * finishes, so the runner does not wait for Node between batches. The runner still receives a
+   * batch only after it has answered every item of the previous one.
    * @returns one entry per item; `undefined` for items without an answer because the runner
-   *   retired before them or died during the batch (see `died`): run them on another runner.
+   *   retired before them or died during the batch (see `died`), or a batch queued behind the
+   *   one during which that happened: run them on another runner.
    */
   runBatch(items: ExecuteItem[]): Promise<(ItemResult | undefined)[]> {
-    const now = performance.now();
     if (this.setupError) {
       const error = this.setupError;
+      const now = performance.now();
       return Promise.resolve(items.map(() => finish("user_error", [], "", "", error, now)));
     }
     if (!this.alive || items.length === 0) return Promise.resolve(items.map(() => undefined));
-    const { limits } = this.options;
     return new Promise((resolve) => {
-      const framed = items.map((item) => ({
-        id: this.nextId++,
-        nonce: randomBytes(12).toString("base64"),
-        workspaceId: item.workspaceId,
-        document: item.document,
-        params: item.params ?? {},
-        dependencies: item.dependencies ?? null,
-      }));
-      // One wall-clock timer per batch, restarted as each item completes.
-      const timer = setTimeout(() => this.kill("wall"), limits.wallTimeMs + WALL_GRACE_MS);
-      const pending: Pending = {
-        items: framed.map(({ id, nonce }) => ({ id, nonce })),
-        results: new Array<ItemResult | undefined>(items.length).fill(undefined),
-        next: 0,
-        itemStartedAt: now,
-        timer,
-        done: () => {
-          clearTimeout(timer);
-          this.pending = undefined;
-          this.lastUsedAt = Date.now();
-          resolve(pending.results);
-        },
-      };
-      this.pending = pending;
-      this.write({ type: "batch", items: framed });
+      if (!this.pending) {
+        this.send(this.encodeBatch(items), resolve);
+        return;
+      }
+      const queued: QueuedBatch = { items, resolve, encoded: undefined };
+      this.queued.push(queued);
+      if (this.inputFlushed) queued.encoded = this.encodeBatch(items);
     });
+  }
+
+  /** Gives each item an id and a fresh nonce and encodes the batch frame. */
+  private encodeBatch(items: ExecuteItem[]): EncodedBatch {
+    // 96 random bits per item, drawn in one call for the whole batch.
+    const random = randomBytes(NONCE_BYTES * items.length);
+    const framed = items.map((item, i) => ({
+      id: this.nextId++,
+      nonce: random.toString("base64", i * NONCE_BYTES, (i + 1) * NONCE_BYTES),
+      workspaceId: item.workspaceId,
+      document: item.document,
+      params: item.params ?? {},
+      dependencies: item.dependencies ?? null,
+    }));
+    return { items: framed.map(({ id, nonce }) => ({ id, nonce })), frame: encodeFrame({ type: "batch", items: framed }) };
+  }
+
+  /** Writes a batch to the runner and makes it the one in flight. */
+  private send(batch: EncodedBatch, resolve: (results: (ItemResult | undefined)[]) => void): void {
+    const now = performance.now();
+    // One wall-clock timer per batch, restarted as each item completes.
+    const timer = setTimeout(() => this.kill("wall"), this.options.limits.wallTimeMs + WALL_GRACE_MS);
+    const pending: Pending = {
+      items: batch.items,
+      results: new Array<ItemResult | undefined>(batch.items.length).fill(undefined),
+      next: 0,
+      itemStartedAt: now,
+      timer,
+      done: () => {
+        clearTimeout(timer);
+        this.pending = undefined;
+        this.lastUsedAt = Date.now();
+        this.sendQueued();
+        resolve(pending.results);
+      },
+    };
+    this.pending = pending;
+    this.inputFlushed = false;
+    const stdin = this.subprocess.stdin;
+    if (!stdin || stdin.destroyed) return;
+    stdin.write(batch.frame, () => {
+      if (this.pending !== pending) return;
+      // The whole frame is in the pipe: encode what waits behind it without delaying the runner.
+      this.inputFlushed = true;
+      for (const queued of this.queued) queued.encoded ??= this.encodeBatch(queued.items);
+    });
+  }
+
+  /** Starts the next queued batch, or answers every queued batch with "not run" once the runner is gone. */
+  private sendQueued(): void {
+    if (this.alive) {
+      const next = this.queued.shift();
+      if (next) this.send(next.encoded ?? this.encodeBatch(next.items), next.resolve);
+      return;
+    }
+    const queued = this.queued;
+    this.queued = [];
+    for (const { items, resolve } of queued) resolve(items.map(() => undefined));
   }
 
   /** Records the result of the item in flight and moves on to the next. */
@@ -281,12 +343,11 @@ export class RunnerProcess {
       return;
     }
     const frame = parsed.data;
+    // A retiring runner exits by itself after this frame: the rest of the batch, and any batch
+    // queued behind it, go to another runner (set before completing, so nothing more is sent).
+    if (frame.retire) this.alive = false;
     this.complete(this.buildResult(frame, pending.itemStartedAt));
-    if (frame.retire) {
-      // The runner exits by itself after this frame: the rest of the batch goes to another runner.
-      this.alive = false;
-      if (this.pending === pending) pending.done();
-    }
+    if (frame.retire && this.pending === pending) pending.done();
   }
 
   private buildResult(frame: z.infer<typeof resultFrameSchema>, startedAt: number): ItemResult {

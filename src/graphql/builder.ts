@@ -18,6 +18,7 @@ export const builder = new SchemaBuilder<{
   Scalars: {
     DateTime: { Input: Date; Output: Date };
     JSON: { Input: unknown; Output: unknown };
+    File: { Input: File; Output: never };
   };
 }>({
   plugins: [ScopeAuthPlugin, ErrorsPlugin, ValidationPlugin, PrismaPlugin, RelayPlugin],
@@ -55,5 +56,19 @@ builder.scalarType("JSON", {
   parseValue: (value) => value,
 });
 
+builder.scalarType("File", {
+  description: "An uploaded file (a GraphQL multipart request: the form fields operations, map and the file).",
+  serialize: () => {
+    throw new Error("File is an input-only scalar");
+  },
+  parseValue: (value) => {
+    if (typeof value !== "object" || value === null || typeof (value as File).stream !== "function") {
+      throw new BadUserInputError([{ path: "", message: "must be a file sent as a multipart upload" }]);
+    }
+    return value as File;
+  },
+});
+
 builder.queryType({ authScopes: { workspace: true } });
 builder.mutationType({ authScopes: { workspace: true } });
+builder.subscriptionType({ authScopes: { workspace: true } });

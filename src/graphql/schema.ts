@@ -4,6 +4,11 @@ import "../modules/workspaces/graphql.js";
 import "../modules/templates/graphql.js";
 import "../modules/evaluators/graphql.js";
 import "../modules/shared-libraries/graphql.js";
+import "../modules/runs/graphql.js";
+import "../modules/spans/graphql.js";
+import "../modules/try-code/graphql.js";
+import "../modules/datasets/graphql.js";
+import "../modules/experiments/graphql.js";
 
 /** The executable GraphQL schema. */
 export const schema = builder.toSchema({ sortSchema: true });

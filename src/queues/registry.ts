@@ -11,7 +11,46 @@ export const queueRegistry = {
     payload: z.object({ apiKeyId: z.uuid(), usedAt: z.iso.datetime() }),
     jobOptions: { attempts: 3, backoff: { type: "exponential" as const, delay: 500 }, removeOnComplete: 1000, removeOnFail: 1000 },
   },
+  /**
+   * Runs one evaluator on one span and records the run (src/modules/runs/processor.ts). The job id
+   * is `evaluationJobId(spanId, evaluatorId)`, so a re-ingest cannot queue the same pair twice; a
+   * sandbox fault is retried with backoff, a fault of the user's code is recorded and not retried.
+   */
+  "evaluate-span": {
+    payload: z.object({ workspaceId: z.uuid(), spanId: z.uuid(), evaluatorId: z.uuid() }),
+    jobOptions: {
+      attempts: 4,
+      backoff: { type: "exponential" as const, delay: 1_000 },
+      removeOnComplete: { count: 10_000 },
+      removeOnFail: { count: 10_000 },
+    },
+    /** Jobs mostly wait on a sandbox runner or Postgres; the executor's pool bounds the CPU work. */
+    concurrency: 16,
+  },
+  /**
+   * Runs an experiment's evaluators over one batch of its items through the warm runners
+   * (src/modules/experiments/batch.ts). Job id `<experimentId>_<batch>_<retry generation>`.
+   * A sandbox fault retries the batch with backoff; (item, evaluator) pairs that already have a
+   * run are skipped, so a retried batch, or one taken over from a killed worker once its lock
+   * expires, redoes nothing.
+   */
+  "experiment-batch": {
+    payload: z.object({ experimentId: z.uuid(), batch: z.number().int().min(0) }),
+    jobOptions: {
+      attempts: 4,
+      backoff: { type: "exponential" as const, delay: 2_000 },
+      removeOnComplete: { count: 10_000 },
+      removeOnFail: { count: 10_000 },
+    },
+    /** Two batches at once: one in the sandbox while the other writes its runs. */
+    concurrency: 2,
+  },
 } as const;
+
+/** The deterministic job id of the evaluation of one span by one evaluator (no `:` for BullMQ). */
+export function evaluationJobId(spanId: string, evaluatorId: string): string {
+  return `${spanId}_${evaluatorId}`;
+}
 
 /** A queue name of the registry. */
 export type QueueName = keyof typeof queueRegistry;

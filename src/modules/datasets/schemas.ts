@@ -1,0 +1,77 @@
+import { z } from "zod";
+import { typeError } from "../../lib/validation.js";
+
+/** Shared input schemas of the datasets feature (GraphQL, CLI and MCP use the same). */
+
+/** A dataset's name: unique in the workspace. */
+export const datasetNameSchema = z
+  .string({ error: typeError("a string") })
+  .trim()
+  .min(1, "must not be empty")
+  .max(200, "must be at most 200 characters");
+
+/** A dataset's description: free text. */
+export const datasetDescriptionSchema = z.string({ error: typeError("a string") }).max(2000, "must be at most 2000 characters");
+
+/** The input of createDataset. */
+export const createDatasetInputSchema = z.object({
+  name: datasetNameSchema,
+  description: datasetDescriptionSchema.optional(),
+});
+
+/** A tool call of an item: `{name, arguments}` (arguments an object or a JSON string). */
+export const toolCallSchema = z
+  .object({
+    name: z.string({ error: typeError("a string") }).min(1, "must not be empty"),
+    arguments: z.unknown().optional(),
+  })
+  .loose();
+
+/** One span of an item's trace (oodle-eval-v1.md, "The sample document": `trace.spans`). */
+export const traceSpanSchema = z
+  .object({
+    name: z.string({ error: typeError("a string") }),
+    kind: z.string({ error: typeError("a string") }).optional(),
+    input: z.unknown().optional(),
+    output: z.unknown().optional(),
+    attributes: z.record(z.string(), z.unknown(), { error: "must be an object" }).nullish(),
+    start_time: z.union([z.string(), z.number()]).nullish(),
+    end_time: z.union([z.string(), z.number()]).nullish(),
+  })
+  .loose();
+
+/** The keys an items.jsonl line may hold (shared/data/README.md, plus an optional `trace`). */
+export const ITEM_KEYS = ["id", "input", "output", "expected_output", "context", "tool_calls", "expected_tool_calls", "metadata", "trace"] as const;
+
+/**
+ * One line of an items.jsonl file: the common shape of shared/data (`id`, `input`, `output`,
+ * `expected_output`, `context`, `tool_calls`, `expected_tool_calls`, `metadata`) plus an optional
+ * `trace` (`{spans: [...]}` or a list of spans) for the application's own spans. Every key is
+ * optional; an unknown key is refused (it is most likely a typo, and would be lost silently).
+ */
+export const itemLineSchema = z
+  .object({
+    id: z.union([z.string(), z.number()], { error: "must be a string or a number" }).nullish(),
+    input: z.unknown().optional(),
+    output: z.unknown().optional(),
+    expected_output: z.unknown().optional(),
+    context: z.unknown().optional(),
+    tool_calls: z.array(toolCallSchema, { error: "must be a list of {name, arguments}" }).nullish(),
+    expected_tool_calls: z.array(z.unknown(), { error: "must be a list" }).nullish(),
+    metadata: z.record(z.string(), z.unknown(), { error: "must be an object" }).nullish(),
+    trace: z
+      .union([z.object({ spans: z.array(traceSpanSchema) }).loose(), z.array(traceSpanSchema)], {
+        error: "must be {spans: [...]} or a list of spans",
+      })
+      .nullish(),
+  })
+  .strict();
+
+/** A parsed items.jsonl line. */
+export type ItemLine = z.infer<typeof itemLineSchema>;
+
+/** What to do with a bad line: `abort` imports nothing (the default), `skip` imports the rest. */
+export const BAD_LINE_MODES = ["abort", "skip"] as const;
+
+/** One of {@link BAD_LINE_MODES}. */
+export type BadLineMode = (typeof BAD_LINE_MODES)[number];

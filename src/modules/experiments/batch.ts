@@ -1,0 +1,163 @@
+import type { DatasetItem, ExperimentEvaluator, TemplateVersion } from "../../generated/prisma/client.js";
+import type { Executor } from "../../execution/index.js";
+import type { Logger } from "../../lib/logger.js";
+import type { PrismaClient } from "../../lib/prisma.js";
+import type { RunPreparer } from "../runs/prepare.js";
+import { objectOf } from "../templates/store.js";
+import { batchRange } from "./batches.js";
+import { loadDependencies } from "./dependencies.js";
+import { itemToDocument } from "./document.js";
+import { orderEvaluators } from "./ordering.js";
+import { experimentProgress } from "./progress.js";
+import { recordExperimentRuns, type ExperimentRunRecord } from "./record.js";
+
+/** What a batch job knows about its attempt (from BullMQ). */
+export interface BatchAttempt {
+  /** 1 on the first attempt. */
+  attempt: number;
+  /** True when no retry follows: sandbox faults are then recorded instead of retried. */
+  last: boolean;
+}
+
+/** What one batch did, for logs and tests. */
+export interface BatchOutcome {
+  /** Runs recorded by this attempt. */
+  recorded: number;
+  /** (item, evaluator) pairs already finished by an earlier attempt or worker, not run again. */
+  alreadyDone: number;
+  /** Runs left for the next attempt because the sandbox failed. */
+  deferred: number;
+  /** True when the experiment was cancelled (or gone) and the batch stopped. */
+  stopped: boolean;
+}
+
+/** Thrown when a batch leaves runs for a retry (a sandbox fault); BullMQ retries with backoff. */
+export class BatchRetryError extends Error {
+  constructor(readonly deferred: number) {
+    super(`${deferred} runs hit a sandbox fault; the batch is retried (finished runs are kept)`);
+    this.name = "BatchRetryError";
+  }
+}
+
+type Member = ExperimentEvaluator & { templateVersion: TemplateVersion; evaluator: { name: string } };
+
+/**
+ * The processor of the `experiment-batch` queue: runs the experiment's evaluators over the items
+ * of one batch through the warm runners, evaluator by evaluator (dependencies first), with all of
+ * the batch's items in one `execute` call. Exactly once per (item, evaluator): pairs that already
+ * have a run are skipped, and the unique index settles a race with another worker. A restarted
+ * worker therefore resumes a batch without redoing finished items.
+ */
+export function createExperimentBatchProcessor(deps: { prisma: PrismaClient; execution: () => Executor; preparer: Pick<RunPreparer, "prepare">; logger: Logger }) {
+  const { prisma, preparer, logger } = deps;
+
+  /** True when the experiment may go on (not cancelled, not deleted). */
+  async function live(experimentId: string): Promise<boolean> {
+    const row = await prisma.experiment.findUnique({ where: { id: experimentId }, select: { status: true } });
+    return row !== null && row.status !== "cancelled";
+  }
+
+  /** Marks the experiment completed when no item is pending (idempotent; only from running). */
+  async function completeIfDone(experiment: { id: string; itemCount: number }, evaluatorCount: number): Promise<void> {
+    const progress = await experimentProgress(prisma, experiment, evaluatorCount);
+    if (progress.pending === 0) {
+      await prisma.experiment.updateMany({ where: { id: experiment.id, status: "running" }, data: { status: "completed", finishedAt: new Date() } });
+    }
+  }
+
+  return async function processBatch(payload: { experimentId: string; batch: number }, attempt: BatchAttempt): Promise<BatchOutcome> {
+    const outcome: BatchOutcome = { recorded: 0, alreadyDone: 0, deferred: 0, stopped: false };
+    const experiment = await prisma.experiment.findUnique({
+      where: { id: payload.experimentId },
+      include: { evaluators: { include: { templateVersion: true, evaluator: { select: { name: true } } }, orderBy: { position: "asc" } } },
+    });
+    if (!experiment || experiment.status === "cancelled") return { ...outcome, stopped: true };
+    if (experiment.status === "queued") {
+      await prisma.experiment.updateMany({ where: { id: experiment.id, status: "queued" }, data: { status: "running", startedAt: new Date() } });
+    }
+    const { from, to } = batchRange(experiment, payload.batch);
+    const items = await prisma.datasetItem.findMany({ where: { datasetId: experiment.datasetId, position: { gte: from, lt: to } }, orderBy: { position: "asc" } });
+    const members = new Map(experiment.evaluators.map((m) => [m.evaluatorId, m as Member]));
+    const dependsOn = await loadDependencies(prisma, [...members.keys()]);
+    const order = orderEvaluators([...members.keys()], dependsOn);
+    const needScores = [...dependsOn.values()].some((d) => d.length > 0);
+
+    const existing = await prisma.run.findMany({
+      where: { experimentId: experiment.id, datasetItemId: { in: items.map((i) => i.id) } },
+      select: { datasetItemId: true, evaluatorId: true, ...(needScores ? { scores: { select: { name: true, value: true }, orderBy: { position: "asc" as const } } } : {}) },
+    });
+    const finished = new Set(existing.map((r) => `${r.datasetItemId}/${r.evaluatorId}`));
+    // item id → evaluator name → score name → value, for ctx.score of dependent evaluators.
+    const scores = new Map<string, Record<string, Record<string, unknown>>>();
+    const addScores = (itemId: string, evaluatorId: string, list: { name: string; value: unknown }[]) => {
+      const byEvaluator = scores.get(itemId) ?? {};
+      byEvaluator[members.get(evaluatorId)!.evaluator.name] = Object.fromEntries(list.map((s) => [s.name, s.value]));
+      scores.set(itemId, byEvaluator);
+    };
+    if (needScores) for (const r of existing) addScores(r.datasetItemId!, r.evaluatorId, (r as { scores?: { name: string; value: unknown }[] }).scores ?? []);
+
+    for (const evaluatorId of order) {
+      const member = members.get(evaluatorId)!;
+      const unfinished: DatasetItem[] = items.filter((item) => !finished.has(`${item.id}/${evaluatorId}`));
+      outcome.alreadyDone += items.length - unfinished.length;
+      // An item runs after every dependency has finished on it; else it waits for the retry.
+      const depIds = (dependsOn.get(evaluatorId) ?? []).filter((d) => members.has(d));
+      const todo = unfinished.filter((item) => depIds.every((d) => finished.has(`${item.id}/${d}`)));
+      outcome.deferred += unfinished.length - todo.length;
+      if (todo.length === 0) continue;
+      if (!(await live(experiment.id))) return { ...outcome, stopped: true };
+      const depNames = depIds.map((d) => members.get(d)!.evaluator.name);
+      const { key, libraryVersions } = await preparer.prepare(experiment.workspaceId, member.templateVersion);
+      const params = objectOf(member.params);
+      const startedAt = new Date();
+      const results = await deps.execution().execute(
+        key,
+        todo.map((item) => ({
+          workspaceId: experiment.workspaceId,
+          document: itemToDocument(item, depNames.length ? pick(scores.get(item.id), depNames) : undefined),
+          params,
+          dependencies: depNames,
+        })),
+      );
+      const finishedAt = new Date();
+      const records: ExperimentRunRecord[] = [];
+      todo.forEach((item, i) => {
+        const result = results[i]!;
+        if (result.outcome === "sandbox_error" && !attempt.last) {
+          outcome.deferred += 1;
+          return;
+        }
+        records.push({
+          workspaceId: experiment.workspaceId,
+          experimentId: experiment.id,
+          datasetItemId: item.id,
+          evaluatorId,
+          templateVersionId: member.templateVersionId,
+          params,
+          libraryVersions,
+          result,
+          attempts: attempt.attempt,
+          startedAt,
+          finishedAt,
+        });
+        finished.add(`${item.id}/${evaluatorId}`);
+        if (needScores) addScores(item.id, evaluatorId, result.scores);
+      });
+      outcome.recorded += await recordExperimentRuns(prisma, records);
+    }
+    if (outcome.deferred > 0) {
+      logger.warn({ experimentId: experiment.id, batch: payload.batch, deferred: outcome.deferred }, "experiment batch: sandbox faults, retrying");
+      throw new BatchRetryError(outcome.deferred);
+    }
+    await completeIfDone(experiment, members.size);
+    return outcome;
+  };
+}
+
+/** Only the named evaluators' scores. */
+function pick(all: Record<string, Record<string, unknown>> | undefined, names: readonly string[]): Record<string, Record<string, unknown>> {
+  return Object.fromEntries(names.filter((n) => all?.[n] !== undefined).map((n) => [n, all![n]!]));
+}
+
+/** The batch processor. */
+export type ExperimentBatchProcessor = ReturnType<typeof createExperimentBatchProcessor>;

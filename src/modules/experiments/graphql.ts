@@ -1,0 +1,298 @@
+import { resolveOffsetConnection } from "@pothos/plugin-relay";
+import type { DatasetItem, Experiment } from "../../generated/prisma/client.js";
+import { builder } from "../../graphql/builder.js";
+import { BadUserInputError } from "../../lib/errors.js";
+import { DatasetItemRef, DatasetRef } from "../datasets/graphql.js";
+import { EvaluatorRef } from "../evaluators/graphql.js";
+import { checkOutcome, uuidOrNil } from "../runs/graphql.js";
+import { TemplateRef } from "../templates/graphql.js";
+import { compareExperiments, type Comparison, type ItemChange, type ScoreDelta } from "./compare.js";
+import { itemWhere } from "./items.js";
+import type { ExperimentProgress } from "./progress.js";
+import { EXPERIMENT_STATUSES } from "./schemas.js";
+import { outcomeCounts, scoreSummaries, type OutcomeCount, type ScoreSummary } from "./summary.js";
+import { watchSnapshots, type Snapshot } from "./watch.js";
+
+const ProgressRef = builder.objectRef<ExperimentProgress>("ExperimentProgress").implement({
+  description: "Items by state: done + failed + skipped + pending = total.",
+  fields: (t) => ({
+    total: t.exposeInt("total", { description: "Items the experiment covers." }),
+    done: t.exposeInt("done", { description: "Items whose every evaluator ran ok." }),
+    failed: t.exposeInt("failed", { description: "Items with a run that did not end ok (retryExperiment runs them again)." }),
+    skipped: t.exposeInt("skipped", { description: "Items with a run skipped by a dependency's gate and no failure." }),
+    pending: t.exposeInt("pending", { description: "Items still waiting for an evaluator." }),
+    runsRecorded: t.exposeInt("runsRecorded"),
+    runsTotal: t.exposeInt("runsTotal", { description: "Items × evaluators." }),
+    fraction: t.float({ description: "runsRecorded / runsTotal, 0 to 1: for a progress bar.", resolve: (p) => (p.runsTotal ? p.runsRecorded / p.runsTotal : 1) }),
+  }),
+});
+
+const ScoreSummaryRef = builder.objectRef<ScoreSummary>("ExperimentScoreSummary").implement({
+  description: "One score name of one evaluator over an experiment.",
+  fields: (t) => ({
+    evaluator: t.prismaField({ type: "Evaluator", resolve: (query, s, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: s.evaluatorId } }) }),
+    evaluatorName: t.exposeString("evaluatorName"),
+    name: t.exposeString("name", { description: "The score name." }),
+    dataType: t.exposeString("dataType"),
+    higherIsBetter: t.exposeBoolean("higherIsBetter"),
+    count: t.exposeInt("count", { description: "Scores written." }),
+    valueCount: t.exposeInt("valueCount", { description: "Scores with a value (the rest are None)." }),
+    mean: t.exposeFloat("mean", { nullable: true, description: "Mean value (a boolean as 0/1)." }),
+    passed: t.exposeInt("passed", { description: "Scores that pass (combine.passed at 0.5, in the score's direction)." }),
+    passRate: t.exposeFloat("passRate", { nullable: true, description: "passed / count; null for CATEGORICAL." }),
+  }),
+});
+
+const OutcomeCountRef = builder.objectRef<OutcomeCount>("ExperimentOutcomeCount").implement({
+  description: "Runs of one evaluator that ended with one outcome.",
+  fields: (t) => ({
+    evaluatorName: t.exposeString("evaluatorName"),
+    evaluator: t.prismaField({ type: "Evaluator", resolve: (query, s, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: s.evaluatorId } }) }),
+    outcome: t.exposeString("outcome"),
+    count: t.exposeInt("count"),
+  }),
+});
+
+/** An item of an experiment with its runs there. */
+const ExperimentItemRef = builder.objectRef<{ item: DatasetItem; experimentId: string }>("ExperimentItem").implement({
+  description: "A dataset item with the runs (and scores) of one experiment on it.",
+  fields: (t) => ({
+    item: t.field({ type: DatasetItemRef, resolve: (p) => p.item }),
+    runs: t.prismaField({
+      type: ["Run"],
+      description: "One run per evaluator, in the experiment's evaluator order.",
+      resolve: (query, p, _a, ctx) => ctx.prisma.run.findMany({ ...query, where: { experimentId: p.experimentId, datasetItemId: p.item.id }, orderBy: { createdAt: "asc" } }),
+    }),
+  }),
+});
+
+const ItemFilterRef = builder.inputType("ExperimentItemFilter", {
+  description: "Narrow an experiment's items by a score and/or a run outcome (all given parts must hold).",
+  fields: (t) => ({
+    evaluatorId: t.globalID({ for: EvaluatorRef, description: "Only scores and runs of this evaluator." }),
+    scoreName: t.string({ description: "Items with a score of this name." }),
+    minValue: t.float({ description: "The score's value (a boolean as 0/1) is at least this." }),
+    maxValue: t.float({ description: "The score's value (a boolean as 0/1) is at most this." }),
+    passed: t.boolean({ description: "The score passes (true) or fails (false), by combine.passed at 0.5." }),
+    category: t.string({ description: "A CATEGORICAL score has this value." }),
+    outcome: t.string({ description: "Items with a run of this outcome (ok, user_error, timeout, …)." }),
+  }),
+});
+
+/** An experiment of the caller's workspace. */
+export const ExperimentRef = builder.prismaNode("Experiment", {
+  id: { field: "id" },
+  findUnique: (id, ctx) => ({ id: uuidOrNil(id), workspaceId: ctx.principal.workspaceId }),
+  description: "Evaluators run over a dataset's items as queued batch jobs, with progress, per-score summaries and filterable results.",
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    status: t.exposeString("status", { description: EXPERIMENT_STATUSES.join(", ") }),
+    dataset: t.relation("dataset"),
+    itemCount: t.exposeInt("itemCount", { description: "Items covered (the dataset's size at creation)." }),
+    batchSize: t.exposeInt("batchSize", { description: "Items per queued job." }),
+    retries: t.exposeInt("retries"),
+    evaluators: t.relation("evaluators", { description: "The evaluators, in the order given.", query: { orderBy: { position: "asc" } } }),
+    progress: t.field({ type: ProgressRef, resolve: (e, _a, ctx) => ctx.services.experiments.progress(e) }),
+    summary: t.field({ type: [ScoreSummaryRef], description: "Per evaluator and score name: count, mean, pass rate.", resolve: (e, _a, ctx) => scoreSummaries(ctx.prisma, e.id) }),
+    runsByOutcome: t.field({ type: [OutcomeCountRef], description: "Runs per evaluator and outcome (ok included).", resolve: (e, _a, ctx) => outcomeCounts(ctx.prisma, e.id) }),
+    failures: t.field({
+      type: [OutcomeCountRef],
+      description: "Failed runs per evaluator and outcome (every outcome but ok and skipped).",
+      resolve: async (e, _a, ctx) => (await outcomeCounts(ctx.prisma, e.id)).filter((c) => c.outcome !== "ok" && c.outcome !== "skipped"),
+    }),
+    items: t.connection({
+      type: ExperimentItemRef,
+      description: "The items with their runs, in dataset order, filtered by score value and outcome.",
+      args: { filter: t.arg({ type: ItemFilterRef }) },
+      resolve: (experiment, args, ctx) => {
+        const filter = args.filter ?? {};
+        checkOutcome(filter.outcome, "filter.outcome");
+        const where = itemWhere(experiment, { ...filter, evaluatorId: filter.evaluatorId ? uuidOrNil(filter.evaluatorId.id) : null });
+        return resolveOffsetConnection({ args, defaultSize: 50, maxSize: 500 }, async ({ limit, offset }) => {
+          const items = await ctx.prisma.datasetItem.findMany({ where, orderBy: { position: "asc" }, skip: offset, take: limit });
+          return items.map((item) => ({ item, experimentId: experiment.id }));
+        });
+      },
+    }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    startedAt: t.expose("startedAt", { type: "DateTime", nullable: true }),
+    finishedAt: t.expose("finishedAt", { type: "DateTime", nullable: true }),
+    cancelledAt: t.expose("cancelledAt", { type: "DateTime", nullable: true }),
+  }),
+});
+
+builder.prismaObject("ExperimentEvaluator", {
+  description: "An evaluator of an experiment, with the template version and ctx.params fixed at creation.",
+  fields: (t) => ({
+    evaluator: t.relation("evaluator"),
+    templateVersion: t.relation("templateVersion"),
+    params: t.expose("params", { type: "JSON", description: "ctx.params of every run." }),
+    source: t.exposeString("source", { description: "evaluator: named by the caller; template: a template run with its defaults (an archived evaluator made for it)." }),
+    position: t.exposeInt("position"),
+  }),
+});
+
+builder.prismaObjectFields("Run", (t) => ({
+  experiment: t.relation("experiment", { nullable: true, description: "The experiment (null for a run on a live span)." }),
+  datasetItem: t.relation("datasetItem", { nullable: true, description: "The dataset item (null for a run on a live span)." }),
+}));
+
+const ScoreDeltaRef = builder.objectRef<ScoreDelta>("ExperimentScoreDelta").implement({
+  description: "One score (matched by evaluator name and score name) in both experiments.",
+  fields: (t) => ({
+    evaluatorName: t.exposeString("evaluatorName"),
+    name: t.exposeString("name"),
+    base: t.field({ type: ScoreSummaryRef, nullable: true, resolve: (d) => d.base }),
+    candidate: t.field({ type: ScoreSummaryRef, nullable: true, resolve: (d) => d.candidate }),
+    meanDelta: t.exposeFloat("meanDelta", { nullable: true, description: "candidate mean − base mean." }),
+    passRateDelta: t.exposeFloat("passRateDelta", { nullable: true, description: "candidate pass rate − base pass rate." }),
+    improved: t.exposeInt("improved", { description: "Items whose score moved the better way (or now passes)." }),
+    regressed: t.exposeInt("regressed", { description: "Items whose score moved the worse way (or now fails)." }),
+    changed: t.exposeInt("changed", { description: "Items whose score changed without a direction (a category)." }),
+  }),
+});
+
+const ItemChangeRef = builder.objectRef<ItemChange>("ExperimentItemChange").implement({
+  description: "An item whose score, or run outcome, differs between the two experiments.",
+  fields: (t) => ({
+    item: t.prismaField({ type: "DatasetItem", resolve: (query, c, _a, ctx) => ctx.prisma.datasetItem.findUniqueOrThrow({ ...query, where: { id: c.datasetItemId } }) }),
+    position: t.exposeInt("position"),
+    externalId: t.exposeString("externalId", { nullable: true }),
+    evaluatorName: t.exposeString("evaluatorName"),
+    scoreName: t.exposeString("scoreName", { nullable: true, description: "null: the run outcome changed." }),
+    baseValue: t.field({ type: "JSON", nullable: true, resolve: (c) => c.baseValue ?? null }),
+    candidateValue: t.field({ type: "JSON", nullable: true, resolve: (c) => c.candidateValue ?? null }),
+    basePassed: t.exposeBoolean("basePassed", { nullable: true }),
+    candidatePassed: t.exposeBoolean("candidatePassed", { nullable: true }),
+    baseOutcome: t.exposeString("baseOutcome", { nullable: true }),
+    candidateOutcome: t.exposeString("candidateOutcome", { nullable: true }),
+    direction: t.exposeString("direction", { description: "improved, regressed or changed." }),
+  }),
+});
+
+const ComparisonRef = builder.objectRef<Comparison>("ExperimentComparison").implement({
+  description: "Two experiments on the same dataset: per-score deltas and the items that changed.",
+  fields: (t) => ({
+    base: t.prismaField({ type: "Experiment", resolve: (query, c, _a, ctx) => ctx.prisma.experiment.findUniqueOrThrow({ ...query, where: { id: c.baseId } }) }),
+    candidate: t.prismaField({ type: "Experiment", resolve: (query, c, _a, ctx) => ctx.prisma.experiment.findUniqueOrThrow({ ...query, where: { id: c.candidateId } }) }),
+    scores: t.field({ type: [ScoreDeltaRef], resolve: (c) => c.scores }),
+    changedItems: t.exposeInt("changedItems", { description: "Items with at least one change." }),
+    changeCount: t.exposeInt("changeCount", { description: "Every change, counted." }),
+    changes: t.field({ type: [ItemChangeRef], description: "The changes in item order (at most `limit`).", resolve: (c) => c.changes }),
+  }),
+});
+
+const ProgressEventRef = builder.objectRef<Snapshot<ExperimentProgress> & { experimentId: string }>("ExperimentProgressEvent").implement({
+  description: "The status and progress of an experiment, sent when they change.",
+  fields: (t) => ({
+    experiment: t.prismaField({ type: "Experiment", resolve: (query, e, _a, ctx) => ctx.prisma.experiment.findUniqueOrThrow({ ...query, where: { id: e.experimentId } }) }),
+    status: t.exposeString("status"),
+    progress: t.field({ type: ProgressRef, resolve: (e) => e.progress }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  experiments: t.prismaConnection({
+    type: "Experiment",
+    cursor: "id",
+    description: "The workspace's experiments, newest first.",
+    args: { datasetId: t.arg.globalID({ for: DatasetRef }) },
+    resolve: (query, _root, args, ctx) =>
+      ctx.prisma.experiment.findMany({
+        ...query,
+        where: { workspaceId: ctx.principal.workspaceId, ...(args.datasetId ? { datasetId: uuidOrNil(args.datasetId.id) } : {}) },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      }),
+  }),
+  experiment: t.prismaField({
+    type: "Experiment",
+    args: { id: t.arg.globalID({ for: ExperimentRef, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const found = await ctx.services.experiments.getExperiment(ctx.principal.workspaceId, args.id.id);
+      return ctx.prisma.experiment.findUniqueOrThrow({ ...query, where: { id: found.id } });
+    },
+  }),
+  compareExperiments: t.field({
+    type: ComparisonRef,
+    description: "Compares two experiments on the same dataset (evaluators matched by name).",
+    args: {
+      baseId: t.arg.globalID({ for: ExperimentRef, required: true }),
+      candidateId: t.arg.globalID({ for: ExperimentRef, required: true }),
+      limit: t.arg.int({ defaultValue: 100, description: "At most this many changes listed (all are counted), up to 1000." }),
+    },
+    resolve: async (_root, args, ctx) => {
+      const limit = args.limit ?? 100;
+      if (limit < 0 || limit > 1000) throw new BadUserInputError([{ path: "limit", message: "must be between 0 and 1000" }]);
+      const base = await ctx.services.experiments.getExperiment(ctx.principal.workspaceId, args.baseId.id);
+      const candidate = await ctx.services.experiments.getExperiment(ctx.principal.workspaceId, args.candidateId.id);
+      return compareExperiments(ctx.prisma, base, candidate, limit);
+    },
+  }),
+}));
+
+/** The field builder of a payload that holds an experiment row. */
+type PayloadFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never, Experiment>;
+
+/** The Experiment output field of the experiment mutations. */
+const experimentField = {
+  outputFields: (t: PayloadFieldBuilder) => ({
+    experiment: t.prismaField({ type: "Experiment", resolve: (query, e, _a, ctx) => ctx.prisma.experiment.findUniqueOrThrow({ ...query, where: { id: e.id } }) }),
+  }),
+};
+
+builder.relayMutationField(
+  "createExperiment",
+  {
+    inputFields: (t) => ({
+      datasetId: t.globalID({ for: DatasetRef, required: true }),
+      name: t.string({ description: "Defaults to the dataset's name and the time." }),
+      evaluatorIds: t.globalIDList({ for: EvaluatorRef, description: "Evaluators to run, with their own setting values." }),
+      templateIds: t.globalIDList({ for: TemplateRef, description: "Templates to run with their defaults (when no evaluator is given for them)." }),
+      batchSize: t.int({ description: "Items per queued job (default 200)." }),
+    }),
+  },
+  {
+    resolve: (_root, { input }, ctx) =>
+      ctx.services.experiments.createExperiment(ctx.principal, {
+        datasetId: input.datasetId.id,
+        ...(input.name != null ? { name: input.name } : {}),
+        ...(input.evaluatorIds ? { evaluatorIds: input.evaluatorIds.map((g) => g.id) } : {}),
+        ...(input.templateIds ? { templateIds: input.templateIds.map((g) => g.id) } : {}),
+        ...(input.batchSize != null ? { batchSize: input.batchSize } : {}),
+      }),
+  },
+  experimentField,
+);
+
+builder.relayMutationField(
+  "cancelExperiment",
+  { inputFields: (t) => ({ id: t.globalID({ for: ExperimentRef, required: true }) }) },
+  { resolve: (_root, { input }, ctx) => ctx.services.experiments.cancelExperiment(ctx.principal, input.id.id) },
+  experimentField,
+);
+
+builder.relayMutationField(
+  "retryExperiment",
+  {
+    description: "Runs the failed and unfinished items again (also resumes a cancelled experiment).",
+    inputFields: (t) => ({ id: t.globalID({ for: ExperimentRef, required: true }) }),
+  },
+  { resolve: async (_root, { input }, ctx) => (await ctx.services.experiments.retryExperiment(ctx.principal, input.id.id)).experiment },
+  experimentField,
+);
+
+builder.subscriptionField("experimentProgress", (t) =>
+  t.field({
+    type: ProgressEventRef,
+    description: "The experiment's status and progress whenever they change (over SSE: Accept: text/event-stream); ends when it completes or is cancelled.",
+    args: { id: t.arg.globalID({ for: ExperimentRef, required: true }) },
+    subscribe: async (_root, args, ctx) => {
+      const experiment = await ctx.services.experiments.getExperiment(ctx.principal.workspaceId, args.id.id);
+      return watchSnapshots(async () => {
+        const row = await ctx.prisma.experiment.findUniqueOrThrow({ where: { id: experiment.id } });
+        return { experimentId: row.id, status: row.status, progress: await ctx.services.experiments.progress(row) };
+      });
+    },
+    resolve: (event) => event as Snapshot<ExperimentProgress> & { experimentId: string },
+  }),
+);

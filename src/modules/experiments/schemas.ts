@@ -1,0 +1,44 @@
+import { z } from "zod";
+import { typeError } from "../../lib/validation.js";
+
+/** Shared input schemas of the experiments feature (GraphQL, CLI and MCP use the same). */
+
+/** Items per queued job by default: large enough for the warm runners, small enough to resume cheaply. */
+export const DEFAULT_BATCH_SIZE = 200;
+/** At most this many evaluators (and templates) in one experiment. */
+export const MAX_EXPERIMENT_EVALUATORS = 20;
+
+/** The states of an experiment. */
+export const EXPERIMENT_STATUSES = ["queued", "running", "completed", "cancelled"] as const;
+/** One of {@link EXPERIMENT_STATUSES}. */
+export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
+
+const idList = (what: string) =>
+  z
+    .array(z.string({ error: typeError("an id") }), { error: typeError(`a list of ${what} ids`) })
+    .max(MAX_EXPERIMENT_EVALUATORS, `must have at most ${MAX_EXPERIMENT_EVALUATORS} ${what}s`)
+    .refine((ids) => new Set(ids).size === ids.length, `must not name a ${what} twice`);
+
+/**
+ * The input of createExperiment: a dataset and the evaluators to run, or templates to run with
+ * their defaults (code-evaluator-settings.md) — at least one of the two.
+ */
+export const createExperimentInputSchema = z
+  .object({
+    datasetId: z.string({ error: typeError("a dataset id") }),
+    name: z.string({ error: typeError("a string") }).trim().min(1, "must not be empty").max(200, "must be at most 200 characters").optional(),
+    evaluatorIds: idList("evaluator").optional(),
+    templateIds: idList("template").optional(),
+    batchSize: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").max(1000, "must be at most 1000").optional(),
+  })
+  .refine((input) => (input.evaluatorIds?.length ?? 0) + (input.templateIds?.length ?? 0) > 0, {
+    message: "give at least one evaluator (evaluatorIds) or template to run with its defaults (templateIds)",
+    path: ["evaluatorIds"],
+  })
+  .refine((input) => (input.evaluatorIds?.length ?? 0) + (input.templateIds?.length ?? 0) <= MAX_EXPERIMENT_EVALUATORS, {
+    message: `at most ${MAX_EXPERIMENT_EVALUATORS} evaluators and templates in all`,
+    path: ["evaluatorIds"],
+  });
+
+/** A createExperiment input. */
+export type CreateExperimentInput = z.input<typeof createExperimentInputSchema>;

@@ -1,0 +1,171 @@
+import type { Experiment } from "../../generated/prisma/client.js";
+import { BadUserInputError, NotFoundError, type InputIssue } from "../../lib/errors.js";
+import type { Logger } from "../../lib/logger.js";
+import type { PrismaClient } from "../../lib/prisma.js";
+import { parseIssues } from "../../lib/validation.js";
+import type { Queues } from "../../queues/queues.js";
+import { asJson, isUuid, objectOf, specsOf, type Tx } from "../templates/store.js";
+import { resolveParams, valueProblems } from "../templates/values.js";
+import type { Principal } from "../workspaces/service.js";
+import { batchJobs, batchesOf } from "./batches.js";
+import { experimentProgress, FAILED_OUTCOMES_SQL, type ExperimentProgress } from "./progress.js";
+import { createExperimentInputSchema, DEFAULT_BATCH_SIZE } from "./schemas.js";
+
+/** One evaluator of a new experiment, resolved inside the creating transaction. */
+interface Member {
+  evaluatorId: string;
+  templateVersionId: string;
+  params: Record<string, unknown>;
+  source: "evaluator" | "template";
+}
+
+/** A live evaluator of the workspace with the version and ctx.params it runs now; issues otherwise. */
+async function evaluatorMember(tx: Tx, workspaceId: string, id: string, path: string, issues: InputIssue[]): Promise<Member | null> {
+  const evaluator = isUuid(id) ? await tx.evaluator.findFirst({ where: { id, workspaceId, archivedAt: null }, include: { template: true } }) : null;
+  if (!evaluator) throw new NotFoundError("evaluator", id);
+  const version = await tx.templateVersion.findUniqueOrThrow({
+    where: { templateId_version: { templateId: evaluator.templateId, version: evaluator.pinnedVersion ?? evaluator.template.latestVersion } },
+  });
+  const values = objectOf(evaluator.params);
+  for (const p of valueProblems(specsOf(version), values)) issues.push({ path, message: `evaluator "${evaluator.name}": ${p.message}` });
+  return { evaluatorId: evaluator.id, templateVersionId: version.id, params: resolveParams(specsOf(version), values), source: "evaluator" };
+}
+
+/**
+ * A template to run with its defaults: an archived, disabled evaluator (named like the template,
+ * pinned to its latest version, no values) is created for the experiment, so its runs and scores
+ * have an evaluator like every other run and never run on live spans. Refused when a required
+ * setting has no default.
+ */
+async function templateMember(tx: Tx, workspaceId: string, id: string, path: string, issues: InputIssue[]): Promise<Member | null> {
+  const template = isUuid(id) ? await tx.template.findFirst({ where: { id, workspaceId, deletedAt: null } }) : null;
+  if (!template) throw new NotFoundError("template", id);
+  const version = await tx.templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId: template.id, version: template.latestVersion } } });
+  const missing = valueProblems(specsOf(version), {}).filter((p) => p.kind === "missing");
+  if (missing.length) {
+    for (const p of missing) issues.push({ path, message: `template "${template.name}": ${p.message.replace(": set a value", "")}; create an evaluator that sets it` });
+    return null;
+  }
+  const evaluator = await tx.evaluator.create({
+    data: { workspaceId, name: template.name, liveName: null, templateId: template.id, pinnedVersion: version.version, enabled: false, archivedAt: new Date() },
+  });
+  return { evaluatorId: evaluator.id, templateVersionId: version.id, params: resolveParams(specsOf(version), {}), source: "template" };
+}
+
+/**
+ * Experiments: evaluators run over a dataset's items as queued batch jobs (see batch.ts).
+ * Every read and write is scoped to the caller's workspace.
+ */
+export function createExperimentService(deps: { prisma: PrismaClient; queues: Queues; logger: Logger }) {
+  const { prisma, queues, logger } = deps;
+
+  /** An experiment of the workspace. @throws NotFoundError. */
+  async function getExperiment(workspaceId: string, id: string): Promise<Experiment> {
+    const experiment = isUuid(id) ? await prisma.experiment.findFirst({ where: { id, workspaceId } }) : null;
+    if (!experiment) throw new NotFoundError("experiment", id);
+    return experiment;
+  }
+
+  /** Queues the given batches of an experiment (ids only; a job id already queued is not queued twice). */
+  async function enqueue(experiment: Pick<Experiment, "id" | "retries">, batches: readonly number[]): Promise<void> {
+    await queues.addBulk("experiment-batch", batchJobs(experiment, batches));
+  }
+
+  return {
+    getExperiment,
+
+    /**
+     * Creates an experiment over every item the dataset has now and queues one job per batch.
+     * Evaluator versions and ctx.params are fixed here, so every batch (also a resumed or retried
+     * one) runs the same code with the same settings.
+     * @throws BadUserInputError, NotFoundError (dataset, evaluator or template of another workspace too).
+     */
+    async createExperiment(principal: Principal, input: unknown): Promise<Experiment> {
+      const { data, issues } = parseIssues(createExperimentInputSchema, input);
+      if (!data) throw new BadUserInputError(issues);
+      const workspaceId = principal.workspaceId;
+      const dataset = isUuid(data.datasetId) ? await prisma.dataset.findFirst({ where: { id: data.datasetId, workspaceId } }) : null;
+      if (!dataset) throw new NotFoundError("dataset", data.datasetId);
+      if (dataset.itemCount === 0) throw new BadUserInputError([{ path: "datasetId", message: `dataset "${dataset.name}" has no items: import some first` }]);
+      const experiment = await prisma.$transaction(async (tx) => {
+        const members: Member[] = [];
+        for (const [i, id] of (data.evaluatorIds ?? []).entries()) {
+          const member = await evaluatorMember(tx, workspaceId, id, `evaluatorIds[${i}]`, issues);
+          if (member) members.push(member);
+        }
+        for (const [i, id] of (data.templateIds ?? []).entries()) {
+          const member = await templateMember(tx, workspaceId, id, `templateIds[${i}]`, issues);
+          if (member) members.push(member);
+        }
+        if (issues.length) throw new BadUserInputError(issues);
+        return tx.experiment.create({
+          data: {
+            workspaceId,
+            datasetId: dataset.id,
+            name: data.name ?? `${dataset.name} ${new Date().toISOString().slice(0, 19).replace("T", " ")}`,
+            itemCount: dataset.itemCount,
+            batchSize: data.batchSize ?? DEFAULT_BATCH_SIZE,
+            evaluators: { create: members.map((m, position) => ({ ...m, params: asJson(m.params), position })) },
+          },
+        });
+      });
+      await enqueue(experiment, batchesOf(experiment));
+      logger.info({ experimentId: experiment.id, items: experiment.itemCount, batches: batchesOf(experiment).length }, "experiment queued");
+      return experiment;
+    },
+
+    /**
+     * Cancels a queued or running experiment: batches not started do nothing, a running batch
+     * stops before its next evaluator. Finished runs stay. Idempotent; a finished experiment is
+     * left as it is.
+     */
+    async cancelExperiment(principal: Principal, id: string): Promise<Experiment> {
+      const experiment = await getExperiment(principal.workspaceId, id);
+      const now = new Date();
+      await prisma.experiment.updateMany({ where: { id: experiment.id, status: { in: ["queued", "running"] } }, data: { status: "cancelled", cancelledAt: now, finishedAt: now } });
+      return prisma.experiment.findUniqueOrThrow({ where: { id: experiment.id } });
+    },
+
+    /**
+     * Runs again what did not succeed: deletes the failed runs (any outcome but ok and skipped)
+     * with their scores, and queues the batches that hold a failed or unfinished item. Items
+     * already finished are skipped by the batches. Also resumes a cancelled experiment.
+     * @returns the experiment (running again, or completed when nothing was left to do).
+     */
+    async retryExperiment(principal: Principal, id: string): Promise<{ experiment: Experiment; batches: number }> {
+      const found = await getExperiment(principal.workspaceId, id);
+      const { experiment, batches } = await prisma.$transaction(async (tx) => {
+        await tx.$executeRawUnsafe(`DELETE FROM "Run" WHERE "experimentId" = $1::uuid AND ${FAILED_OUTCOMES_SQL}`, found.id);
+        const evaluators = await tx.experimentEvaluator.count({ where: { experimentId: found.id } });
+        const rows = await tx.$queryRaw<{ batch: number }[]>`
+          SELECT DISTINCT (i.position / ${found.batchSize}::int) AS batch
+          FROM "DatasetItem" i
+          LEFT JOIN "Run" r ON r."datasetItemId" = i.id AND r."experimentId" = ${found.id}::uuid
+          WHERE i."datasetId" = ${found.datasetId}::uuid AND i.position < ${found.itemCount}::int
+          GROUP BY i.id, i.position
+          HAVING count(r.id) < ${evaluators}::int
+          ORDER BY 1`;
+        const batches = rows.map((r) => Number(r.batch));
+        const experiment = await tx.experiment.update({
+          where: { id: found.id },
+          data: batches.length
+            ? { status: "running", retries: { increment: 1 }, finishedAt: null, cancelledAt: null }
+            : { status: "completed", finishedAt: found.finishedAt ?? new Date(), cancelledAt: null },
+        });
+        return { experiment, batches };
+      });
+      if (batches.length) await enqueue(experiment, batches);
+      logger.info({ experimentId: experiment.id, batches: batches.length }, "experiment retried");
+      return { experiment, batches: batches.length };
+    },
+
+    /** The progress of an experiment (counted from its runs). */
+    async progress(experiment: Pick<Experiment, "id" | "itemCount">): Promise<ExperimentProgress> {
+      const evaluators = await prisma.experimentEvaluator.count({ where: { experimentId: experiment.id } });
+      return experimentProgress(prisma, experiment, evaluators);
+    },
+  };
+}
+
+/** The experiments service. */
+export type ExperimentService = ReturnType<typeof createExperimentService>;

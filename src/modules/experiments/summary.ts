@@ -1,0 +1,75 @@
+import type { PrismaClient } from "../../lib/prisma.js";
+import { PASSED_SQL } from "./passed.js";
+
+/** The aggregate of one score name of one evaluator over an experiment. */
+export interface ScoreSummary {
+  evaluatorId: string;
+  evaluatorName: string;
+  name: string;
+  dataType: string;
+  higherIsBetter: boolean;
+  /** Scores written (one per item whose run wrote it). */
+  count: number;
+  /** Scores with a value (the rest are None: not applicable). */
+  valueCount: number;
+  /** Mean of the values (a boolean as 0/1); null when none has a number. */
+  mean: number | null;
+  /** Share of `count` that passes (combine.passed at 0.5); null for CATEGORICAL. */
+  passRate: number | null;
+  /** Scores that pass. */
+  passed: number;
+}
+
+/** Runs of one evaluator that ended with one outcome. */
+export interface OutcomeCount {
+  evaluatorId: string;
+  evaluatorName: string;
+  outcome: string;
+  count: number;
+}
+
+/**
+ * Per evaluator and score name: count, mean and pass rate, in the experiment's evaluator order,
+ * then each evaluator's score order. One grouped query over the experiment's scores.
+ */
+export async function scoreSummaries(prisma: PrismaClient, experimentId: string): Promise<ScoreSummary[]> {
+  const rows = await prisma.$queryRawUnsafe<
+    { evaluatorId: string; evaluatorName: string; name: string; dataType: string; higherIsBetter: boolean; count: bigint; valueCount: bigint; mean: number | null; passed: bigint }[]
+  >(
+    `SELECT s."evaluatorId", e.name AS "evaluatorName", s.name, s."dataType", s."higherIsBetter",
+            count(*) AS count, count(s."numericValue") AS "valueCount", avg(s."numericValue")::float8 AS mean,
+            count(*) FILTER (WHERE (${PASSED_SQL})) AS passed
+     FROM "Score" s
+     JOIN "Evaluator" e ON e.id = s."evaluatorId"
+     JOIN "ExperimentEvaluator" x ON x."experimentId" = s."experimentId" AND x."evaluatorId" = s."evaluatorId"
+     WHERE s."experimentId" = $1::uuid
+     GROUP BY s."evaluatorId", e.name, s.name, s."dataType", s."higherIsBetter", x.position
+     ORDER BY x.position, min(s.position), s.name`,
+    experimentId,
+  );
+  return rows.map((r) => ({
+    evaluatorId: r.evaluatorId,
+    evaluatorName: r.evaluatorName,
+    name: r.name,
+    dataType: r.dataType,
+    higherIsBetter: r.higherIsBetter,
+    count: Number(r.count),
+    valueCount: Number(r.valueCount),
+    mean: r.mean === null ? null : Number(r.mean),
+    passed: Number(r.passed),
+    passRate: r.dataType === "CATEGORICAL" || Number(r.count) === 0 ? null : Number(r.passed) / Number(r.count),
+  }));
+}
+
+/** Runs by evaluator and outcome (ok included), in the experiment's evaluator order. */
+export async function outcomeCounts(prisma: PrismaClient, experimentId: string): Promise<OutcomeCount[]> {
+  const rows = await prisma.$queryRaw<{ evaluatorId: string; evaluatorName: string; outcome: string; count: bigint }[]>`
+    SELECT r."evaluatorId", e.name AS "evaluatorName", r.outcome, count(*) AS count
+    FROM "Run" r
+    JOIN "Evaluator" e ON e.id = r."evaluatorId"
+    JOIN "ExperimentEvaluator" x ON x."experimentId" = r."experimentId" AND x."evaluatorId" = r."evaluatorId"
+    WHERE r."experimentId" = ${experimentId}::uuid
+    GROUP BY r."evaluatorId", e.name, r.outcome, x.position
+    ORDER BY x.position, r.outcome`;
+  return rows.map((r) => ({ ...r, count: Number(r.count) }));
+}

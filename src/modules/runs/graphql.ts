@@ -1,0 +1,137 @@
+import { builder } from "../../graphql/builder.js";
+import { BadUserInputError } from "../../lib/errors.js";
+import { EvaluatorRef } from "../evaluators/graphql.js";
+import { NIL_UUID, isUuid } from "../templates/store.js";
+import { RUN_OUTCOMES } from "./record.js";
+import type { EvaluatorStats } from "./service.js";
+
+/** A UUID from a decoded global id, or the nil UUID (matches nothing) when it is malformed. */
+export function uuidOrNil(id: string): string {
+  return isUuid(id) ? id : NIL_UUID;
+}
+
+/** Checks an outcome filter against the closed list. @throws BadUserInputError naming the argument. */
+export function checkOutcome(outcome: string | null | undefined, path = "outcome"): void {
+  if (outcome && !(RUN_OUTCOMES as readonly string[]).includes(outcome)) {
+    throw new BadUserInputError([{ path, message: `must be one of ${RUN_OUTCOMES.join(", ")}` }]);
+  }
+}
+
+/** One score written by a run. */
+export const ScoreRef = builder.prismaObject("Score", {
+  description: "One score written by a run: a name, a value (boolean, number, category or none) and how to read it.",
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    dataType: t.exposeString("dataType", { description: "BOOLEAN, NUMERIC or CATEGORICAL." }),
+    value: t.field({ type: "JSON", nullable: true, description: "The value as written: true/false, a number, a string, or null (no value).", resolve: (s) => s.value ?? null }),
+    numericValue: t.exposeFloat("numericValue", { nullable: true, description: "The value as a number for filters: the number, or 1/0 for a boolean." }),
+    higherIsBetter: t.exposeBoolean("higherIsBetter"),
+    comment: t.exposeString("comment", { nullable: true }),
+    metadata: t.field({ type: "JSON", nullable: true, resolve: (s) => s.metadata ?? null }),
+    position: t.exposeInt("position", { description: "Order within the run (the primary score first)." }),
+    run: t.relation("run"),
+    evaluator: t.prismaField({
+      type: "Evaluator",
+      resolve: (query, score, _args, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: score.evaluatorId } }),
+    }),
+  }),
+});
+
+/** What went wrong in a run (also returned by tryCode). */
+export const RunErrorRef = builder.objectRef<{ type: string; message: string; traceback: string | null }>("RunError").implement({
+  description: "What went wrong in a run, in terms the evaluator's author can act on.",
+  fields: (t) => ({
+    type: t.exposeString("type", { description: 'The exception type ("ZeroDivisionError") or a sandbox reason ("ItemTimeout").' }),
+    message: t.exposeString("message"),
+    traceback: t.exposeString("traceback", { nullable: true, description: "The traceback limited to the evaluator's own lines." }),
+  }),
+});
+
+/** The execution record of one evaluator on one span. */
+export const RunRef = builder.prismaNode("Run", {
+  id: { field: "id" },
+  findUnique: (id, ctx) => ({ id: uuidOrNil(id), workspaceId: ctx.principal.workspaceId }),
+  description: "The execution record: one run of an evaluator on a span, with its scores.",
+  fields: (t) => ({
+    evaluator: t.relation("evaluator"),
+    span: t.relation("span", { nullable: true, description: "The span (null for a run of an experiment)." }),
+    templateVersion: t.relation("templateVersion", { nullable: true, description: "The template version run (null when skipped)." }),
+    outcome: t.exposeString("outcome", { description: `One of ${RUN_OUTCOMES.join(", ")}.` }),
+    skipReason: t.exposeString("skipReason", { nullable: true, description: "Why it did not run (outcome skipped)." }),
+    params: t.expose("params", { type: "JSON", description: "ctx.params as the run saw them (value → default → null)." }),
+    libraryVersions: t.expose("libraryVersions", { type: "JSON", description: "Shared library name → version used." }),
+    stdout: t.exposeString("stdout", { description: "What the evaluator printed (capped)." }),
+    stderr: t.exposeString("stderr"),
+    error: t.field({
+      type: RunErrorRef,
+      nullable: true,
+      resolve: (r) => (r.errorType ? { type: r.errorType, message: r.errorMessage ?? "", traceback: r.errorTraceback } : null),
+    }),
+    durationMs: t.exposeFloat("durationMs", { nullable: true, description: "Time of the evaluation in the sandbox (ms)." }),
+    attempts: t.exposeInt("attempts", { description: "Attempts made (a sandbox fault is retried; the user's own faults are not)." }),
+    startedAt: t.expose("startedAt", { type: "DateTime", nullable: true }),
+    finishedAt: t.expose("finishedAt", { type: "DateTime", nullable: true }),
+    createdAt: t.expose("createdAt", { type: "DateTime" }),
+    scores: t.relation("scores", { query: { orderBy: { position: "asc" } } }),
+  }),
+});
+
+const OutcomeCountRef = builder.objectRef<{ outcome: string; count: number }>("OutcomeCount").implement({
+  fields: (t) => ({ outcome: t.exposeString("outcome"), count: t.exposeInt("count") }),
+});
+
+const EvaluatorStatsRef = builder.objectRef<EvaluatorStats>("EvaluatorStats").implement({
+  description:
+    "How spans met an evaluator's rule and what its runs ended with. Each span is counted once, when it first arrives, " +
+    "under the first condition it failed: disabled, kind, name, attributes, then sampling.",
+  fields: (t) => ({
+    spansMatched: t.exposeInt("spansMatched", { description: "Spans that met the rule and were sampled: one evaluation queued each." }),
+    skippedDisabled: t.exposeInt("skippedDisabled", { description: "Spans that arrived while it was disabled." }),
+    skippedKind: t.exposeInt("skippedKind", { description: "Spans of another kind than its spanKind." }),
+    skippedName: t.exposeInt("skippedName", { description: "Spans whose name did not match spanNamePattern." }),
+    skippedAttributes: t.exposeInt("skippedAttributes", { description: "Spans without the attribute values of attributeEquals." }),
+    skippedSampling: t.exposeInt("skippedSampling", { description: "Spans that met the rule but were left out by samplingRate." }),
+    runs: t.exposeInt("runs", { description: "Runs on live spans." }),
+    runsByOutcome: t.field({ type: [OutcomeCountRef], resolve: (s) => s.runsByOutcome }),
+    pending: t.exposeInt("pending", { description: "Matched spans without a run yet (queued or running)." }),
+    lastMatchedAt: t.expose("lastMatchedAt", { type: "DateTime", nullable: true }),
+    lastSeenAt: t.expose("lastSeenAt", { type: "DateTime", nullable: true, description: "When a span last arrived in its workspace while it was live." }),
+    lastRunAt: t.expose("lastRunAt", { type: "DateTime", nullable: true }),
+  }),
+});
+
+builder.objectField(EvaluatorRef, "stats", (t) =>
+  t.field({
+    type: EvaluatorStatsRef,
+    description: 'Live statistics: spans matched and skipped (by reason), runs by outcome, last run — "why did nothing run".',
+    resolve: async (evaluator, _args, ctx) => (await ctx.services.runs.evaluatorStats(ctx.principal.workspaceId, evaluator.id))!,
+  }),
+);
+
+builder.queryFields((t) => ({
+  runs: t.prismaConnection({
+    type: "Run",
+    cursor: "id",
+    description: "Runs on live spans, newest first; filter by outcome to find a failing evaluator.",
+    args: {
+      outcome: t.arg.string({ description: `One of ${RUN_OUTCOMES.join(", ")}.` }),
+      evaluatorId: t.arg.globalID({ for: EvaluatorRef }),
+      from: t.arg({ type: "DateTime", description: "Runs created at or after." }),
+      to: t.arg({ type: "DateTime", description: "Runs created before." }),
+    },
+    resolve: (query, _root, args, ctx) => {
+      checkOutcome(args.outcome);
+      return ctx.prisma.run.findMany({
+        ...query,
+        where: {
+          workspaceId: ctx.principal.workspaceId,
+          spanId: { not: null },
+          ...(args.outcome ? { outcome: args.outcome } : {}),
+          ...(args.evaluatorId ? { evaluatorId: uuidOrNil(args.evaluatorId.id) } : {}),
+          ...(args.from || args.to ? { createdAt: { ...(args.from ? { gte: args.from } : {}), ...(args.to ? { lt: args.to } : {}) } } : {}),
+        },
+        orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      });
+    },
+  }),
+}));

@@ -1,0 +1,71 @@
+import type { ExecuteKey } from "../../execution/index.js";
+import type { SharedLibraryService } from "../shared-libraries/service.js";
+import { inspectSource, type SourceInspector } from "../templates/inspect-source.js";
+
+/** What a run needs of a template version. */
+export interface RunnableVersion {
+  id: string;
+  sourceCode: string;
+  /** Library name → pinned version. */
+  libraryPins: unknown;
+  /** The libraries the source imports directly, when stored on save. */
+  sharedImports?: string[] | null;
+}
+
+/** The execution key of a run and the library versions to record on it. */
+export interface PreparedRun {
+  key: ExecuteKey;
+  libraryVersions: Record<string, number>;
+}
+
+function pinsOf(value: unknown): Record<string, number> {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return {};
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => typeof v === "number")) as Record<string, number>;
+}
+
+/**
+ * Builds execution keys for template versions: the source, its shared libraries resolved at their
+ * pinned version else the latest now (through the shared-libraries service), warm mode. A
+ * version's direct imports come from its stored `sharedImports`, else from parsing its source
+ * (once per version: versions never change). Live runs, try_code and experiments share it, so a
+ * template version runs in the same warm runners everywhere.
+ */
+export function createRunPreparer(deps: { sharedLibraries: Pick<SharedLibraryService, "resolveLibraries">; inspectSource?: SourceInspector }) {
+  const inspector = deps.inspectSource ?? inspectSource;
+  const importsCache = new Map<string, Promise<string[]>>();
+
+  /** The shared libraries the version's source imports directly. */
+  function directImports(version: RunnableVersion): Promise<string[]> {
+    if (version.sharedImports && version.sharedImports.length > 0) return Promise.resolve(version.sharedImports);
+    if (!/\bshared\b/.test(version.sourceCode)) return Promise.resolve([]);
+    let found = importsCache.get(version.id);
+    if (!found) {
+      found = inspector(version.sourceCode).then((r) => (r.ok ? r.sharedLibraries : []));
+      found.catch(() => importsCache.delete(version.id));
+      if (importsCache.size > 10_000) importsCache.clear();
+      importsCache.set(version.id, found);
+    }
+    return found;
+  }
+
+  return {
+    directImports,
+
+    /**
+     * The key and library versions of a run of `version` in `workspaceId`.
+     * @param imports - the direct imports when already known (a draft's inspection).
+     */
+    async prepare(workspaceId: string, version: RunnableVersion, imports?: string[]): Promise<PreparedRun> {
+      const direct = imports ?? (await directImports(version));
+      const pins = pinsOf(version.libraryPins);
+      const resolved = direct.length ? await deps.sharedLibraries.resolveLibraries(workspaceId, direct, pins) : { libraries: {}, versions: {} };
+      return {
+        key: { workspaceId, templateVersionId: version.id, sourceCode: version.sourceCode, libraries: resolved.libraries, mode: "warm" },
+        libraryVersions: resolved.versions,
+      };
+    },
+  };
+}
+
+/** The run preparer. */
+export type RunPreparer = ReturnType<typeof createRunPreparer>;

@@ -1,0 +1,65 @@
+import type { PrismaClient } from "../../lib/prisma.js";
+import { isUuid } from "../templates/store.js";
+import { RUN_OUTCOMES, type RunOutcome } from "./record.js";
+
+/** Per evaluator on live spans: how spans met its rule, and what its runs ended with. */
+export interface EvaluatorStats {
+  /** New spans that met the rule and were sampled (an evaluation was queued for each). */
+  spansMatched: number;
+  /** New spans it did not run on, by the first condition they failed. */
+  skippedDisabled: number;
+  skippedKind: number;
+  skippedName: number;
+  skippedAttributes: number;
+  skippedSampling: number;
+  /** Every run on a live span, and by outcome (every outcome listed, zeros included). */
+  runs: number;
+  runsByOutcome: { outcome: RunOutcome; count: number }[];
+  /** Matched spans without a run yet: queued or running (never negative). */
+  pending: number;
+  lastMatchedAt: Date | null;
+  lastSeenAt: Date | null;
+  /** When its last run on a live span finished. */
+  lastRunAt: Date | null;
+}
+
+/** Reading runs: per-evaluator statistics ("why did nothing run" from the API). */
+export function createRunService(deps: { prisma: PrismaClient }) {
+  const { prisma } = deps;
+  return {
+    /**
+     * The statistics of an evaluator of the workspace, or null when there is no such evaluator.
+     * Spans are counted when they arrive (a span sent again is not counted twice).
+     */
+    async evaluatorStats(workspaceId: string, evaluatorId: string): Promise<EvaluatorStats | null> {
+      if (!isUuid(evaluatorId)) return null;
+      const evaluator = await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, select: { id: true } });
+      if (!evaluator) return null;
+      const [stats, groups, last] = await Promise.all([
+        prisma.evaluatorMatchStats.findUnique({ where: { evaluatorId } }),
+        prisma.run.groupBy({ by: ["outcome"], where: { evaluatorId, spanId: { not: null } }, _count: { _all: true } }),
+        prisma.run.aggregate({ where: { evaluatorId, spanId: { not: null } }, _max: { finishedAt: true } }),
+      ]);
+      const counts = new Map(groups.map((g) => [g.outcome, g._count._all]));
+      const runs = groups.reduce((n, g) => n + g._count._all, 0);
+      const spansMatched = stats?.spansMatched ?? 0;
+      return {
+        spansMatched,
+        skippedDisabled: stats?.skippedDisabled ?? 0,
+        skippedKind: stats?.skippedKind ?? 0,
+        skippedName: stats?.skippedName ?? 0,
+        skippedAttributes: stats?.skippedAttributes ?? 0,
+        skippedSampling: stats?.skippedSampling ?? 0,
+        runs,
+        runsByOutcome: RUN_OUTCOMES.map((outcome) => ({ outcome, count: counts.get(outcome) ?? 0 })),
+        pending: Math.max(0, spansMatched - runs),
+        lastMatchedAt: stats?.lastMatchedAt ?? null,
+        lastSeenAt: stats?.lastSeenAt ?? null,
+        lastRunAt: last._max.finishedAt ?? null,
+      };
+    },
+  };
+}
+
+/** The runs service. */
+export type RunService = ReturnType<typeof createRunService>;

@@ -1,0 +1,247 @@
+import { encodeGlobalID } from "@pothos/plugin-relay";
+import type { Prisma, Span } from "../../generated/prisma/client.js";
+import { builder } from "../../graphql/builder.js";
+import { NotFoundError } from "../../lib/errors.js";
+import { EvaluatorRef } from "../evaluators/graphql.js";
+import { checkOutcome, uuidOrNil } from "../runs/graphql.js";
+import { SPAN_KINDS } from "../evaluators/schemas.js";
+import { toolCallsOf, turnsOf } from "./conversation.js";
+import { spanToDocument } from "./document.js";
+import { conversationInput, conversationOutput } from "./genai.js";
+import { globToRegExp } from "./matching.js";
+import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH } from "./schemas.js";
+import type { IngestResult, MatchExplanation } from "./service.js";
+
+function attrs(span: Span): Record<string, unknown> {
+  return (span.attributes ?? {}) as Record<string, unknown>;
+}
+
+/** A span of the caller's workspace. */
+export const SpanRef = builder.prismaNode("Span", {
+  id: { field: "id" },
+  findUnique: (id, ctx) => ({ id: uuidOrNil(id), workspaceId: ctx.principal.workspaceId }),
+  description: "A span of a trace, as ingested (OpenTelemetry naming), with the runs and scores of the evaluators that matched it.",
+  fields: (t) => ({
+    traceId: t.exposeString("traceId"),
+    spanId: t.exposeString("spanId"),
+    parentSpanId: t.exposeString("parentSpanId", { nullable: true }),
+    name: t.exposeString("name"),
+    kind: t.exposeString("kind", { description: `${SPAN_KINDS.join(", ")}.` }),
+    status: t.exposeString("status", { description: "unset, ok or error." }),
+    startTime: t.expose("startTime", { type: "DateTime" }),
+    endTime: t.expose("endTime", { type: "DateTime", nullable: true }),
+    input: t.field({ type: "JSON", nullable: true, description: "The input as sent.", resolve: (s) => s.input ?? null }),
+    output: t.field({ type: "JSON", nullable: true, description: "The output as sent.", resolve: (s) => s.output ?? null }),
+    attributes: t.expose("attributes", { type: "JSON", description: "Flat attribute keys, as OpenTelemetry sends them." }),
+    metadata: t.expose("metadata", { type: "JSON" }),
+    createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was ingested." }),
+    conversation: t.field({
+      type: "JSON",
+      description: 'The turns as [{role, content}], oldest first: input messages then output (OpenAI shape, else gen_ai.input/output.messages).',
+      resolve: (s) => turnsOf(conversationInput({ input: s.input, attributes: attrs(s) }), conversationOutput({ output: s.output, attributes: attrs(s) })),
+    }),
+    toolCalls: t.field({
+      type: "JSON",
+      description: "The tool calls in the output as [{name, arguments}].",
+      resolve: (s) => toolCallsOf(conversationOutput({ output: s.output, attributes: attrs(s) })),
+    }),
+    document: t.field({
+      type: "JSON",
+      description: "The sample document an evaluator sees for this span (save it to replay with `python -m oodle_eval run --span FILE`).",
+      resolve: async (s, _args, ctx) => spanToDocument(s, await ctx.services.spans.traceSpans(s.workspaceId, s.traceId)),
+    }),
+    runs: t.relation("runs", {
+      description: "The runs of the evaluators that matched it.",
+      args: { evaluatorId: t.arg.globalID({ for: EvaluatorRef }), outcome: t.arg.string() },
+      query: (args) => {
+        checkOutcome(args.outcome);
+        return {
+          where: { ...(args.evaluatorId ? { evaluatorId: uuidOrNil(args.evaluatorId.id) } : {}), ...(args.outcome ? { outcome: args.outcome } : {}) },
+          orderBy: { createdAt: "asc" },
+        };
+      },
+    }),
+    scores: t.prismaField({
+      type: ["Score"],
+      description: "Every score on it, by run then position.",
+      args: { evaluatorId: t.arg.globalID({ for: EvaluatorRef }), name: t.arg.string() },
+      resolve: (query, span, args, ctx) =>
+        ctx.prisma.score.findMany({
+          ...query,
+          where: { spanId: span.id, ...(args.evaluatorId ? { evaluatorId: uuidOrNil(args.evaluatorId.id) } : {}), ...(args.name ? { name: args.name } : {}) },
+          orderBy: [{ createdAt: "asc" }, { runId: "asc" }, { position: "asc" }],
+        }),
+    }),
+  }),
+});
+
+const SpanFilterRef = builder.inputType("SpanFilter", {
+  description: "Filters of the spans query; every given one must hold. Score filters apply to one score of one run.",
+  fields: (t) => ({
+    traceId: t.string(),
+    kind: t.string(),
+    name: t.string({ description: "A glob over span names (* and ?)." }),
+    from: t.field({ type: "DateTime", description: "Spans that started at or after." }),
+    to: t.field({ type: "DateTime", description: "Spans that started before." }),
+    evaluatorId: t.globalID({ description: "Spans with a run of this evaluator." }),
+    outcome: t.string({ description: "Spans with a run of this outcome (of the evaluator, when given)." }),
+    scoreName: t.string({ description: "Spans with a score of this name." }),
+    scoreValue: t.field({ type: "JSON", description: "… whose value equals this (true, 0.5, \"label\")." }),
+    scoreMin: t.float({ description: "… whose numeric value (1/0 for booleans) is at least this." }),
+    scoreMax: t.float({ description: "… whose numeric value is at most this." }),
+  }),
+});
+
+/** The Prisma filter of a SpanFilter (scoped to the workspace by the caller). */
+function spanWhere(filter: typeof SpanFilterRef.$inferInput | null | undefined): Prisma.SpanWhereInput {
+  if (!filter) return {};
+  checkOutcome(filter.outcome, "filter.outcome");
+  const where: Prisma.SpanWhereInput = {};
+  if (filter.traceId) where.traceId = filter.traceId;
+  if (filter.kind) where.kind = filter.kind;
+  if (filter.name) {
+    if (/[*?]/.test(filter.name)) where.name = { startsWith: filter.name.split(/[*?]/)[0] ?? "" };
+    else where.name = filter.name;
+  }
+  if (filter.from || filter.to) where.startTime = { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) };
+  const hasScore = filter.scoreName || filter.scoreValue !== undefined && filter.scoreValue !== null || typeof filter.scoreMin === "number" || typeof filter.scoreMax === "number";
+  if (filter.evaluatorId || filter.outcome || hasScore) {
+    const numeric = {
+      ...(typeof filter.scoreMin === "number" ? { gte: filter.scoreMin } : {}),
+      ...(typeof filter.scoreMax === "number" ? { lte: filter.scoreMax } : {}),
+    };
+    where.runs = {
+      some: {
+        ...(filter.evaluatorId ? { evaluatorId: uuidOrNil(filter.evaluatorId.id) } : {}),
+        ...(filter.outcome ? { outcome: filter.outcome } : {}),
+        ...(hasScore
+          ? {
+              scores: {
+                some: {
+                  ...(filter.scoreName ? { name: filter.scoreName } : {}),
+                  ...(filter.scoreValue !== undefined && filter.scoreValue !== null ? { value: { equals: filter.scoreValue as Prisma.InputJsonValue } } : {}),
+                  ...(Object.keys(numeric).length ? { numericValue: numeric } : {}),
+                },
+              },
+            }
+          : {}),
+      },
+    };
+  }
+  return where;
+}
+
+const TraceRef = builder.objectRef<{ traceId: string; spans: Span[] }>("Trace").implement({
+  description: "The spans of one trace, ordered by start time.",
+  fields: (t) => ({
+    traceId: t.exposeString("traceId"),
+    spans: t.field({ type: [SpanRef], resolve: (trace) => trace.spans }),
+  }),
+});
+
+const MatchExplanationRef = builder.objectRef<MatchExplanation>("MatchExplanation").implement({
+  description: "Why an evaluator did or did not run on a span: its rule applied to the span, condition by condition.",
+  fields: (t) => ({
+    matched: t.boolean({ resolve: (e) => e.decision.matched }),
+    reason: t.string({
+      nullable: true,
+      description: "The first condition that failed: disabled, kind, name, attributes or sampling (null when matched).",
+      resolve: (e) => e.decision.reason ?? null,
+    }),
+    detail: t.string({ description: "What failed, with the values compared.", resolve: (e) => e.decision.detail }),
+    samplingDraw: t.float({ description: "The span's deterministic draw in [0, 1); sampled when below the rate.", resolve: (e) => e.decision.draw }),
+    ruleChangedSinceIngest: t.exposeBoolean("ruleChangedSinceIngest", { description: "The rule changed after the span arrived: the decision at ingest may have differed." }),
+    archived: t.exposeBoolean("archived"),
+  }),
+});
+
+const IngestedSpanRef = builder.objectRef<IngestResult["spans"][number]>("IngestedSpan").implement({
+  fields: (t) => ({
+    index: t.exposeInt("index", { description: "Its index in the batch." }),
+    id: t.id({ description: "The stored span's global id.", resolve: (s) => encodeGlobalID("Span", s.id) }),
+    traceId: t.exposeString("traceId"),
+    spanId: t.exposeString("spanId"),
+    created: t.exposeBoolean("created", { description: "False when it was already stored (kept as it was)." }),
+  }),
+});
+
+const InputIssueRef = builder.objectRef<{ path: string; message: string }>("SpanIssue").implement({
+  fields: (t) => ({ path: t.exposeString("path"), message: t.exposeString("message") }),
+});
+
+const RejectedSpanRef = builder.objectRef<IngestResult["rejected"][number]>("RejectedSpan").implement({
+  fields: (t) => ({
+    index: t.exposeInt("index", { description: "Its index in the batch." }),
+    issues: t.field({ type: [InputIssueRef], resolve: (r) => r.issues }),
+  }),
+});
+
+builder.queryFields((t) => ({
+  spans: t.prismaConnection({
+    type: "Span",
+    cursor: "id",
+    description: "The workspace's spans, newest start first.",
+    args: { filter: t.arg({ type: SpanFilterRef }) },
+    resolve: async (query, _root, args, ctx) => {
+      const rows = await ctx.prisma.span.findMany({
+        ...query,
+        where: { workspaceId: ctx.principal.workspaceId, ...spanWhere(args.filter) },
+        orderBy: [{ startTime: "desc" }, { id: "desc" }],
+      });
+      const glob = args.filter?.name && /[*?]/.test(args.filter.name) ? globToRegExp(args.filter.name) : null;
+      return glob ? rows.filter((s) => glob.test(s.name)) : rows;
+    },
+  }),
+  span: t.prismaField({
+    type: "Span",
+    description: "A span by its global id.",
+    args: { id: t.arg.globalID({ for: SpanRef, required: true }) },
+    resolve: async (query, _root, args, ctx) => {
+      const span = await ctx.prisma.span.findFirst({ ...query, where: { id: uuidOrNil(args.id.id), workspaceId: ctx.principal.workspaceId } });
+      if (!span) throw new NotFoundError("span", args.id.id);
+      return span;
+    },
+  }),
+  trace: t.field({
+    type: TraceRef,
+    description: "The spans of a trace (by its trace id), ordered by start time.",
+    args: { traceId: t.arg.string({ required: true }) },
+    resolve: async (_root, args, ctx) => {
+      const spans = await ctx.services.spans.traceSpans(ctx.principal.workspaceId, args.traceId);
+      if (spans.length === 0) throw new NotFoundError("trace", args.traceId);
+      return { traceId: args.traceId, spans };
+    },
+  }),
+  explainMatch: t.field({
+    type: MatchExplanationRef,
+    description: "Why an evaluator did or did not run on a span (its current rule applied to the span).",
+    args: { spanId: t.arg.globalID({ for: SpanRef, required: true }), evaluatorId: t.arg.globalID({ for: EvaluatorRef, required: true }) },
+    resolve: (_root, args, ctx) => ctx.services.spans.explainMatch(ctx.principal.workspaceId, args.spanId.id, args.evaluatorId.id),
+  }),
+}));
+
+builder.relayMutationField(
+  "ingestSpans",
+  {
+    inputFields: (t) => ({
+      spans: t.field({
+        type: ["JSON"],
+        required: true,
+        description:
+          `Up to ${MAX_SPANS_PER_BATCH} spans (${MAX_BATCH_BYTES / 1024 / 1024} MiB of JSON), each ` +
+          "{traceId, spanId, parentSpanId?, name, kind? (chat|tool|agent|retrieval|other), startTime? (ISO 8601 or epoch ms), endTime?, " +
+          "input?, output?, attributes? (flat keys), metadata?, status? (unset|ok|error)}. The conversation is input + output in the " +
+          "OpenAI message shape, or the attributes gen_ai.input.messages / gen_ai.output.messages.",
+      }),
+    }),
+  },
+  { resolve: (_root, { input }, ctx) => ctx.services.spans.ingestSpans(ctx.principal, input.spans) },
+  {
+    description: "Stores a batch of spans and queues the evaluations of the evaluators they match; returns at once.",
+    outputFields: (t) => ({
+      spans: t.field({ type: [IngestedSpanRef], description: "The stored spans, by index.", resolve: (r) => r.spans }),
+      rejected: t.field({ type: [RejectedSpanRef], description: "The refused spans, by index with every problem; the others were stored.", resolve: (r) => r.rejected }),
+      evaluationsQueued: t.exposeInt("evaluationsQueued"),
+    }),
+  },
+);

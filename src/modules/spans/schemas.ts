@@ -1,0 +1,131 @@
+import { z } from "zod";
+import { SPAN_KINDS, type SpanKind } from "../evaluators/schemas.js";
+
+/** Shared input schemas of the spans feature (GraphQL, CLI and MCP use the same). */
+
+/** At most this many spans in one ingestSpans call (more is LIMIT_EXCEEDED). */
+export const MAX_SPANS_PER_BATCH = 1_000;
+/** At most this many bytes of JSON in one ingestSpans call (more is LIMIT_EXCEEDED). */
+export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
+/** At most this many bytes of JSON in one span (more rejects that span only). */
+export const MAX_SPAN_BYTES = 1024 * 1024;
+
+/** The span status codes of OpenTelemetry. */
+export const SPAN_STATUSES = ["unset", "ok", "error"] as const;
+
+const id = (what: string) =>
+  z
+    .string({ error: (i) => (i.input === undefined ? "is required" : `must be a string (the ${what})`) })
+    .min(1, "must not be empty")
+    .max(128, "must be at most 128 characters");
+
+/** An instant: an ISO 8601 string, or milliseconds since the epoch. */
+const instant = z.union(
+  [
+    z.iso.datetime({ offset: true, local: false }).transform((s) => new Date(s)),
+    z.number().finite().nonnegative().transform((ms) => new Date(ms)),
+  ],
+  { error: "must be an ISO 8601 date-time with a zone (e.g. 2026-01-31T12:00:00Z) or milliseconds since the epoch" },
+);
+
+/** Any JSON value (what JSON.parse can return). */
+const json = z.unknown();
+
+/** Flat span attributes, as OpenTelemetry sends them: key → JSON value; at most 256 keys. */
+const attributes = z
+  .record(z.string().min(1, "attribute keys must not be empty").max(256, "attribute keys must be at most 256 characters"), json, {
+    error: "must be an object of attribute key to value",
+  })
+  .refine((value) => Object.keys(value).length <= 256, "must have at most 256 attributes");
+
+/**
+ * One ingested span. `kind` defaults from `gen_ai.operation.name` (chat, execute_tool → tool,
+ * invoke_agent/create_agent → agent) else "other"; `startTime` defaults to the time of ingest.
+ */
+export const spanInputSchema = z
+  .object({
+    traceId: id("trace id"),
+    spanId: id("span id"),
+    parentSpanId: id("parent span id").nullish(),
+    name: z.string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") }).min(1, "must not be empty").max(256, "must be at most 256 characters"),
+    kind: z.enum(SPAN_KINDS, { error: `must be one of ${SPAN_KINDS.join(", ")}` }).optional(),
+    startTime: instant.optional(),
+    endTime: instant.nullish(),
+    input: json.optional(),
+    output: json.optional(),
+    attributes: attributes.optional(),
+    metadata: z.record(z.string(), json, { error: "must be an object" }).optional(),
+    status: z.enum(SPAN_STATUSES, { error: `must be one of ${SPAN_STATUSES.join(", ")}` }).optional(),
+  })
+  .strict()
+  .superRefine((span, ctx) => {
+    if (span.startTime && span.endTime && span.endTime < span.startTime) {
+      ctx.addIssue({ code: "custom", path: ["endTime"], message: "must not be before startTime" });
+    }
+  });
+
+/** One span as given to ingestSpans. */
+export type SpanInput = z.input<typeof spanInputSchema>;
+
+/** A valid span, normalised: every field present, times as Dates. */
+export interface NormalisedSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  kind: SpanKind;
+  startTime: Date;
+  endTime: Date | null;
+  input: unknown;
+  output: unknown;
+  attributes: Record<string, unknown>;
+  metadata: Record<string, unknown>;
+  status: (typeof SPAN_STATUSES)[number];
+}
+
+const OPERATION_KINDS: Record<string, SpanKind> = {
+  chat: "chat",
+  text_completion: "chat",
+  generate_content: "chat",
+  execute_tool: "tool",
+  invoke_agent: "agent",
+  create_agent: "agent",
+  embeddings: "retrieval",
+};
+
+/** The kind a span gets when it gives none: from `gen_ai.operation.name`, else "other". */
+export function defaultKind(attrs: Record<string, unknown>): SpanKind {
+  const operation = attrs["gen_ai.operation.name"];
+  return (typeof operation === "string" && OPERATION_KINDS[operation]) || "other";
+}
+
+/** Validates one span and fills its defaults. `now` is the ingest time (default startTime). */
+export function normaliseSpan(raw: unknown, now: Date): { span: NormalisedSpan } | { issues: { path: string; message: string }[] } {
+  const parsed = spanInputSchema.safeParse(raw);
+  if (!parsed.success) {
+    return {
+      issues: parsed.error.issues.map((i) => ({
+        path: i.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "["),
+        message: i.code === "unrecognized_keys" ? `unknown field(s): ${(i as { keys?: string[] }).keys?.join(", ")}` : i.message,
+      })),
+    };
+  }
+  const s = parsed.data;
+  const attrs = s.attributes ?? {};
+  return {
+    span: {
+      traceId: s.traceId,
+      spanId: s.spanId,
+      parentSpanId: s.parentSpanId ?? null,
+      name: s.name,
+      kind: s.kind ?? defaultKind(attrs),
+      startTime: s.startTime ?? now,
+      endTime: s.endTime ?? null,
+      input: s.input ?? null,
+      output: s.output ?? null,
+      attributes: attrs,
+      metadata: s.metadata ?? {},
+      status: s.status ?? "unset",
+    },
+  };
+}

@@ -1,0 +1,200 @@
+import { Prisma, type Span } from "../../generated/prisma/client.js";
+import { BadUserInputError, LimitExceededError, NotFoundError, type InputIssue } from "../../lib/errors.js";
+import type { Logger } from "../../lib/logger.js";
+import type { PrismaClient } from "../../lib/prisma.js";
+import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
+import { isUuid } from "../templates/store.js";
+import type { Principal } from "../workspaces/service.js";
+import { spanToDocument, type SampleDocument } from "./document.js";
+import { matchSpan, type EvaluatorRule, type MatchDecision } from "./matching.js";
+import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
+import { countDecision, emptyCounts, recordMatchStats, type MatchCounts } from "./stats.js";
+
+/** Most spans of a trace put in `ctx.trace.spans` (the earliest by start time). */
+export const MAX_TRACE_SPANS = 500;
+
+/** The outcome of one accepted span of a batch. */
+export interface IngestedSpan {
+  /** Its index in the batch. */
+  index: number;
+  /** The stored span's id. */
+  id: string;
+  traceId: string;
+  spanId: string;
+  /** False when the workspace already had a span with this trace and span id (it is kept as it was). */
+  created: boolean;
+}
+
+/** What ingestSpans returns at once (evaluation happens behind the queue). */
+export interface IngestResult {
+  spans: IngestedSpan[];
+  /** Spans that were refused, each by index with every problem. */
+  rejected: { index: number; issues: InputIssue[] }[];
+  /** Evaluations queued: (span, evaluator) pairs whose rule matched and that were sampled. */
+  evaluationsQueued: number;
+}
+
+/** Why an evaluator did or did not run on a span (the explainMatch query). */
+export interface MatchExplanation {
+  decision: MatchDecision;
+  /** The evaluator's rule changed after the span was ingested: the decision then may have differed. */
+  ruleChangedSinceIngest: boolean;
+  archived: boolean;
+}
+
+const RULE_FIELDS = { id: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true } as const;
+
+function jsonColumn(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
+  return value === null || value === undefined ? Prisma.DbNull : (value as Prisma.InputJsonValue);
+}
+
+function pairKey(traceId: string, spanId: string): string {
+  return `${traceId}\u0000${spanId}`;
+}
+
+/**
+ * Spans: ingest (validate, store idempotently, match evaluators, queue evaluations), the sample
+ * document of a stored span, and why an evaluator did or did not run on one. Every read and
+ * write is scoped to the caller's workspace.
+ */
+export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; enqueue: EvaluationEnqueuer }) {
+  const { prisma, logger } = deps;
+
+  /** Stores the valid spans (existing ones kept as they are) and returns their ids in batch order. */
+  async function store(workspaceId: string, accepted: { index: number; span: NormalisedSpan }[]): Promise<IngestedSpan[]> {
+    const firstByKey = new Map<string, { index: number; span: NormalisedSpan }>();
+    for (const a of accepted) if (!firstByKey.has(pairKey(a.span.traceId, a.span.spanId))) firstByKey.set(pairKey(a.span.traceId, a.span.spanId), a);
+    const unique = [...firstByKey.values()];
+    const created = unique.length
+      ? await prisma.span.createManyAndReturn({
+          data: unique.map(({ span }) => ({
+            workspaceId,
+            traceId: span.traceId,
+            spanId: span.spanId,
+            parentSpanId: span.parentSpanId,
+            name: span.name,
+            kind: span.kind,
+            startTime: span.startTime,
+            endTime: span.endTime,
+            input: jsonColumn(span.input),
+            output: jsonColumn(span.output),
+            attributes: span.attributes as Prisma.InputJsonValue,
+            metadata: span.metadata as Prisma.InputJsonValue,
+            status: span.status,
+          })),
+          skipDuplicates: true,
+          select: { id: true, traceId: true, spanId: true },
+        })
+      : [];
+    const ids = new Map(created.map((row) => [pairKey(row.traceId, row.spanId), { id: row.id, created: true }]));
+    const missing = unique.filter(({ span }) => !ids.has(pairKey(span.traceId, span.spanId)));
+    if (missing.length) {
+      const existing = await prisma.span.findMany({
+        where: { workspaceId, OR: missing.map(({ span }) => ({ traceId: span.traceId, spanId: span.spanId })) },
+        select: { id: true, traceId: true, spanId: true },
+      });
+      for (const row of existing) ids.set(pairKey(row.traceId, row.spanId), { id: row.id, created: false });
+    }
+    const firstIndex = new Map(unique.map((a) => [pairKey(a.span.traceId, a.span.spanId), a.index]));
+    return accepted.map(({ index, span }) => {
+      const key = pairKey(span.traceId, span.spanId);
+      const row = ids.get(key)!;
+      return { index, id: row.id, traceId: span.traceId, spanId: span.spanId, created: row.created && firstIndex.get(key) === index };
+    });
+  }
+
+  /**
+   * Accepts a batch of spans: validates each (a bad one is reported by index and does not block
+   * the others), stores them idempotently (unique per workspace by trace and span id), applies
+   * every live evaluator's rule to each and queues one evaluation per match. Returns once the
+   * spans are stored and the evaluations queued; nothing is evaluated on the request path.
+   * A span sent again is matched again, but its evaluations are not queued twice (deterministic
+   * job ids) nor run twice (unique run per span and evaluator); match counts grow for new spans only.
+   * @throws LimitExceededError for more than 1,000 spans or more than 8 MiB of JSON.
+   * @throws BadUserInputError when `spans` is not a list.
+   */
+  async function ingestSpans(principal: Principal, spans: unknown): Promise<IngestResult> {
+    if (!Array.isArray(spans)) throw new BadUserInputError([{ path: "spans", message: "must be a list of spans" }]);
+    if (spans.length > MAX_SPANS_PER_BATCH) throw new LimitExceededError(`at most ${MAX_SPANS_PER_BATCH} spans per batch (got ${spans.length}): split the batch`);
+    const sizes = spans.map((s) => Buffer.byteLength(JSON.stringify(s) ?? "", "utf8"));
+    const total = sizes.reduce((a, b) => a + b, 0);
+    if (total > MAX_BATCH_BYTES) throw new LimitExceededError(`at most ${MAX_BATCH_BYTES} bytes of spans per batch (got ${total}): split the batch`);
+    const now = new Date();
+    const accepted: { index: number; span: NormalisedSpan }[] = [];
+    const rejected: IngestResult["rejected"] = [];
+    spans.forEach((raw, index) => {
+      if (sizes[index]! > MAX_SPAN_BYTES) {
+        rejected.push({ index, issues: [{ path: "", message: `a span must be at most ${MAX_SPAN_BYTES} bytes of JSON (got ${sizes[index]})` }] });
+        return;
+      }
+      const result = normaliseSpan(raw, now);
+      if ("span" in result) accepted.push({ index, span: result.span });
+      else rejected.push({ index, issues: result.issues });
+    });
+    const stored = await store(principal.workspaceId, accepted);
+    const evaluators: EvaluatorRule[] = await prisma.evaluator.findMany({
+      where: { workspaceId: principal.workspaceId, archivedAt: null },
+      select: RULE_FIELDS,
+      orderBy: { createdAt: "asc" },
+    });
+    const pairs: EvaluationPair[] = [];
+    const counts = new Map<string, MatchCounts>(evaluators.map((e) => [e.id, emptyCounts()]));
+    const seen = new Set<string>();
+    stored.forEach((row, i) => {
+      if (seen.has(row.id)) return; // the same span twice in one batch
+      seen.add(row.id);
+      const span = accepted[i]!.span;
+      for (const evaluator of evaluators) {
+        const decision = matchSpan(evaluator, span);
+        if (row.created) countDecision(counts.get(evaluator.id)!, decision);
+        if (decision.matched) pairs.push({ spanId: row.id, evaluatorId: evaluator.id });
+      }
+    });
+    await recordMatchStats(prisma, principal.workspaceId, counts);
+    await deps.enqueue(principal.workspaceId, pairs);
+    logger.debug({ workspaceId: principal.workspaceId, spans: stored.length, rejected: rejected.length, queued: pairs.length }, "spans ingested");
+    return { spans: stored, rejected, evaluationsQueued: pairs.length };
+  }
+
+  /** A span of the workspace by its id, or null. */
+  async function findSpan(workspaceId: string, id: string): Promise<Span | null> {
+    return isUuid(id) ? prisma.span.findFirst({ where: { id, workspaceId } }) : null;
+  }
+
+  /** The spans of a trace (at most {@link MAX_TRACE_SPANS}, earliest first). */
+  async function traceSpans(workspaceId: string, traceId: string): Promise<Span[]> {
+    return prisma.span.findMany({ where: { workspaceId, traceId }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }], take: MAX_TRACE_SPANS });
+  }
+
+  return {
+    ingestSpans,
+    findSpan,
+    traceSpans,
+
+    /** The sample document of a stored span and its trace (what an evaluator sees). @throws NotFoundError. */
+    async documentOf(workspaceId: string, spanId: string): Promise<SampleDocument> {
+      const span = await findSpan(workspaceId, spanId);
+      if (!span) throw new NotFoundError("span", spanId);
+      return spanToDocument(span, await traceSpans(workspaceId, span.traceId));
+    },
+
+    /**
+     * Why an evaluator did or did not run on a span: its rule applied to the span now, condition by
+     * condition, and whether the rule changed since the span arrived. @throws NotFoundError for either id.
+     */
+    async explainMatch(workspaceId: string, spanId: string, evaluatorId: string): Promise<MatchExplanation> {
+      const span = await findSpan(workspaceId, spanId);
+      if (!span) throw new NotFoundError("span", spanId);
+      const evaluator = isUuid(evaluatorId) ? await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId } }) : null;
+      if (!evaluator) throw new NotFoundError("evaluator", evaluatorId);
+      return {
+        decision: matchSpan(evaluator, span),
+        ruleChangedSinceIngest: evaluator.updatedAt > span.createdAt,
+        archived: evaluator.archivedAt !== null,
+      };
+    },
+  };
+}
+
+/** The spans service. */
+export type SpanService = ReturnType<typeof createSpanService>;

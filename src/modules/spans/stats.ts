@@ -1,0 +1,51 @@
+import type { PrismaClient } from "../../lib/prisma.js";
+import type { SkipReason } from "./matching.js";
+
+/** Counts of one evaluator over one ingest batch (new spans only). */
+export interface MatchCounts {
+  matched: number;
+  disabled: number;
+  kind: number;
+  name: number;
+  attributes: number;
+  sampling: number;
+}
+
+/** Zero counts. */
+export function emptyCounts(): MatchCounts {
+  return { matched: 0, disabled: 0, kind: 0, name: 0, attributes: 0, sampling: 0 };
+}
+
+/** Adds one decision to the counts. */
+export function countDecision(counts: MatchCounts, decision: { matched: boolean; reason?: SkipReason }): void {
+  if (decision.matched) counts.matched += 1;
+  else counts[decision.reason!] += 1;
+}
+
+/**
+ * Adds a batch's counts to each evaluator's EvaluatorMatchStats row in one statement (rows are
+ * locked in evaluator id order, so two concurrent ingests cannot deadlock).
+ */
+export async function recordMatchStats(prisma: PrismaClient, workspaceId: string, byEvaluator: Map<string, MatchCounts>): Promise<void> {
+  const rows = [...byEvaluator.entries()]
+    .filter(([, c]) => Object.values(c).some((n) => n > 0))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([evaluatorId, c]) => ({ evaluatorId, ...c }));
+  if (rows.length === 0) return;
+  await prisma.$executeRaw`
+    INSERT INTO "EvaluatorMatchStats" AS s ("evaluatorId", "workspaceId", "spansMatched", "skippedDisabled", "skippedKind",
+      "skippedName", "skippedAttributes", "skippedSampling", "lastMatchedAt", "lastSeenAt")
+    SELECT (e->>'evaluatorId')::uuid, ${workspaceId}::uuid, (e->>'matched')::int, (e->>'disabled')::int, (e->>'kind')::int,
+      (e->>'name')::int, (e->>'attributes')::int, (e->>'sampling')::int,
+      CASE WHEN (e->>'matched')::int > 0 THEN now() AT TIME ZONE 'UTC' END, now() AT TIME ZONE 'UTC'
+    FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) AS e
+    ON CONFLICT ("evaluatorId") DO UPDATE SET
+      "spansMatched" = s."spansMatched" + EXCLUDED."spansMatched",
+      "skippedDisabled" = s."skippedDisabled" + EXCLUDED."skippedDisabled",
+      "skippedKind" = s."skippedKind" + EXCLUDED."skippedKind",
+      "skippedName" = s."skippedName" + EXCLUDED."skippedName",
+      "skippedAttributes" = s."skippedAttributes" + EXCLUDED."skippedAttributes",
+      "skippedSampling" = s."skippedSampling" + EXCLUDED."skippedSampling",
+      "lastMatchedAt" = COALESCE(EXCLUDED."lastMatchedAt", s."lastMatchedAt"),
+      "lastSeenAt" = EXCLUDED."lastSeenAt"`;
+}

@@ -1,0 +1,60 @@
+import type { Score } from "../../execution/index.js";
+import { builder } from "../../graphql/builder.js";
+import { RunErrorRef } from "../runs/graphql.js";
+import { numericValueOf } from "../runs/record.js";
+import { SpanRef } from "../spans/graphql.js";
+import { TemplateRef } from "../templates/graphql.js";
+
+/** A score returned by a draft run (not stored). */
+const TryCodeScoreRef = builder.objectRef<Score>("TryCodeScore").implement({
+  description: "A score of a draft run, as the evaluator returned it.",
+  fields: (t) => ({
+    name: t.exposeString("name"),
+    value: t.field({ type: "JSON", nullable: true, resolve: (s) => s.value }),
+    dataType: t.string({ resolve: (s) => s.data_type }),
+    higherIsBetter: t.boolean({ resolve: (s) => s.higher_is_better }),
+    comment: t.string({ nullable: true, resolve: (s) => s.comment }),
+    metadata: t.field({ type: "JSON", nullable: true, resolve: (s) => s.metadata }),
+    numericValue: t.float({ nullable: true, resolve: (s) => numericValueOf(s.value) }),
+  }),
+});
+
+builder.relayMutationField(
+  "tryCode",
+  {
+    inputFields: (t) => ({
+      sourceCode: t.string({ description: "Draft code; its settings come from paramSpecs. Checked as on template save." }),
+      paramSpecs: t.field({ type: "JSON", description: "The draft's settings (a template's params list); only with sourceCode." }),
+      libraryPins: t.field({ type: "JSON", description: "The draft's shared-library pins: name → version; only with sourceCode." }),
+      starterId: t.string({ description: "Run a built-in starter with its settings." }),
+      templateId: t.globalID({ for: TemplateRef, description: "Run a saved template with its settings." }),
+      templateVersion: t.int({ description: "The template version (default: the latest); only with templateId." }),
+      params: t.field({ type: "JSON", description: "Setting values: checked against the settings used; absent ones take their defaults." }),
+      spanId: t.globalID({ for: SpanRef, description: "Sample: a stored span (its stored trace is ctx.trace)." }),
+      span: t.field({ type: "JSON", description: "Sample: an inline span in the ingestSpans shape (ctx.trace holds it alone)." }),
+      document: t.field({ type: "JSON", description: "Sample: an inline dataset item, as the sample document (oodle-eval-v1.md)." }),
+    }),
+  },
+  {
+    description: "Runs code on one sample through the production sandbox and returns the result at once. Stores nothing.",
+    resolve: (_root, { input }, ctx) =>
+      ctx.services.tryCode.tryCode(ctx.principal, {
+        ...input,
+        templateId: input.templateId?.id ?? null,
+        spanId: input.spanId?.id ?? null,
+      }),
+  },
+  {
+    outputFields: (t) => ({
+      outcome: t.exposeString("outcome", { description: "ok, user_error, timeout, memory_limit, output_limit, invalid_result or sandbox_error." }),
+      scores: t.field({ type: [TryCodeScoreRef], resolve: (r) => r.scores }),
+      stdout: t.exposeString("stdout"),
+      stderr: t.exposeString("stderr"),
+      error: t.field({ type: RunErrorRef, nullable: true, resolve: (r) => r.error }),
+      durationMs: t.exposeFloat("durationMs"),
+      params: t.field({ type: "JSON", description: "ctx.params as the run saw them.", resolve: (r) => r.params }),
+      templateVersion: t.exposeInt("templateVersion", { nullable: true, description: "The template version run (templateId only)." }),
+      libraryVersions: t.field({ type: "JSON", resolve: (r) => r.libraryVersions }),
+    }),
+  },
+);

@@ -1,0 +1,164 @@
+import { createHash } from "node:crypto";
+import type { Executor, ItemError, Score } from "../../execution/index.js";
+import { BadUserInputError, NotFoundError, type InputIssue } from "../../lib/errors.js";
+import { parseIssues } from "../../lib/validation.js";
+import { spanToDocument, type SampleDocument } from "../spans/document.js";
+import { MAX_SPAN_BYTES, normaliseSpan } from "../spans/schemas.js";
+import type { SpanService } from "../spans/service.js";
+import type { RunPreparer, RunnableVersion } from "../runs/prepare.js";
+import { checkSource, inspectSource, type SourceInspector } from "../templates/inspect-source.js";
+import type { TemplateService } from "../templates/service.js";
+import { validateParamSpecs, type ParamSpec } from "../templates/settings.js";
+import { findStarter } from "../templates/starters/index.js";
+import { specsOf } from "../templates/store.js";
+import { resolveParams, validateValues } from "../templates/values.js";
+import type { Principal } from "../workspaces/service.js";
+import { libraryPinsSchema, MAX_DOCUMENT_BYTES, sampleDocumentSchema, type TryCodeInput } from "./schemas.js";
+
+/** What a draft run returns (nothing is stored). */
+export interface TryCodeResult {
+  outcome: string;
+  scores: Score[];
+  stdout: string;
+  stderr: string;
+  error: ItemError | null;
+  durationMs: number;
+  /** ctx.params as the run saw them. */
+  params: Record<string, unknown>;
+  /** The template version run (templateId only). */
+  templateVersion: number | null;
+  /** Shared-library versions used. */
+  libraryVersions: Record<string, number>;
+}
+
+/** The code and settings a draft run uses, from one of the three ways to name them. */
+interface Subject {
+  version: RunnableVersion;
+  specs: ParamSpec[];
+  imports?: string[];
+  templateVersion: number | null;
+}
+
+function given(value: unknown): boolean {
+  return value !== undefined && value !== null;
+}
+
+function draftId(kind: string, source: string): string {
+  return `${kind}:${createHash("sha256").update(source).digest("hex").slice(0, 32)}`;
+}
+
+/**
+ * try_code: runs code on one sample synchronously, through the production executor and runner
+ * pool with the same ctx, and stores nothing. The code and settings come from a draft
+ * (`sourceCode` + `paramSpecs`), a starter (`starterId`) or a saved template (`templateId`,
+ * optionally at a version); values are checked against those settings as an evaluator save
+ * checks them, and absent values take the defaults.
+ */
+export function createTryCodeService(deps: {
+  execution: () => Executor;
+  preparer: RunPreparer;
+  templates: Pick<TemplateService, "findVersion">;
+  spans: Pick<SpanService, "documentOf">;
+  inspectSource?: SourceInspector;
+}) {
+  const inspector = deps.inspectSource ?? inspectSource;
+
+  async function subjectOf(principal: Principal, input: TryCodeInput, issues: InputIssue[]): Promise<Subject | null> {
+    const ways = [given(input.sourceCode), given(input.starterId), given(input.templateId)].filter(Boolean).length;
+    if (ways !== 1) {
+      issues.push({ path: "sourceCode", message: "give exactly one of sourceCode (with paramSpecs), starterId or templateId" });
+      return null;
+    }
+    if (!given(input.sourceCode)) {
+      if (given(input.paramSpecs)) issues.push({ path: "paramSpecs", message: "only with sourceCode: a starter or a template brings its own settings" });
+      if (given(input.libraryPins)) issues.push({ path: "libraryPins", message: "only with sourceCode: a template brings its own pins" });
+    }
+    if (given(input.templateVersion) && !given(input.templateId)) issues.push({ path: "templateVersion", message: "only with templateId" });
+    if (given(input.sourceCode)) {
+      const source = input.sourceCode!;
+      const specs = validateParamSpecs(input.paramSpecs, "paramSpecs");
+      issues.push(...specs.issues);
+      const pins = given(input.libraryPins) ? parseIssues(libraryPinsSchema, input.libraryPins, "libraryPins") : { data: {}, issues: [] };
+      issues.push(...pins.issues);
+      const checked = await checkSource(source, inspector);
+      issues.push(...checked.issues);
+      if (!checked.inspection) return null;
+      return {
+        version: { id: draftId("draft", source), sourceCode: source, libraryPins: pins.data ?? {} },
+        specs: specs.specs,
+        imports: checked.inspection.sharedLibraries,
+        templateVersion: null,
+      };
+    }
+    if (given(input.starterId)) {
+      const starter = findStarter(input.starterId!);
+      if (!starter) throw new NotFoundError("starter", input.starterId!);
+      return { version: { id: draftId(`starter-${starter.id}`, starter.sourceCode), sourceCode: starter.sourceCode, libraryPins: {} }, specs: starter.params, imports: [], templateVersion: null };
+    }
+    const version = await deps.templates.findVersion(principal.workspaceId, input.templateId!, input.templateVersion ?? undefined);
+    if (!version) throw new NotFoundError("template version", `${input.templateId}@${input.templateVersion ?? "latest"}`);
+    return { version, specs: specsOf(version), templateVersion: version.version };
+  }
+
+  async function sampleOf(principal: Principal, input: TryCodeInput, issues: InputIssue[]): Promise<SampleDocument | null> {
+    const ways = [given(input.spanId), given(input.span), given(input.document)].filter(Boolean).length;
+    if (ways !== 1) {
+      issues.push({ path: "spanId", message: "give exactly one sample: spanId (a stored span), span (an inline span) or document (an inline dataset item)" });
+      return null;
+    }
+    if (given(input.spanId)) return deps.spans.documentOf(principal.workspaceId, input.spanId!);
+    const raw = given(input.span) ? input.span : input.document;
+    const bytes = Buffer.byteLength(JSON.stringify(raw), "utf8");
+    if (bytes > Math.max(MAX_SPAN_BYTES, MAX_DOCUMENT_BYTES)) {
+      issues.push({ path: given(input.span) ? "span" : "document", message: `must be at most ${MAX_DOCUMENT_BYTES} bytes of JSON (got ${bytes})` });
+      return null;
+    }
+    if (given(input.span)) {
+      const result = normaliseSpan(input.span, new Date());
+      if ("issues" in result) {
+        issues.push(...result.issues.map((i) => ({ path: i.path ? `span.${i.path}` : "span", message: i.message })));
+        return null;
+      }
+      return spanToDocument(result.span, [result.span]);
+    }
+    const parsed = parseIssues(sampleDocumentSchema, input.document, "document");
+    issues.push(...parsed.issues);
+    return parsed.data as SampleDocument | null;
+  }
+
+  return {
+    /**
+     * Runs the code on the sample and returns its outcome, scores, output, error and duration.
+     * @throws BadUserInputError listing every problem (which code, settings, values, sample; a
+     *   syntax error with its line and column); NotFoundError for an unknown starter, template,
+     *   template version or span.
+     */
+    async tryCode(principal: Principal, input: TryCodeInput): Promise<TryCodeResult> {
+      const issues: InputIssue[] = [];
+      const subject = await subjectOf(principal, input, issues);
+      const document = await sampleOf(principal, input, issues);
+      const values = subject ? validateValues(subject.specs, input.params) : { values: {}, issues: [] };
+      issues.push(...values.issues);
+      if (issues.length || !subject || !document) throw new BadUserInputError(issues);
+      const params = resolveParams(subject.specs, values.values);
+      const prepared = await deps.preparer.prepare(principal.workspaceId, subject.version, subject.imports);
+      // A draft declares no dependencies: ctx.score reads any score given in the sample, else its default.
+      const item = { workspaceId: principal.workspaceId, document: document as Record<string, unknown>, params, dependencies: null };
+      const [result] = await deps.execution().execute(prepared.key, [item]);
+      return {
+        outcome: result!.outcome,
+        scores: result!.scores,
+        stdout: result!.stdout,
+        stderr: result!.stderr,
+        error: result!.error ?? null,
+        durationMs: result!.durationMs,
+        params,
+        templateVersion: subject.templateVersion,
+        libraryVersions: prepared.libraryVersions,
+      };
+    },
+  };
+}
+
+/** The try_code service. */
+export type TryCodeService = ReturnType<typeof createTryCodeService>;
