@@ -39,7 +39,9 @@ const app = createApp(loadConfig({ ...process.env, LOG_LEVEL: process.env.LOG_LE
 const workers = await startWorkers(app, { queues: ["experiment-batch"] });
 try {
   const workspace = await app.services.workspaces.findOrCreateWorkspace("demo");
-  const principal = { workspaceId: workspace.id, apiKeyId: "" };
+  // The templates record their author key: the demo acts with a key of its own (never printed).
+  const { apiKey } = await app.services.workspaces.createApiKey(workspace.id, `npm run demo ${new Date().toISOString()}`);
+  const principal = { workspaceId: workspace.id, apiKeyId: apiKey.id };
   const files = SETS.map(setFile);
   console.log(`Data: ${files[0]!.shared ? "../shared/data" : "data/demo (../shared/data not found)"} — ${SETS.join(", ")}, ${values.all ? "every item" : `up to ${perSet} items each`}`);
 
@@ -55,16 +57,20 @@ try {
   }
   const t0 = performance.now();
   const experiment = await app.services.experiments.createExperiment(principal, { datasetId: report.datasetId, name: `cookbook recipes on ${name}`, templateIds });
-  for (;;) {
+  const tty = process.stdout.isTTY;
+  for (let tick = 0; ; tick++) {
     const row = await app.prisma.experiment.findUniqueOrThrow({ where: { id: experiment.id } });
     const p = await app.services.experiments.progress(row);
-    process.stdout.write(`\r  ${row.status.padEnd(9)} ${p.runsRecorded}/${p.runsTotal} runs  (items: ${p.done} done, ${p.failed} failed, ${p.pending} pending)   `);
-    if (row.status === "completed" || row.status === "cancelled") break;
+    const line = `  ${row.status.padEnd(9)} ${p.runsRecorded}/${p.runsTotal} runs  (items: ${p.done} done, ${p.failed} failed, ${p.skipped} skipped, ${p.pending} pending)`;
+    const last = row.status === "completed" || row.status === "cancelled";
+    if (tty) process.stdout.write(`\r${line}   ${last ? "\n" : ""}`);
+    else if (last || tick % 4 === 0) console.log(line);
+    if (last) break;
     await new Promise((r) => setTimeout(r, 500));
   }
   const seconds = (performance.now() - t0) / 1000;
   const runs = report.itemCount * RECIPES.length;
-  console.log(`\nExperiment "${experiment.name}": ${report.itemCount} items × ${RECIPES.length} recipes = ${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, queued → sandbox → committed)\n`);
+  console.log(`Experiment "${experiment.name}": ${report.itemCount} items × ${RECIPES.length} recipes = ${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, queued → sandbox → committed)\n`);
 
   const summary = await scoreSummaries(app.prisma, experiment.id);
   const pct = (x: number | null) => (x === null ? null : `${(x * 100).toFixed(1)}%`);

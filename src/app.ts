@@ -4,10 +4,12 @@ import { createLogger, type Logger } from "./lib/logger.js";
 import { createPrisma, type PrismaClient } from "./lib/prisma.js";
 import { createRedis, type Redis } from "./lib/redis.js";
 import { createDatasetService, type DatasetService } from "./modules/datasets/service.js";
+import { createDependencyService, type DependencyService } from "./modules/dependencies/service.js";
+import { dependencyEnqueuer } from "./modules/dependencies/flows.js";
 import { createEvaluatorService } from "./modules/evaluators/service.js";
 import { createExperimentBatchProcessor, type ExperimentBatchProcessor } from "./modules/experiments/batch.js";
 import { createExperimentService, type ExperimentService } from "./modules/experiments/service.js";
-import { queueEnqueuer, type EvaluationEnqueuer } from "./modules/runs/enqueue.js";
+import type { EvaluationEnqueuer } from "./modules/runs/enqueue.js";
 import { createRunPreparer, type RunPreparer } from "./modules/runs/prepare.js";
 import { createRunProcessor, type RunProcessor } from "./modules/runs/processor.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
@@ -23,6 +25,8 @@ export interface Services {
   workspaces: ReturnType<typeof createWorkspaceService>;
   templates: ReturnType<typeof createTemplateService>;
   evaluators: ReturnType<typeof createEvaluatorService>;
+  /** Evaluator dependencies at run time: posted scores, release of dependents, graphs. */
+  dependencies: DependencyService;
   sharedLibraries: ReturnType<typeof createSharedLibraryService>;
   /** Span ingest, matching and the sample document of a span. */
   spans: SpanService;
@@ -72,16 +76,18 @@ export function createApp(
   const templates = createTemplateService({ prisma, logger });
   const sharedLibraries = createSharedLibraryService({ prisma, logger });
   const runPreparer = createRunPreparer({ sharedLibraries });
-  const spans = createSpanService({ prisma, logger, enqueue: overrides.enqueueEvaluations ?? queueEnqueuer(queues) });
+  const spans = createSpanService({ prisma, logger, enqueue: overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues }) });
+  const dependencies = createDependencyService({ prisma, queues });
   const services: Services = {
     workspaces: createWorkspaceService({ prisma, queues, logger }),
     templates,
     evaluators,
+    dependencies,
     sharedLibraries,
     spans,
     runs: createRunService({ prisma }),
     runPreparer,
-    runProcessor: createRunProcessor({ prisma, logger, execution, spans, preparer: runPreparer }),
+    runProcessor: createRunProcessor({ prisma, logger, execution, spans, preparer: runPreparer, afterEvaluation: dependencies.afterEvaluation }),
     tryCode: createTryCodeService({ execution, preparer: runPreparer, templates, spans }),
     datasets: createDatasetService({ prisma, logger }),
     experiments: createExperimentService({ prisma, queues, logger }),

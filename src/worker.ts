@@ -11,6 +11,8 @@ function processors(app: App): { [Q in QueueName]: Processor<Q> } {
   return {
     "api-key-usage": (payload) => app.services.workspaces.recordApiKeyUsage(payload.apiKeyId, new Date(payload.usedAt)),
     "evaluate-span": (payload, job) => app.services.runProcessor(payload, job),
+    // A barrier only has to complete: its promotion (by the dependency) was the event.
+    "evaluation-barrier": async () => "released",
     "experiment-batch": (payload, job) =>
       app.services.experimentBatch(payload, { attempt: job.attemptsMade + 1, last: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }),
   };

@@ -42,7 +42,7 @@ print(time.perf_counter() - start)
 `;
 
 const WORKSPACE = "ws-bench";
-const ROUNDS = 3;
+const ROUNDS = 5;
 
 function items(n: number): ExecuteItem[] {
   return Array.from({ length: n }, (_, i) => ({

@@ -19,7 +19,7 @@ export function setFile(set: string): { file: string; shared: boolean } {
 
 /**
  * One stream of JSON Lines: up to `perSet` lines of each file in turn (every line when perSet is
- * Infinity), read line by line, so nothing large sits in memory. `repeat` cycles the files until
+ * Infinity), read line by line, so nothing large sits in memory. A finite `total` cycles the files until
  * `total` lines were given (ids get a suffix to stay unique).
  */
 export function concatLines(files: readonly string[], perSet: number, total = Infinity): Readable {

@@ -94,8 +94,8 @@ export function createExecutor(options: ExecutorOptions): Executor {
       let runner: RunnerProcess | undefined;
       // Up to two batches per runner: the second is encoded while the first runs and written as
       // soon as it finishes, so the runner never waits for Node between batches.
-      const inflight: { runner: RunnerProcess; batch: number[]; promise: Promise<(ItemResult | undefined)[]> }[] = [];
-      let lastDone = performance.now();
+      const inflight: { runner: RunnerProcess; batch: number[]; promise: Promise<(ItemResult | undefined)[]>; queuedAt: number }[] = [];
+      let lastDone = 0; // when the previous batch came back (a queued batch starts running then)
       try {
         runner = pool.take(poolKey, key.workspaceId);
         while (queue.length > 0 || inflight.length > 0) {
@@ -119,7 +119,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
             const size = isolate > 0 ? 1 : measured === 0 ? 8 : Math.max(1, Math.min(MAX_BATCH, Math.ceil(queue.length / (2 * lanes))));
             if (isolate > 0) isolate -= 1;
             const batch = queue.splice(0, size);
-            inflight.push({ runner, batch, promise: runner.runBatch(batch.map((index) => items[index]!)) });
+            inflight.push({ runner, batch, promise: runner.runBatch(batch.map((index) => items[index]!)), queuedAt: performance.now() });
           }
           const current = inflight.shift();
           if (!current) continue;
@@ -127,7 +127,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
           const now = performance.now();
           const ran = batchResults.filter((r) => r !== undefined).length;
           if (ran > 0) {
-            avgMs = (avgMs * measured + (now - lastDone)) / (measured + ran);
+            avgMs = (avgMs * measured + (now - Math.max(current.queuedAt, lastDone))) / (measured + ran);
             measured += ran;
           }
           lastDone = now;

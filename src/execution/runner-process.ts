@@ -244,6 +244,7 @@ export class RunnerProcess {
     const now = performance.now();
     // One wall-clock timer per batch, restarted as each item completes.
     const timer = setTimeout(() => this.kill("wall"), this.options.limits.wallTimeMs + WALL_GRACE_MS);
+    let finished = false;
     const pending: Pending = {
       items: batch.items,
       results: new Array<ItemResult | undefined>(batch.items.length).fill(undefined),
@@ -251,8 +252,10 @@ export class RunnerProcess {
       itemStartedAt: now,
       timer,
       done: () => {
+        if (finished) return; // the failure paths may finish a batch that just completed
+        finished = true;
         clearTimeout(timer);
-        this.pending = undefined;
+        if (this.pending === pending) this.pending = undefined;
         this.lastUsedAt = Date.now();
         this.sendQueued();
         resolve(pending.results);

@@ -6,6 +6,7 @@ import "../modules/evaluators/graphql.js";
 import "../modules/shared-libraries/graphql.js";
 import "../modules/runs/graphql.js";
 import "../modules/spans/graphql.js";
+import "../modules/dependencies/graphql.js";
 import "../modules/try-code/graphql.js";
 import "../modules/datasets/graphql.js";
 import "../modules/experiments/graphql.js";

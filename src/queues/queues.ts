@@ -1,4 +1,4 @@
-import { Queue } from "bullmq";
+import { FlowProducer, Job, Queue, type FlowJob } from "bullmq";
 import type { Redis } from "ioredis";
 import type { Logger } from "../lib/logger.js";
 import { queueRegistry, type JobPayload, type QueueName } from "./registry.js";
@@ -8,7 +8,25 @@ export interface Queues {
   add<Q extends QueueName>(queue: Q, payload: JobPayload<Q>, opts?: { jobId?: string; delay?: number }): Promise<void>;
   /** Adds many jobs in one round trip; a job whose id already exists is not added again. */
   addBulk<Q extends QueueName>(queue: Q, jobs: { payload: JobPayload<Q>; jobId?: string }[]): Promise<void>;
+  /**
+   * Adds flows atomically (one Redis transaction): each parent job waits in waiting-children
+   * until every child has completed. Job options are the registry's, plus the given id and delay.
+   */
+  addFlows(flows: FlowSpec[]): Promise<void>;
+  /**
+   * Moves a delayed job to wait now. @returns false when there is no such job or it is not
+   * delayed any more (already promoted, running or done) — promoting is idempotent.
+   */
+  promote(queue: QueueName, jobId: string): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** One job of a flow: a parent with its children (children have no children here). */
+export interface FlowSpec<Q extends QueueName = QueueName, C extends QueueName = QueueName> {
+  queue: Q;
+  payload: JobPayload<Q>;
+  jobId: string;
+  children: { queue: C; payload: JobPayload<C>; jobId: string; delay?: number }[];
 }
 
 /**
@@ -22,7 +40,30 @@ export function createQueues(connection: Redis, prefix: string, logger: Logger):
     queue.on("error", (err) => logger.debug({ queue: name, err: err.message }, "queue connection error"));
     queues.set(name, queue);
   }
+  const flows = new FlowProducer({ connection, prefix });
+  flows.on("error", (err) => logger.debug({ err: err.message }, "flow producer connection error"));
+  const flowJob = (queue: QueueName, payload: unknown, jobId: string, delay?: number, children?: FlowJob[]): FlowJob => ({
+    name: queue,
+    queueName: queue,
+    data: queueRegistry[queue].payload.parse(payload),
+    opts: { ...queueRegistry[queue].jobOptions, jobId, ...(delay ? { delay } : {}) },
+    ...(children ? { children } : {}),
+  });
   return {
+    async addFlows(specs) {
+      if (specs.length === 0) return;
+      await flows.addBulk(specs.map((f) => flowJob(f.queue, f.payload, f.jobId, undefined, f.children.map((c) => flowJob(c.queue, c.payload, c.jobId, c.delay)))));
+    },
+    async promote(queue, jobId) {
+      const job = await Job.fromId(queues.get(queue)!, jobId);
+      if (!job) return false;
+      try {
+        await job.promote();
+        return true;
+      } catch {
+        return false;
+      }
+    },
     async add(queue, payload, opts) {
       const data = queueRegistry[queue].payload.parse(payload);
       await queues.get(queue)!.add(queue, data, opts);
@@ -35,6 +76,7 @@ export function createQueues(connection: Redis, prefix: string, logger: Logger):
     },
     async close() {
       await Promise.all([...queues.values()].map((q) => q.close()));
+      await flows.close();
     },
   };
 }

@@ -17,7 +17,13 @@ export const queueRegistry = {
    * sandbox fault is retried with backoff, a fault of the user's code is recorded and not retried.
    */
   "evaluate-span": {
-    payload: z.object({ workspaceId: z.uuid(), spanId: z.uuid(), evaluatorId: z.uuid() }),
+    payload: z.object({
+      workspaceId: z.uuid(),
+      spanId: z.uuid(),
+      evaluatorId: z.uuid(),
+      /** Set on a re-run after scores were posted again (part of the job id; see modules/dependencies). */
+      tag: z.string().regex(/^[0-9a-f-]{1,40}$/).optional(),
+    }),
     jobOptions: {
       attempts: 4,
       backoff: { type: "exponential" as const, delay: 1_000 },
@@ -26,6 +32,17 @@ export const queueRegistry = {
     },
     /** Jobs mostly wait on a sandbox runner or Postgres; the executor's pool bounds the CPU work. */
     concurrency: 16,
+  },
+  /**
+   * A barrier of an evaluator dependency on a span (src/modules/dependencies/flows.ts): a child
+   * of the dependent's `evaluate-span` job, added delayed; the dependency's run (or posted
+   * scores) promotes it, its processor does nothing, and BullMQ moves the dependent's job from
+   * waiting-children to wait once every barrier has completed. The delay is only a safety net.
+   */
+  "evaluation-barrier": {
+    payload: z.object({ spanId: z.uuid(), evaluatorId: z.uuid(), dependsOnId: z.uuid() }),
+    jobOptions: { attempts: 3, removeOnComplete: true, removeOnFail: { count: 1_000 } },
+    concurrency: 32,
   },
   /**
    * Runs an experiment's evaluators over one batch of its items through the warm runners
@@ -47,9 +64,17 @@ export const queueRegistry = {
   },
 } as const;
 
-/** The deterministic job id of the evaluation of one span by one evaluator (no `:` for BullMQ). */
-export function evaluationJobId(spanId: string, evaluatorId: string): string {
-  return `${spanId}_${evaluatorId}`;
+/**
+ * The deterministic job id of the evaluation of one span by one evaluator (no `:` for BullMQ);
+ * a re-run after scores were posted again adds the post's tag.
+ */
+export function evaluationJobId(spanId: string, evaluatorId: string, tag?: string): string {
+  return tag ? `${spanId}_${evaluatorId}_${tag}` : `${spanId}_${evaluatorId}`;
+}
+
+/** The deterministic job id of the barrier "`evaluatorId` waits for `dependsOnId` on `spanId`" (with the re-run's tag). */
+export function barrierJobId(spanId: string, evaluatorId: string, dependsOnId: string, tag?: string): string {
+  return `${evaluationJobId(spanId, evaluatorId, tag)}_${dependsOnId}`;
 }
 
 /** A queue name of the registry. */

@@ -6,9 +6,9 @@ import type { Workers } from "../../src/worker.js";
 import { ALL_CHECKS_PASS, COMPARE_WITH_REFERENCE } from "../fixtures/cookbook-recipes.js";
 import { bareScores, createExperimentApp, importFile, principalOf, recipeEvaluator, startExperimentWorker, waitForExperiment } from "./helpers.js";
 
-// Two independent evaluators: evaluator dependencies arrive with issue 8 (the batch processor
-// already orders evaluators by `loadDependencies`, which returns none until then).
-describe("an experiment over 500 real items with two cookbook recipes", () => {
+// Two evaluators and a dependency: "Reference match" depends on "Safe reply" with a gate on its
+// safe_reply score, so on each item it runs after "Safe reply" and only when the reply is safe.
+describe("an experiment over 500 real items with two cookbook recipes and a gated dependency", () => {
   let app: App;
   let workers: Workers;
 
@@ -26,7 +26,7 @@ describe("an experiment over 500 real items with two cookbook recipes", () => {
     const report = await importFile(app, principal, "mixed-500");
     expect(report).toMatchObject({ imported: 500, itemCount: 500, badLineCount: 0 });
     const safe = await recipeEvaluator(app, principal, "Safe reply", ALL_CHECKS_PASS);
-    const reference = await recipeEvaluator(app, principal, "Reference match", COMPARE_WITH_REFERENCE);
+    const reference = await recipeEvaluator(app, principal, "Reference match", COMPARE_WITH_REFERENCE, [{ evaluator: "Safe reply", gate: { score: "safe_reply" } }]);
 
     const created = await app.services.experiments.createExperiment(principal, {
       datasetId: report.datasetId,
@@ -39,26 +39,36 @@ describe("an experiment over 500 real items with two cookbook recipes", () => {
     expect(finished.status).toBe("completed");
     expect(finished.finishedAt).not.toBeNull();
 
-    // Counts: exactly one run per (item, evaluator), all ok; 4 + 2 scores per item.
-    const runs = await app.prisma.run.findMany({ where: { experimentId: created.id }, select: { datasetItemId: true, evaluatorId: true, outcome: true } });
+    // Counts: exactly one run per (item, evaluator); the dependent ran where the reply was safe, else skipped.
+    const runs = await app.prisma.run.findMany({ where: { experimentId: created.id } });
     expect(runs).toHaveLength(1000);
     expect(new Set(runs.map((r) => `${r.datasetItemId}/${r.evaluatorId}`)).size).toBe(1000);
-    expect(runs.every((r) => r.outcome === "ok")).toBe(true);
-    expect(await app.prisma.score.count({ where: { experimentId: created.id, evaluatorId: safe.evaluator.id } })).toBe(2000);
-    expect(await app.prisma.score.count({ where: { experimentId: created.id, evaluatorId: reference.evaluator.id } })).toBe(1000);
-    expect(await app.services.experiments.progress(finished)).toEqual({ total: 500, done: 500, failed: 0, skipped: 0, pending: 0, runsRecorded: 1000, runsTotal: 1000 });
+    const scores = await app.prisma.score.findMany({ where: { experimentId: created.id }, orderBy: { position: "asc" } });
+    const safeByItem = new Map(scores.filter((s) => s.evaluatorId === safe.evaluator.id && s.name === "safe_reply").map((s) => [s.datasetItemId!, s.value === true]));
+    const safeCount = [...safeByItem.values()].filter(Boolean).length;
+    expect(safeByItem.size).toBe(500);
+    expect(safeCount).toBeGreaterThan(300);
+    expect(safeCount).toBeLessThan(500);
+    const safeRuns = new Map(runs.filter((r) => r.evaluatorId === safe.evaluator.id).map((r) => [r.datasetItemId!, r]));
+    for (const run of runs.filter((r) => r.evaluatorId === reference.evaluator.id)) {
+      const isSafe = safeByItem.get(run.datasetItemId!)!;
+      expect(run.outcome).toBe(isSafe ? "ok" : "skipped");
+      if (!isSafe) expect(run.skipReason).toBe('gate on "Safe reply" score "safe_reply": did not pass (value false)');
+      // Ordered per item: the dependent starts after its dependency finished.
+      expect(run.startedAt!.getTime()).toBeGreaterThanOrEqual(safeRuns.get(run.datasetItemId!)!.finishedAt!.getTime());
+    }
+    expect(runs.filter((r) => r.evaluatorId === safe.evaluator.id).every((r) => r.outcome === "ok")).toBe(true);
+    expect(scores.filter((s) => s.evaluatorId === safe.evaluator.id)).toHaveLength(2000);
+    expect(scores.filter((s) => s.evaluatorId === reference.evaluator.id)).toHaveLength(2 * safeCount);
+    expect(await app.services.experiments.progress(finished)).toEqual({ total: 500, done: safeCount, failed: 0, skipped: 500 - safeCount, pending: 0, runsRecorded: 1000, runsTotal: 1000 });
 
     // Every sandboxed score equals the same evaluate() run in plain Python on the same document.
     const items = await app.prisma.datasetItem.findMany({ where: { datasetId: report.datasetId }, orderBy: { position: "asc" } });
-    const scores = await app.prisma.score.findMany({ where: { experimentId: created.id }, orderBy: { position: "asc" } });
-    // Prisma writes a Json number with 16 significant digits; numericValue (float8) keeps it exactly.
     const stored = (itemId: string, evaluatorId: string) =>
-      scores
-        .filter((s) => s.datasetItemId === itemId && s.evaluatorId === evaluatorId)
-        .map((s) => ({ name: s.name, value: s.dataType === "NUMERIC" ? s.numericValue : s.value }));
+      scores.filter((s) => s.datasetItemId === itemId && s.evaluatorId === evaluatorId).map((s) => ({ name: s.name, value: s.value }));
     for (const [evaluatorId, source] of [[safe.evaluator.id, ALL_CHECKS_PASS], [reference.evaluator.id, COMPARE_WITH_REFERENCE]] as const) {
       const bare = await bareScores(app, report.datasetId, source);
-      const expected = bare.map((r) => (Array.isArray(r) ? r.map((s) => ({ name: s.name, value: s.value })) : r));
+      const expected = bare.map((r, i) => (evaluatorId === reference.evaluator.id && !safeByItem.get(items[i]!.id) ? [] : Array.isArray(r) ? r.map((s) => ({ name: s.name, value: s.value })) : r));
       expect(items.map((item) => stored(item.id, evaluatorId))).toEqual(expected);
     }
 
@@ -85,7 +95,7 @@ describe("an experiment over 500 real items with two cookbook recipes", () => {
     for (const row of summary) {
       const mine = scores.filter((s) => s.evaluatorId === row.evaluatorId && s.name === row.name);
       const numbers = mine.map((s) => s.numericValue).filter((n): n is number => n !== null);
-      expect(row.count).toBe(500);
+      expect(row.count).toBe(row.evaluatorId === safe.evaluator.id ? 500 : safeCount);
       expect(row.valueCount).toBe(numbers.length);
       expect(row.mean).toBeCloseTo(numbers.reduce((a, b) => a + b, 0) / numbers.length, 9);
       expect(row.passRate).toBeCloseTo(mine.filter((s) => scorePasses(s)).length / mine.length, 9);

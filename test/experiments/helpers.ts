@@ -30,10 +30,10 @@ export function importFile(app: App, principal: Principal, name: string, file = 
   return app.services.datasets.importItems(principal, { name, mode }, createReadStream(file));
 }
 
-/** A template from a recipe's source and, unless `templateOnly`, an evaluator of it. */
-export async function recipeEvaluator(app: App, principal: Principal, name: string, sourceCode: string) {
+/** A template from a recipe's source and an evaluator of it (with dependencies, when given). */
+export async function recipeEvaluator(app: App, principal: Principal, name: string, sourceCode: string, dependencies?: { evaluator: string; gate?: { score: string } }[]) {
   const { template } = await app.services.templates.createTemplate(principal, { name: `${name} template`, sourceCode });
-  const evaluator = await app.services.evaluators.createEvaluator(principal, { name, templateId: template.id });
+  const evaluator = await app.services.evaluators.createEvaluator(principal, { name, templateId: template.id, ...(dependencies ? { dependencies } : {}) });
   return { template, evaluator };
 }
 

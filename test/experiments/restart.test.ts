@@ -6,13 +6,17 @@ import type { Workers } from "../../src/worker.js";
 import { ALL_CHECKS_PASS } from "../fixtures/cookbook-recipes.js";
 import { ROOT, createExperimentApp, importFile, principalOf, recipeEvaluator, startExperimentWorker, waitFor, waitForExperiment } from "./helpers.js";
 
-/** A second evaluator that takes a little time per item, so the run is long enough to interrupt. */
+/**
+ * A second evaluator that depends on the first and reads its score with ctx.score, taking a
+ * little time per item so the run is long enough to interrupt.
+ */
 const SLOW = `import time
 
 
 def evaluate(ctx):
     time.sleep(0.004)
-    return EvaluationResult(scores=[Score(name="reply_chars", value=len(str(ctx.output or "")))])
+    seen = ctx.score("Safe reply", "safe_reply", default=None)
+    return EvaluationResult(scores=[Score(name="safe_seen", value=seen, data_type="BOOLEAN")])
 `;
 
 describe("a worker killed in the middle of an experiment", () => {
@@ -32,7 +36,7 @@ describe("a worker killed in the middle of an experiment", () => {
     const { principal } = await principalOf(app, "restart");
     const report = await importFile(app, principal, "restart-500");
     const safe = await recipeEvaluator(app, principal, "Safe reply", ALL_CHECKS_PASS);
-    const slow = await recipeEvaluator(app, principal, "Reply length", SLOW);
+    const slow = await recipeEvaluator(app, principal, "Reply check", SLOW, [{ evaluator: "Safe reply" }]);
 
     // The first worker runs in a child process, killed with SIGKILL once some runs are recorded.
     // `node --import tsx` (not the tsx CLI, which would put a process of its own in between).
@@ -73,8 +77,11 @@ describe("a worker killed in the middle of an experiment", () => {
     expect(perItem.size).toBe(500);
     for (const evaluators of perItem.values()) expect(evaluators.sort()).toEqual([safe.evaluator.id, slow.evaluator.id].sort());
     expect(runs.every((r) => r.outcome === "ok")).toBe(true);
-    // Scores were written once per run too.
-    expect(await app.prisma.score.count({ where: { experimentId: experiment.id } })).toBe(500 * 4 + 500);
+    // Scores were written once per run too, and the dependent read its dependency's score on each item.
+    const scores = await app.prisma.score.findMany({ where: { experimentId: experiment.id } });
+    expect(scores).toHaveLength(500 * 4 + 500);
+    const safeReply = new Map(scores.filter((s) => s.name === "safe_reply").map((s) => [s.datasetItemId, s.value]));
+    for (const seen of scores.filter((s) => s.name === "safe_seen")) expect(seen.value).toBe(safeReply.get(seen.datasetItemId));
     expect(await app.services.experiments.progress(finished)).toMatchObject({ done: 500, pending: 0, runsRecorded: 1000 });
   }, 180_000);
 });

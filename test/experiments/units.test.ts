@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { directionOf } from "../../src/modules/experiments/compare.js";
 import { itemToDocument } from "../../src/modules/experiments/document.js";
-import { orderEvaluators } from "../../src/modules/experiments/ordering.js";
+import { ItemScores } from "../../src/modules/experiments/item-scores.js";
 import { scorePasses } from "../../src/modules/experiments/passed.js";
 import { itemColumnsOf } from "../../src/modules/datasets/item-record.js";
 
@@ -37,14 +37,19 @@ describe("itemToDocument", () => {
   });
 });
 
-describe("orderEvaluators (the dependency hook)", () => {
-  it("puts dependencies first and keeps the given order otherwise", () => {
-    expect(orderEvaluators(["a", "b", "c"], new Map())).toEqual(["a", "b", "c"]);
-    expect(orderEvaluators(["combine", "judge", "pii"], new Map([["combine", ["judge", "pii"]]]))).toEqual(["judge", "pii", "combine"]);
-    expect(orderEvaluators(["a", "b"], new Map([["a", ["outside"]]]))).toEqual(["a", "b"]);
-  });
-  it("names a cycle", () => {
-    expect(() => orderEvaluators(["a", "b"], new Map([["a", ["b"]], ["b", ["a"]]]))).toThrow(/cycle among: a, b/);
+describe("ItemScores (what dependents read on an item)", () => {
+  it("gives document.scores by dependency name and applies gates with combine.passed", () => {
+    const scores = new ItemScores();
+    scores.record("item", "json", [{ name: "is_json", value: false, dataType: "BOOLEAN", numericValue: 0, higherIsBetter: true }]);
+    const deps = [
+      { dependsOnId: "json", name: "JSON check", gate: { score: "is_json" } },
+      { dependsOnId: "judge", name: "Judge", gate: null },
+    ];
+    expect(scores.documentScores("item", deps)).toEqual({ "JSON check": { is_json: false } });
+    expect(scores.gates("item", deps)).toMatchObject({ passed: false, reason: expect.stringContaining("did not pass") });
+    expect(scores.gates("other", deps)).toMatchObject({ passed: false, reason: expect.stringContaining("has no run") });
+    scores.record("ok", "json", [{ name: "is_json", value: true, dataType: "BOOLEAN", numericValue: 1, higherIsBetter: true }]);
+    expect(scores.gates("ok", deps)).toEqual({ passed: true });
   });
 });
 

@@ -3,6 +3,7 @@ import type { GraphQLContext } from "../../graphql/context.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { TemplateRef, withoutNulls } from "../templates/graphql.js";
 import { NIL_UUID, isUuid } from "../templates/store.js";
+import { DependencyInput, dependenciesOf } from "../dependencies/graphql-inputs.js";
 import { SPAN_KINDS } from "./schemas.js";
 
 
@@ -10,17 +11,21 @@ import { SPAN_KINDS } from "./schemas.js";
 export const EvaluatorRef = builder.prismaNode("Evaluator", {
   id: { field: "id" },
   findUnique: (id, ctx) => ({ id: isUuid(id) ? id : NIL_UUID, workspaceId: ctx.principal.workspaceId }),
-  description: "A template run with its own setting values on the spans that its rule matches.",
+  description:
+    "A template run with its own setting values on the spans that its rule matches (kind code), or an evaluator whose scores are posted with submitScores (kind external).",
   fields: (t) => ({
     name: t.exposeString("name"),
-    template: t.relation("template"),
+    kind: t.exposeString("kind", { description: "code (runs its template in the sandbox) or external (scores posted with submitScores)." }),
+    template: t.relation("template", { nullable: true, description: "The template (null for an external evaluator)." }),
     pinnedVersion: t.exposeInt("pinnedVersion", { nullable: true, description: "The template version it stays on; null follows the latest." }),
     followsLatest: t.boolean({ resolve: (e) => e.pinnedVersion === null }),
     templateVersion: t.prismaField({
       type: "TemplateVersion",
-      description: "The template version it runs now: its pin, else the template's latest.",
+      nullable: true,
+      description: "The template version it runs now: its pin, else the template's latest (null for an external evaluator).",
       resolve: async (query, evaluator, _args, ctx) => {
         const version = await ctx.services.evaluators.runVersion(evaluator);
+        if (!version) return null;
         return ctx.prisma.templateVersion.findUniqueOrThrow({ ...query, where: { id: version.id } });
       },
     }),
@@ -108,7 +113,8 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       name: t.string({ required: true, description: "Unique among the workspace's live evaluators." }),
-      templateId: t.globalID({ for: TemplateRef, description: "The template (or give templateName)." }),
+      kind: t.string({ description: "code (default: give a template) or external (no template: scores posted with submitScores)." }),
+      templateId: t.globalID({ for: TemplateRef, description: "The template (or give templateName); required for a code evaluator." }),
       templateName: t.string(),
       pinnedVersion: t.int({ description: "Stay on this template version; omitted or null follows the latest." }),
       params: t.field({ type: "JSON", description: "Setting values: setting name → value." }),
@@ -117,14 +123,19 @@ builder.relayMutationField(
       spanNamePattern: t.string({ description: "A glob over span names (* and ?); omitted or null matches every name." }),
       attributeEquals: t.field({ type: "JSON", description: "Span attributes that must be equal: key → string, number or boolean." }),
       samplingRate: t.float({ description: "0 to 1; defaults to 1." }),
+      dependencies: t.field({ type: [DependencyInput], description: "Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused." }),
     }),
   },
   {
     resolve: async (_root, { input }, ctx) => {
-      const { templateId, templateName, ...fields } = input;
+      const { templateId, templateName, dependencies, ...fields } = input;
       const id = await templateIdOf({ templateId, templateName }, ctx);
-      if (id === undefined) throw new BadUserInputError([{ path: "templateId", message: "is required: give templateId or templateName" }]);
-      return ctx.services.evaluators.createEvaluator(ctx.principal, { ...withoutNulls(fields, NULL_MEANS_CLEAR), templateId: id });
+      if (id === undefined && input.kind !== "external") throw new BadUserInputError([{ path: "templateId", message: "is required: give templateId or templateName" }]);
+      return ctx.services.evaluators.createEvaluator(ctx.principal, {
+        ...withoutNulls(fields, NULL_MEANS_CLEAR),
+        ...(id !== undefined ? { templateId: id } : {}),
+        ...(dependencies ? { dependencies: dependenciesOf(dependencies) } : {}),
+      });
     },
   },
   evaluatorField,
@@ -145,13 +156,18 @@ builder.relayMutationField(
       spanNamePattern: t.string(),
       attributeEquals: t.field({ type: "JSON" }),
       samplingRate: t.float(),
+      dependencies: t.field({ type: [DependencyInput], description: "Replaces the dependencies ([] or null removes them all)." }),
     }),
   },
   {
     resolve: async (_root, { input }, ctx) => {
-      const { id, templateId, templateName, ...fields } = input;
+      const { id, templateId, templateName, dependencies, ...fields } = input;
       const template = await templateIdOf({ templateId, templateName }, ctx);
-      const changes = { ...withoutNulls(fields, NULL_MEANS_CLEAR), ...(template !== undefined ? { templateId: template } : {}) };
+      const changes = {
+        ...withoutNulls(fields, NULL_MEANS_CLEAR),
+        ...(template !== undefined ? { templateId: template } : {}),
+        ...(dependencies !== undefined ? { dependencies: dependenciesOf(dependencies) } : {}),
+      };
       return ctx.services.evaluators.updateEvaluator(ctx.principal, id.id, changes);
     },
   },

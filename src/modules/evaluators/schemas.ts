@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { typeError } from "../../lib/validation.js";
+import { dependenciesInputSchema, evaluatorKindSchema } from "../dependencies/schemas.js";
 
 /** Shared input schemas of the evaluators feature (GraphQL, CLI and MCP use the same). */
 
@@ -55,11 +56,18 @@ const evaluatorFields = {
   spanNamePattern: spanNamePatternSchema,
   attributeEquals: attributeEqualsSchema,
   samplingRate: samplingRateSchema,
+  dependencies: dependenciesInputSchema,
 };
 
-/** The input of createEvaluator: name and template are required; the rest has defaults. */
+/**
+ * The input of createEvaluator: a name, and a template for a code evaluator (the default kind);
+ * an external evaluator (scores posted with submitScores) has no template. The rest has defaults.
+ */
 export const createEvaluatorInputSchema = z.object({
   ...evaluatorFields,
+  kind: evaluatorKindSchema.optional(),
+  templateId: evaluatorFields.templateId.optional(),
+  dependencies: dependenciesInputSchema.optional(),
   pinnedVersion: pinnedVersionSchema.optional(),
   params: z.unknown().optional(),
   enabled: evaluatorFields.enabled.optional(),

@@ -3,6 +3,7 @@ import { BadUserInputError, NotFoundError, type InputIssue } from "../../lib/err
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { parseIssues } from "../../lib/validation.js";
+import { saveDependencies } from "../dependencies/store.js";
 import { asJson, isUuid, lockTemplate, objectOf, specsOf, withUniqueName, type Tx } from "../templates/store.js";
 import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../workspaces/service.js";
@@ -29,45 +30,76 @@ async function versionFor(tx: Tx, templateId: string, pinned: number | null, iss
 }
 
 /**
- * Evaluators: a template, its own setting values and the spans it runs on. Values are checked
+ * Evaluators: a template, its own setting values and the spans it runs on (kind code), or scores
+ * posted through the API (kind external); either may depend on other evaluators. Values are checked
  * against the settings of the version the evaluator runs (its pin, else the template's latest)
  * on every save. Deleting archives. Every read and write is scoped to the caller's workspace.
  */
 export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Logger }) {
   const { prisma } = deps;
 
-  /** The shared save: field rules, then (under a share lock on the template) pin and value rules. */
+  /** The template-side fields of a code evaluator (under a share lock on the template): pin and values checked. */
+  async function codeFields(tx: Tx, principal: Principal, existing: Evaluator | null, raw: Record<string, unknown>, pinnedGiven: number | null | undefined, issues: InputIssue[]) {
+    const templateId = typeof raw.templateId === "string" ? raw.templateId : (existing?.templateId ?? undefined);
+    if (templateId === undefined) {
+      issues.push({ path: "templateId", message: "is required for a code evaluator (give templateId or templateName)" });
+      throw new BadUserInputError(issues);
+    }
+    await lockTemplate(tx, principal.workspaceId, templateId, "share");
+    const templateChanged = existing !== null && templateId !== existing.templateId;
+    const pinned = "pinnedVersion" in raw ? (pinnedGiven ?? null) : templateChanged ? null : (existing?.pinnedVersion ?? null);
+    const version = await versionFor(tx, templateId, pinned, issues);
+    const givenValues = "params" in raw ? raw.params : (existing?.params ?? {});
+    const checked = version ? validateValues(specsOf(version), givenValues) : { values: {}, issues: [] };
+    issues.push(...checked.issues);
+    return { templateId, pinnedVersion: pinned, params: asJson(checked.values) };
+  }
+
+  /** An external evaluator has no template: refuses template fields at their paths. */
+  function externalFields(raw: Record<string, unknown>, issues: InputIssue[]) {
+    for (const key of ["templateId", "pinnedVersion"]) {
+      if (raw[key] !== undefined && raw[key] !== null) issues.push({ path: key, message: "an external evaluator has no template: its scores are posted with submitScores" });
+    }
+    const params = raw.params;
+    if (params !== undefined && params !== null && !(typeof params === "object" && Object.keys(params).length === 0)) {
+      issues.push({ path: "params", message: "an external evaluator has no settings" });
+    }
+    return { templateId: null, pinnedVersion: null, params: asJson({}) };
+  }
+
+  /**
+   * The shared save: field rules, then (under a share lock on the template, for a code evaluator)
+   * pin and value rules, then the dependencies (unknown evaluators and cycles refused), all in
+   * one transaction: a refused dependency leaves nothing saved.
+   */
   async function save(principal: Principal, existing: Evaluator | null, input: unknown): Promise<Evaluator> {
     const schema = existing ? updateEvaluatorInputSchema : createEvaluatorInputSchema;
     const { data, issues } = parseIssues(schema, input);
     const raw = rawFields(input);
-    const templateId = typeof raw.templateId === "string" ? raw.templateId : existing?.templateId;
+    const kind = existing?.kind ?? (raw.kind === "external" ? "external" : "code");
+    if (existing && raw.kind !== undefined && raw.kind !== existing.kind) issues.push({ path: "kind", message: "cannot change: create another evaluator" });
     const name = data?.name ?? (typeof raw.name === "string" ? raw.name : undefined);
     return withUniqueName("an evaluator", name, () =>
       prisma.$transaction(async (tx) => {
-        if (templateId === undefined) throw new BadUserInputError(issues);
-        await lockTemplate(tx, principal.workspaceId, templateId, "share");
-        const templateChanged = existing !== null && templateId !== existing.templateId;
-        const pinned =
-          "pinnedVersion" in raw ? (data?.pinnedVersion ?? null) : templateChanged ? null : (existing?.pinnedVersion ?? null);
-        const version = await versionFor(tx, templateId, pinned, issues);
-        const givenValues = "params" in raw ? raw.params : (existing?.params ?? {});
-        const checked = version ? validateValues(specsOf(version), givenValues) : { values: {}, issues: [] };
-        issues.push(...checked.issues);
+        const template = kind === "external" ? externalFields(raw, issues) : await codeFields(tx, principal, existing, raw, data?.pinnedVersion, issues);
         if (issues.length || !data) throw new BadUserInputError(issues);
         const fields = {
           ...(data.name !== undefined ? { name: data.name, liveName: data.name } : {}),
-          templateId,
-          pinnedVersion: pinned,
-          params: asJson(checked.values),
+          ...template,
           ...(data.enabled !== undefined ? { enabled: data.enabled } : {}),
           ...(data.spanKind !== undefined ? { spanKind: data.spanKind } : {}),
           ...(data.spanNamePattern !== undefined ? { spanNamePattern: data.spanNamePattern } : {}),
           ...(data.attributeEquals !== undefined ? { attributeEquals: asJson(data.attributeEquals) } : {}),
           ...(data.samplingRate !== undefined ? { samplingRate: data.samplingRate } : {}),
         };
-        if (existing) return tx.evaluator.update({ where: { id: existing.id }, data: fields });
-        return tx.evaluator.create({ data: { ...fields, workspaceId: principal.workspaceId, name: data.name!, liveName: data.name! } });
+        const saved = existing
+          ? await tx.evaluator.update({ where: { id: existing.id }, data: fields })
+          : await tx.evaluator.create({ data: { ...fields, kind, workspaceId: principal.workspaceId, name: data.name!, liveName: data.name! } });
+        if (data.dependencies !== undefined) {
+          const refused = await saveDependencies(tx, saved, data.dependencies);
+          if (refused.length) throw new BadUserInputError(refused);
+        }
+        return saved;
       }),
     );
   }
@@ -79,8 +111,9 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
     return evaluator;
   }
 
-  /** The template version the evaluator runs now: its pin, else the template's latest. */
-  async function runVersion(evaluator: Pick<Evaluator, "templateId" | "pinnedVersion">): Promise<TemplateVersion> {
+  /** The template version the evaluator runs now: its pin, else the template's latest; null for an external evaluator. */
+  async function runVersion(evaluator: Pick<Evaluator, "templateId" | "pinnedVersion">): Promise<TemplateVersion | null> {
+    if (evaluator.templateId === null) return null;
     const template = await prisma.template.findUniqueOrThrow({ where: { id: evaluator.templateId } });
     return prisma.templateVersion.findUniqueOrThrow({
       where: { templateId_version: { templateId: evaluator.templateId, version: evaluator.pinnedVersion ?? template.latestVersion } },
@@ -123,9 +156,10 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
     /** The template version the evaluator runs now: its pin, else the template's latest. */
     runVersion,
 
-    /** ctx.params of the evaluator's next run: value → default → null for every declared setting. */
+    /** ctx.params of the evaluator's next run: value → default → null for every declared setting ({} for an external one). */
     async resolvedParams(evaluator: Pick<Evaluator, "templateId" | "pinnedVersion" | "params">): Promise<Record<string, unknown>> {
       const version = await runVersion(evaluator);
+      if (!version) return {};
       return resolveParams(specsOf(version), objectOf(evaluator.params));
     },
   };

@@ -5,9 +5,10 @@ import type { PrismaClient } from "../../lib/prisma.js";
 import type { RunPreparer } from "../runs/prepare.js";
 import { objectOf } from "../templates/store.js";
 import { batchRange } from "./batches.js";
-import { loadDependencies } from "./dependencies.js";
+import { orderEvaluators } from "../dependencies/graph.js";
+import { dependencyIds, loadDependencies } from "./dependencies.js";
 import { itemToDocument } from "./document.js";
-import { orderEvaluators } from "./ordering.js";
+import { ItemScores, itemScoreOf, type ItemScore } from "./item-scores.js";
 import { experimentProgress } from "./progress.js";
 import { recordExperimentRuns, type ExperimentRunRecord } from "./record.js";
 
@@ -48,8 +49,8 @@ type Member = ExperimentEvaluator & { templateVersion: TemplateVersion; evaluato
  * have a run are skipped, and the unique index settles a race with another worker. A restarted
  * worker therefore resumes a batch without redoing finished items.
  */
-export function createExperimentBatchProcessor(deps: { prisma: PrismaClient; execution: () => Executor; preparer: Pick<RunPreparer, "prepare">; logger: Logger }) {
-  const { prisma, preparer, logger } = deps;
+export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; execution: () => Executor; preparer: Pick<RunPreparer, "prepare">; logger: Logger }) {
+  const { prisma, preparer, logger } = deps_;
 
   /** True when the experiment may go on (not cancelled, not deleted). */
   async function live(experimentId: string): Promise<boolean> {
@@ -78,71 +79,60 @@ export function createExperimentBatchProcessor(deps: { prisma: PrismaClient; exe
     const { from, to } = batchRange(experiment, payload.batch);
     const items = await prisma.datasetItem.findMany({ where: { datasetId: experiment.datasetId, position: { gte: from, lt: to } }, orderBy: { position: "asc" } });
     const members = new Map(experiment.evaluators.map((m) => [m.evaluatorId, m as Member]));
-    const dependsOn = await loadDependencies(prisma, [...members.keys()]);
-    const order = orderEvaluators([...members.keys()], dependsOn);
-    const needScores = [...dependsOn.values()].some((d) => d.length > 0);
+    const dependencies = await loadDependencies(prisma, [...members.keys()]);
+    const order = orderEvaluators([...members.keys()], dependencyIds(dependencies));
+    const needScores = [...dependencies.values()].some((list) => list.length > 0);
 
     const existing = await prisma.run.findMany({
       where: { experimentId: experiment.id, datasetItemId: { in: items.map((i) => i.id) } },
-      select: { datasetItemId: true, evaluatorId: true, ...(needScores ? { scores: { select: { name: true, value: true }, orderBy: { position: "asc" as const } } } : {}) },
+      select: {
+        datasetItemId: true,
+        evaluatorId: true,
+        ...(needScores ? { scores: { select: { name: true, value: true, dataType: true, numericValue: true, higherIsBetter: true }, orderBy: { position: "asc" as const } } } : {}),
+      },
     });
     const finished = new Set(existing.map((r) => `${r.datasetItemId}/${r.evaluatorId}`));
-    // item id → evaluator name → score name → value, for ctx.score of dependent evaluators.
-    const scores = new Map<string, Record<string, Record<string, unknown>>>();
-    const addScores = (itemId: string, evaluatorId: string, list: { name: string; value: unknown }[]) => {
-      const byEvaluator = scores.get(itemId) ?? {};
-      byEvaluator[members.get(evaluatorId)!.evaluator.name] = Object.fromEntries(list.map((s) => [s.name, s.value]));
-      scores.set(itemId, byEvaluator);
-    };
-    if (needScores) for (const r of existing) addScores(r.datasetItemId!, r.evaluatorId, (r as { scores?: { name: string; value: unknown }[] }).scores ?? []);
+    const scores = new ItemScores();
+    if (needScores) for (const r of existing) scores.record(r.datasetItemId!, r.evaluatorId, (r as { scores?: ItemScore[] }).scores ?? []);
 
     for (const evaluatorId of order) {
       const member = members.get(evaluatorId)!;
+      const deps = dependencies.get(evaluatorId) ?? [];
       const unfinished: DatasetItem[] = items.filter((item) => !finished.has(`${item.id}/${evaluatorId}`));
       outcome.alreadyDone += items.length - unfinished.length;
-      // An item runs after every dependency has finished on it; else it waits for the retry.
-      const depIds = (dependsOn.get(evaluatorId) ?? []).filter((d) => members.has(d));
-      const todo = unfinished.filter((item) => depIds.every((d) => finished.has(`${item.id}/${d}`)));
-      outcome.deferred += unfinished.length - todo.length;
-      if (todo.length === 0) continue;
+      // An item runs after every dependency of the experiment has finished on it; else it waits for the retry.
+      const ready = unfinished.filter((item) => deps.every((d) => !members.has(d.dependsOnId) || finished.has(`${item.id}/${d.dependsOnId}`)));
+      outcome.deferred += unfinished.length - ready.length;
+      if (ready.length === 0) continue;
       if (!(await live(experiment.id))) return { ...outcome, stopped: true };
-      const depNames = depIds.map((d) => members.get(d)!.evaluator.name);
-      const { key, libraryVersions } = await preparer.prepare(experiment.workspaceId, member.templateVersion);
-      const params = objectOf(member.params);
-      const startedAt = new Date();
-      const results = await deps.execution().execute(
-        key,
-        todo.map((item) => ({
-          workspaceId: experiment.workspaceId,
-          document: itemToDocument(item, depNames.length ? pick(scores.get(item.id), depNames) : undefined),
-          params,
-          dependencies: depNames,
-        })),
-      );
-      const finishedAt = new Date();
+      const base = { workspaceId: experiment.workspaceId, experimentId: experiment.id, evaluatorId, templateVersionId: member.templateVersionId, params: objectOf(member.params), attempts: attempt.attempt };
       const records: ExperimentRunRecord[] = [];
-      todo.forEach((item, i) => {
-        const result = results[i]!;
-        if (result.outcome === "sandbox_error" && !attempt.last) {
-          outcome.deferred += 1;
-          return;
-        }
-        records.push({
-          workspaceId: experiment.workspaceId,
-          experimentId: experiment.id,
-          datasetItemId: item.id,
-          evaluatorId,
-          templateVersionId: member.templateVersionId,
-          params,
-          libraryVersions,
-          result,
-          attempts: attempt.attempt,
-          startedAt,
-          finishedAt,
+      // Gates: a dependent whose gate does not pass is recorded as skipped, with the reason.
+      const toRun: DatasetItem[] = [];
+      for (const item of ready) {
+        const gate = scores.gates(item.id, deps);
+        if (gate.passed) toRun.push(item);
+        else records.push({ ...base, datasetItemId: item.id, libraryVersions: {}, result: null, skipReason: gate.reason, startedAt: new Date(), finishedAt: new Date() });
+      }
+      if (toRun.length) {
+        const { key, libraryVersions } = await preparer.prepare(experiment.workspaceId, member.templateVersion);
+        const names = deps.map((d) => d.name);
+        const startedAt = new Date();
+        const results = await deps_.execution().execute(
+          key,
+          toRun.map((item) => ({ workspaceId: experiment.workspaceId, document: itemToDocument(item, names.length ? scores.documentScores(item.id, deps) : undefined), params: base.params, dependencies: names })),
+        );
+        const finishedAt = new Date();
+        toRun.forEach((item, i) => {
+          const result = results[i]!;
+          if (result.outcome === "sandbox_error" && !attempt.last) outcome.deferred += 1; // retried with the job
+          else records.push({ ...base, datasetItemId: item.id, libraryVersions, result, startedAt, finishedAt });
         });
-        finished.add(`${item.id}/${evaluatorId}`);
-        if (needScores) addScores(item.id, evaluatorId, result.scores);
-      });
+      }
+      for (const r of records) {
+        finished.add(`${r.datasetItemId}/${evaluatorId}`);
+        if (needScores) scores.record(r.datasetItemId, evaluatorId, r.result?.outcome === "ok" ? r.result.scores.map(itemScoreOf) : []);
+      }
       outcome.recorded += await recordExperimentRuns(prisma, records);
     }
     if (outcome.deferred > 0) {
@@ -152,11 +142,6 @@ export function createExperimentBatchProcessor(deps: { prisma: PrismaClient; exe
     await completeIfDone(experiment, members.size);
     return outcome;
   };
-}
-
-/** Only the named evaluators' scores. */
-function pick(all: Record<string, Record<string, unknown>> | undefined, names: readonly string[]): Record<string, Record<string, unknown>> {
-  return Object.fromEntries(names.filter((n) => all?.[n] !== undefined).map((n) => [n, all![n]!]));
 }
 
 /** The batch processor. */

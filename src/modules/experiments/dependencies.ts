@@ -1,16 +1,41 @@
 import type { PrismaClient } from "../../lib/prisma.js";
-import type { DependencyMap } from "./ordering.js";
+import type { DependencyMap, Gate } from "../dependencies/graph.js";
+
+/** One dependency of an evaluator, as an experiment uses it. */
+export interface ExperimentDependency {
+  /** The evaluator depended on. */
+  dependsOnId: string;
+  /** Its name: the key of `ctx.score` and of `document.scores`. */
+  name: string;
+  /** Run only when this score of the dependency passes; null: no gate. */
+  gate: Gate | null;
+}
+
+/** Evaluator id → its dependencies, in their saved order. */
+export type ExperimentDependencies = ReadonlyMap<string, readonly ExperimentDependency[]>;
 
 /**
- * The dependencies among an experiment's evaluators: evaluator id → ids it depends on.
- *
- * HOOK for issue 8 (evaluator dependencies): evaluators have no dependencies yet, so this returns
- * an empty map and every evaluator is independent. When the Evaluator model gains its dependency
- * list, read it here; the batch processor already orders evaluators with `orderEvaluators` and
- * hands each one the scores of its dependencies on the same item (`document.scores`, readable
- * with ctx.score). Gates (run only when a dependency's score passes) belong here too: return
- * them with the map and record gated-off runs as `skipped`.
+ * The dependencies of an experiment's evaluators (issue 8's EvaluatorDependency), read when a
+ * batch runs. A dependency that is not one of the experiment's evaluators (an external judge, an
+ * evaluator left out) counts as finished with no scores on every item: `ctx.score` returns its
+ * default, and a gate on it does not pass (the dependent is recorded as skipped).
  */
-export async function loadDependencies(_prisma: PrismaClient, _evaluatorIds: readonly string[]): Promise<DependencyMap> {
-  return new Map();
+export async function loadDependencies(prisma: PrismaClient, evaluatorIds: readonly string[]): Promise<ExperimentDependencies> {
+  const rows = await prisma.evaluatorDependency.findMany({
+    where: { evaluatorId: { in: [...evaluatorIds] } },
+    include: { dependsOn: { select: { name: true } } },
+    orderBy: [{ evaluatorId: "asc" }, { position: "asc" }],
+  });
+  const map = new Map<string, ExperimentDependency[]>();
+  for (const row of rows) {
+    const list = map.get(row.evaluatorId) ?? [];
+    list.push({ dependsOnId: row.dependsOnId, name: row.dependsOn.name, gate: row.gateScore ? { score: row.gateScore, at: row.gateAt } : null });
+    map.set(row.evaluatorId, list);
+  }
+  return map;
+}
+
+/** The ids each evaluator depends on, for ordering. */
+export function dependencyIds(dependencies: ExperimentDependencies): DependencyMap {
+  return new Map([...dependencies].map(([id, list]) => [id, list.map((d) => d.dependsOnId)]));
 }

@@ -23,6 +23,10 @@ interface Member {
 async function evaluatorMember(tx: Tx, workspaceId: string, id: string, path: string, issues: InputIssue[]): Promise<Member | null> {
   const evaluator = isUuid(id) ? await tx.evaluator.findFirst({ where: { id, workspaceId, archivedAt: null }, include: { template: true } }) : null;
   if (!evaluator) throw new NotFoundError("evaluator", id);
+  if (evaluator.templateId === null || evaluator.template === null) {
+    issues.push({ path, message: `evaluator "${evaluator.name}" is external: its scores are posted through the API, so it cannot run over a dataset` });
+    return null;
+  }
   const version = await tx.templateVersion.findUniqueOrThrow({
     where: { templateId_version: { templateId: evaluator.templateId, version: evaluator.pinnedVersion ?? evaluator.template.latestVersion } },
   });

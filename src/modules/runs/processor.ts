@@ -2,6 +2,7 @@ import type { Evaluator, Prisma, TemplateVersion } from "../../generated/prisma/
 import type { Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
+import { declaredDependencies, documentScores, failedGate, inputRunIds, isCurrent, lockSpan, spanInputs, type DeclaredDependency, type SpanInputs } from "../dependencies/inputs.js";
 import { spanToDocument } from "../spans/document.js";
 import type { SpanService } from "../spans/service.js";
 import { isUniqueViolation, objectOf, specsOf } from "../templates/store.js";
@@ -28,10 +29,32 @@ export interface EvaluationPayload {
   workspaceId: string;
   spanId: string;
   evaluatorId: string;
+  /** The re-run's tag (scores of a dependency posted again). */
+  tag?: string;
 }
 
 /** What the processor did with a job (for logs and tests). */
-export type ProcessStatus = "recorded" | "already-recorded" | "span-gone" | "evaluator-gone";
+export type ProcessStatus = "recorded" | "already-recorded" | "span-gone" | "evaluator-gone" | "external";
+
+/** Called once an evaluation is finished on a span (whatever the outcome): releases what waits for it. */
+export type AfterEvaluation = (payload: EvaluationPayload) => Promise<void>;
+
+/** Thrown when a dependency's run kept changing while a dependent ran (retried by BullMQ). */
+export class InputsChangedError extends Error {
+  constructor() {
+    super("the scores of a dependency changed while the evaluator ran; it runs again");
+    this.name = "InputsChangedError";
+  }
+}
+
+/** What a dependent read: its declared dependencies and their runs on the span. */
+interface DependencyInputs {
+  declared: DeclaredDependency[];
+  inputs: SpanInputs;
+}
+
+/** A code evaluator as the processor reads it. */
+type CodeEvaluator = Evaluator & { template: { latestVersion: number } | null };
 
 /** What one run records beside its columns. */
 interface RunContext {
@@ -42,6 +65,8 @@ interface RunContext {
   params: Record<string, unknown>;
   libraryVersions: Record<string, number>;
   skipReason?: string;
+  /** Set for an evaluator with dependencies: what it read (the write checks it is still current). */
+  dependencies?: DependencyInputs;
 }
 
 /**
@@ -53,6 +78,14 @@ interface RunContext {
  * code (user_error, timeout, memory_limit, output_limit, invalid_result) is recorded on the first
  * attempt and not retried; a sandbox fault throws {@link SandboxFaultError} so BullMQ retries with
  * backoff, and is recorded on the last attempt. Database errors throw and are retried too.
+ *
+ * With dependencies (modules/dependencies): the job starts once BullMQ released it (every
+ * dependency finished on the span). It reads the dependencies' runs, records `skipped` with the
+ * reason when a gate fails, else runs with `document.scores` = their scores and
+ * `dependencies` = the declared names (ctx.score of any other evaluator is an error). Its run
+ * stores the dependency runs it read; a run whose inputs were replaced since (scores posted
+ * again) is stale and is replaced by the next job, and the write re-checks the inputs under the
+ * span's lock. Finished in any way, it calls `afterEvaluation` to release its dependents.
  */
 export function createRunProcessor(deps: {
   prisma: PrismaClient;
@@ -61,18 +94,21 @@ export function createRunProcessor(deps: {
   execution: () => Executor;
   spans: Pick<SpanService, "traceSpans">;
   preparer: RunPreparer;
+  /** Releases the dependents of a finished evaluation (default: nothing). */
+  afterEvaluation?: AfterEvaluation;
 }) {
   const { prisma, logger } = deps;
   // Template versions never change: cache them by (template, version) so a job reads only the evaluator.
   const versions = new Map<string, Promise<TemplateVersion>>();
 
   /** The version the evaluator runs now: its pin, else its template's latest (read with the evaluator). */
-  function versionOf(evaluator: Evaluator & { template: { latestVersion: number } }): Promise<TemplateVersion> {
-    const version = evaluator.pinnedVersion ?? evaluator.template.latestVersion;
-    const key = `${evaluator.templateId}:${version}`;
+  function versionOf(evaluator: CodeEvaluator): Promise<TemplateVersion> {
+    const templateId = evaluator.templateId!;
+    const version = evaluator.pinnedVersion ?? evaluator.template!.latestVersion;
+    const key = `${templateId}:${version}`;
     let found = versions.get(key);
     if (!found) {
-      found = prisma.templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId: evaluator.templateId, version } } });
+      found = prisma.templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId, version } } });
       found.catch(() => versions.delete(key));
       if (versions.size > 5_000) versions.clear();
       versions.set(key, found);
@@ -80,40 +116,63 @@ export function createRunProcessor(deps: {
     return found;
   }
 
-  async function write(ctx: RunContext, columns: RunColumns): Promise<ProcessStatus> {
+  /** The run row of a result. */
+  function runData(ctx: RunContext, columns: RunColumns): Prisma.RunUncheckedCreateInput {
     const { workspaceId, spanId, evaluatorId } = ctx.payload;
-    try {
-      await prisma.run.create({
-        data: {
+    return {
+      workspaceId,
+      evaluatorId,
+      spanId,
+      templateVersionId: ctx.templateVersionId,
+      libraryVersions: ctx.libraryVersions,
+      params: ctx.params as Prisma.InputJsonValue,
+      outcome: columns.outcome,
+      skipReason: ctx.skipReason ?? null,
+      stdout: columns.stdout,
+      stderr: columns.stderr,
+      errorType: columns.errorType,
+      errorMessage: columns.errorMessage,
+      errorTraceback: columns.errorTraceback,
+      durationMs: columns.durationMs,
+      attempts: ctx.attempt,
+      inputRunIds: ctx.dependencies ? inputRunIds(ctx.dependencies.inputs) : {},
+      startedAt: ctx.startedAt,
+      finishedAt: new Date(),
+      scores: {
+        create: columns.scores.map((s) => ({
+          ...s,
+          value: s.value as Prisma.InputJsonValue,
+          metadata: (s.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
           workspaceId,
           evaluatorId,
           spanId,
-          templateVersionId: ctx.templateVersionId,
-          libraryVersions: ctx.libraryVersions,
-          params: ctx.params as Prisma.InputJsonValue,
-          outcome: columns.outcome,
-          skipReason: ctx.skipReason ?? null,
-          stdout: columns.stdout,
-          stderr: columns.stderr,
-          errorType: columns.errorType,
-          errorMessage: columns.errorMessage,
-          errorTraceback: columns.errorTraceback,
-          durationMs: columns.durationMs,
-          attempts: ctx.attempt,
-          startedAt: ctx.startedAt,
-          finishedAt: new Date(),
-          scores: {
-            create: columns.scores.map((s) => ({
-              ...s,
-              value: s.value as Prisma.InputJsonValue,
-              metadata: (s.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
-              workspaceId,
-              evaluatorId,
-              spanId,
-            })),
-          },
-        },
-      });
+        })),
+      },
+    };
+  }
+
+  /**
+   * Writes the run of a dependent under the span's lock: only when the dependency runs it read
+   * are still the current ones (else {@link InputsChangedError}), replacing a stale run.
+   */
+  async function writeDependent(ctx: RunContext, columns: RunColumns): Promise<ProcessStatus> {
+    const { spanId, evaluatorId } = ctx.payload;
+    const { declared, inputs } = ctx.dependencies!;
+    return prisma.$transaction(async (tx) => {
+      await lockSpan(tx, spanId);
+      if (!isCurrent(inputRunIds(inputs), declared, await spanInputs(tx, spanId, declared))) throw new InputsChangedError();
+      const existing = await tx.run.findUnique({ where: { spanId_evaluatorId: { spanId, evaluatorId } }, select: { id: true, inputRunIds: true } });
+      if (existing && isCurrent(existing.inputRunIds, declared, inputs)) return "already-recorded" as const;
+      if (existing) await tx.run.delete({ where: { id: existing.id } });
+      await tx.run.create({ data: runData(ctx, columns) });
+      return "recorded" as const;
+    });
+  }
+
+  async function write(ctx: RunContext, columns: RunColumns): Promise<ProcessStatus> {
+    if (ctx.dependencies) return writeDependent(ctx, columns);
+    try {
+      await prisma.run.create({ data: runData(ctx, columns) });
       return "recorded";
     } catch (error) {
       if (isUniqueViolation(error)) return "already-recorded";
@@ -127,16 +186,20 @@ export function createRunProcessor(deps: {
     });
   }
 
-  async function run(ctx: RunContext, evaluator: Evaluator & { template: { latestVersion: number } }, isLastAttempt: boolean): Promise<ProcessStatus> {
+  async function run(ctx: RunContext, evaluator: CodeEvaluator, isLastAttempt: boolean): Promise<ProcessStatus> {
     const { workspaceId, spanId } = ctx.payload;
     const span = await prisma.span.findFirst({ where: { id: spanId, workspaceId } });
     if (!span) return "span-gone";
     const version = await versionOf(evaluator);
     const params = resolveParams(specsOf(version), objectOf(evaluator.params));
+    const gate = ctx.dependencies ? failedGate(ctx.dependencies.declared, ctx.dependencies.inputs) : null;
+    if (gate) return skipped({ ...ctx, templateVersionId: version.id, params }, gate);
     const prepared = await deps.preparer.prepare(workspaceId, version);
-    const document = spanToDocument(span, await deps.spans.traceSpans(workspaceId, span.traceId));
+    const scores = ctx.dependencies ? documentScores(ctx.dependencies.declared, ctx.dependencies.inputs) : {};
+    const document = spanToDocument(span, await deps.spans.traceSpans(workspaceId, span.traceId), { scores });
     const full = { ...ctx, templateVersionId: version.id, params, libraryVersions: prepared.libraryVersions, startedAt: new Date() };
-    const [result] = await deps.execution().execute(prepared.key, [{ workspaceId, document: document as Record<string, unknown>, params, dependencies: [] }]);
+    const names = ctx.dependencies?.declared.map((d) => d.name) ?? [];
+    const [result] = await deps.execution().execute(prepared.key, [{ workspaceId, document: document as Record<string, unknown>, params, dependencies: names }]);
     if (result!.outcome === "sandbox_error" && !isLastAttempt) throw new SandboxFaultError(result!.error?.message ?? "unknown");
     const columns = runColumns(result!);
     if (USER_FAULTS.includes(columns.outcome)) {
@@ -149,17 +212,37 @@ export function createRunProcessor(deps: {
    * Processes one evaluation job. @returns what it did.
    * @throws SandboxFaultError (retried) before the last attempt; database errors (retried).
    */
-  return async function processEvaluation(payload: EvaluationPayload, job: JobAttempts): Promise<ProcessStatus> {
-    const { workspaceId, spanId, evaluatorId } = payload;
-    const done = await prisma.run.findUnique({ where: { spanId_evaluatorId: { spanId, evaluatorId } }, select: { id: true } });
-    if (done) return "already-recorded";
-    const evaluator = await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, include: { template: { select: { latestVersion: true } } } });
-    if (!evaluator) return "evaluator-gone";
+  /** What a dependent reads before it runs; null for an evaluator with no dependencies. */
+  async function readDependencies(payload: EvaluationPayload): Promise<DependencyInputs | null> {
+    const declared = await declaredDependencies(prisma, payload.evaluatorId);
+    if (declared.length === 0) return null;
+    return { declared, inputs: await spanInputs(prisma, payload.spanId, declared) };
+  }
+
+  /** Processes a job of a code evaluator (after the external and gone cases). */
+  async function processCode(payload: EvaluationPayload, evaluator: CodeEvaluator, job: JobAttempts): Promise<ProcessStatus> {
+    const { spanId, evaluatorId } = payload;
+    const dependencies = await readDependencies(payload);
+    const done = await prisma.run.findUnique({ where: { spanId_evaluatorId: { spanId, evaluatorId } }, select: { id: true, inputRunIds: true } });
+    if (done && (!dependencies || isCurrent(done.inputRunIds, dependencies.declared, dependencies.inputs))) return "already-recorded";
     const attempt = job.attemptsMade + 1;
-    const ctx: RunContext = { payload, attempt, startedAt: new Date(), templateVersionId: null, params: {}, libraryVersions: {} };
+    const ctx: RunContext = { payload, attempt, startedAt: new Date(), templateVersionId: null, params: {}, libraryVersions: {}, ...(dependencies ? { dependencies } : {}) };
     if (evaluator.archivedAt) return skipped(ctx, "the evaluator was archived after the span was matched");
     if (!evaluator.enabled) return skipped(ctx, "the evaluator was disabled after the span was matched");
     return run(ctx, evaluator, attempt >= (job.opts.attempts ?? 1));
+  }
+
+  /**
+   * Processes one evaluation job. @returns what it did.
+   * @throws SandboxFaultError (retried) before the last attempt; InputsChangedError and database errors (retried).
+   */
+  return async function processEvaluation(payload: EvaluationPayload, job: JobAttempts): Promise<ProcessStatus> {
+    const { workspaceId, evaluatorId } = payload;
+    const evaluator = await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, include: { template: { select: { latestVersion: true } } } });
+    if (evaluator?.kind === "external") return "external";
+    const status = evaluator && evaluator.templateId ? await processCode(payload, evaluator, job) : "evaluator-gone";
+    await deps.afterEvaluation?.(payload);
+    return status;
   };
 }
 

@@ -1,0 +1,39 @@
+import { decodeGlobalID } from "@pothos/plugin-relay";
+import { builder } from "../../graphql/builder.js";
+import { isUuid } from "../templates/store.js";
+
+/** A gate of a dependency: the dependency's score that must pass. */
+export const GateInput = builder.inputType("DependencyGateInput", {
+  description: "Run only when this score of the dependency passes (combine.passed): a BOOLEAN when True (False when lower is better), a NUMERIC at >= `at`; a missing score fails.",
+  fields: (t) => ({
+    score: t.string({ required: true, description: "The dependency's score name, e.g. is_json." }),
+    at: t.float({ description: "The threshold of a NUMERIC score (default 0.5)." }),
+  }),
+});
+
+/** One dependency of an evaluator input. */
+export const DependencyInput = builder.inputType("EvaluatorDependencyInput", {
+  description: "Another evaluator of the workspace that this one runs after (and whose scores ctx.score reads).",
+  fields: (t) => ({
+    evaluator: t.string({ required: true, description: "Its name, or its id (global or UUID)." }),
+    gate: t.field({ type: GateInput, description: "Run only when a score of it passes; else the run is recorded as skipped." }),
+  }),
+});
+
+/** A reference to an evaluator given as a name, a UUID or a global id → a name or a UUID. */
+export function evaluatorRefOf(value: string): string {
+  if (isUuid(value)) return value;
+  try {
+    const decoded = decodeGlobalID(value);
+    if (decoded.typename === "Evaluator" && isUuid(decoded.id)) return decoded.id;
+  } catch {
+    // not a global id: a name
+  }
+  return value;
+}
+
+/** Dependencies from GraphQL input to the service's input (global ids decoded; null gates dropped). */
+export function dependenciesOf(list: readonly { evaluator: string; gate?: { score: string; at?: number | null } | null }[] | null | undefined) {
+  if (list === undefined) return undefined;
+  return (list ?? []).map((d) => ({ evaluator: evaluatorRefOf(d.evaluator), ...(d.gate ? { gate: { score: d.gate.score, at: d.gate.at ?? null } } : {}) }));
+}

@@ -1,0 +1,83 @@
+import { z } from "zod";
+import { typeError } from "../../lib/validation.js";
+
+/** Most dependencies of one evaluator. */
+export const MAX_DEPENDENCIES = 20;
+
+/** The two kinds of evaluator: code runs its template in the sandbox; external has its scores posted. */
+export const EVALUATOR_KINDS = ["code", "external"] as const;
+
+/** One evaluator kind. */
+export type EvaluatorKind = (typeof EVALUATOR_KINDS)[number];
+
+/** A gate of a dependency input: the dependency's score that must pass, and the NUMERIC threshold. */
+export const gateInputSchema = z.object({
+  score: z.string({ error: typeError("a score name") }).trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
+  at: z.number({ error: typeError("a number") }).finite("must be a finite number").nullable().optional(),
+});
+
+/** One dependency of an evaluator input: another evaluator of the workspace (its name or id), optionally a gate. */
+export const dependencyInputSchema = z.object({
+  evaluator: z.string({ error: typeError("an evaluator name or id") }).trim().min(1, "must not be empty"),
+  gate: gateInputSchema.nullable().optional(),
+});
+
+/** The dependencies of an evaluator input (replace the saved list). */
+export const dependenciesInputSchema = z
+  .array(dependencyInputSchema, { error: "must be a list of {evaluator, gate?}" })
+  .max(MAX_DEPENDENCIES, `must have at most ${MAX_DEPENDENCIES} dependencies`);
+
+/** A dependency as given. */
+export type DependencyInput = z.infer<typeof dependencyInputSchema>;
+
+/** The kind of a new evaluator. */
+export const evaluatorKindSchema = z.enum(EVALUATOR_KINDS, { error: `must be one of ${EVALUATOR_KINDS.join(", ")}` });
+
+/** One score posted for an external evaluator (the Score of oodle-eval-v1.md). */
+export const postedScoreSchema = z
+  .object({
+    name: z
+      .string({ error: typeError("a string") })
+      .min(1, "must not be empty")
+      .max(100, "must be at most 100 characters")
+      .refine((n) => !/[\r\n]/.test(n), "must not contain a newline"),
+    value: z.union([z.boolean(), z.number().finite(), z.string().max(1_000, "must be at most 1,000 characters"), z.null()], {
+      error: "must be true/false, a finite number, a string or null",
+    }),
+    dataType: z.enum(["BOOLEAN", "NUMERIC", "CATEGORICAL"], { error: "must be BOOLEAN, NUMERIC or CATEGORICAL" }).nullable().optional(),
+    higherIsBetter: z.boolean({ error: typeError("true or false") }).nullable().optional(),
+    comment: z.string({ error: typeError("a string") }).max(4_000, "must be at most 4,000 characters").nullable().optional(),
+    metadata: z.record(z.string(), z.unknown(), { error: "must be an object" }).nullable().optional(),
+  })
+  .superRefine((score, ctx) => {
+    const type = score.dataType ?? inferDataType(score.value);
+    const fits =
+      score.value === null ||
+      (type === "BOOLEAN" && typeof score.value === "boolean") ||
+      (type === "NUMERIC" && typeof score.value === "number") ||
+      (type === "CATEGORICAL" && typeof score.value === "string");
+    if (!fits) ctx.addIssue({ code: "custom", path: ["value"], message: `does not fit the data type ${type}` });
+  });
+
+/** The scores of one submitScores call. */
+export const postedScoresSchema = z
+  .array(postedScoreSchema, { error: "must be a list of scores" })
+  .min(1, "must have at least one score")
+  .max(50, "must have at most 50 scores")
+  .superRefine((scores, ctx) => {
+    const seen = new Set<string>();
+    scores.forEach((s, i) => {
+      if (seen.has(s.name)) ctx.addIssue({ code: "custom", path: [i, "name"], message: `two scores are named "${s.name}"` });
+      seen.add(s.name);
+    });
+  });
+
+/** One posted score as given. */
+export type PostedScore = z.infer<typeof postedScoreSchema>;
+
+/** The data type of a value when none is given (bool → BOOLEAN, number → NUMERIC, string → CATEGORICAL). */
+export function inferDataType(value: unknown): "BOOLEAN" | "NUMERIC" | "CATEGORICAL" {
+  if (typeof value === "boolean") return "BOOLEAN";
+  if (typeof value === "string") return "CATEGORICAL";
+  return "NUMERIC";
+}

@@ -1,0 +1,95 @@
+import type { PrismaClient } from "../../lib/prisma.js";
+import type { InputIssue } from "../../lib/errors.js";
+import { isUuid, type Tx } from "../templates/store.js";
+import { findCycle, type DependencyMap, type Gate } from "./graph.js";
+import type { DependencyInput } from "./schemas.js";
+
+/** One saved dependency edge. */
+export interface DependencyEdge {
+  /** The dependent evaluator. */
+  evaluatorId: string;
+  /** The evaluator it runs after. */
+  dependsOnId: string;
+  /** Run only when this score of `dependsOnId` passes; null: no gate. */
+  gate: Gate | null;
+}
+
+/** Edges as a map: evaluator id → ids it depends on (in saved order). */
+export function toDependencyMap(edges: readonly DependencyEdge[]): Map<string, string[]> {
+  const map = new Map<string, string[]>();
+  for (const e of edges) map.set(e.evaluatorId, [...(map.get(e.evaluatorId) ?? []), e.dependsOnId]);
+  return map;
+}
+
+/** A stored row as an edge. */
+function edgeOf(row: { evaluatorId: string; dependsOnId: string; gateScore: string | null; gateAt: number | null }): DependencyEdge {
+  return { evaluatorId: row.evaluatorId, dependsOnId: row.dependsOnId, gate: row.gateScore === null ? null : { score: row.gateScore, at: row.gateAt } };
+}
+
+/**
+ * The dependency edges of the given evaluators (each evaluator's own list, gates included), in
+ * saved order. For experiments: `toDependencyMap(await loadDependencyEdges(prisma, ids))` is the
+ * `DependencyMap` their ordering needs.
+ */
+export async function loadDependencyEdges(prisma: PrismaClient | Tx, evaluatorIds: readonly string[]): Promise<DependencyEdge[]> {
+  if (evaluatorIds.length === 0) return [];
+  const rows = await prisma.evaluatorDependency.findMany({ where: { evaluatorId: { in: [...evaluatorIds] } }, orderBy: [{ evaluatorId: "asc" }, { position: "asc" }] });
+  return rows.map(edgeOf);
+}
+
+/** The edges whose dependency is one of `dependsOnIds` (who runs after them). */
+export async function loadDependentEdges(prisma: PrismaClient | Tx, dependsOnIds: readonly string[]): Promise<DependencyEdge[]> {
+  if (dependsOnIds.length === 0) return [];
+  const rows = await prisma.evaluatorDependency.findMany({ where: { dependsOnId: { in: [...dependsOnIds] } }, orderBy: { position: "asc" } });
+  return rows.map(edgeOf);
+}
+
+/** Every edge among the workspace's evaluators. */
+export async function workspaceEdges(prisma: PrismaClient | Tx, workspaceId: string): Promise<DependencyEdge[]> {
+  const rows = await prisma.evaluatorDependency.findMany({ where: { evaluator: { workspaceId } }, orderBy: { position: "asc" } });
+  return rows.map(edgeOf);
+}
+
+/**
+ * Replaces the dependencies of an evaluator inside its save transaction. Each dependency names a
+ * live evaluator of the workspace by id or by name; unknown ones, the evaluator itself, the same
+ * one twice, and a list that would close a cycle (named as `A → B → A`) add issues at
+ * `dependencies[i]…` and nothing is written. Saves of one workspace's dependencies are
+ * serialised (an advisory lock), so two concurrent saves cannot each close half of a cycle.
+ * @returns the issues (empty when saved).
+ */
+export async function saveDependencies(
+  tx: Tx,
+  evaluator: { id: string; workspaceId: string; name: string },
+  inputs: readonly DependencyInput[],
+): Promise<InputIssue[]> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`deps:${evaluator.workspaceId}`}, 0))`;
+  const issues: InputIssue[] = [];
+  const byRef = inputs.map((d) => d.evaluator);
+  const found = await tx.evaluator.findMany({
+    where: { workspaceId: evaluator.workspaceId, archivedAt: null, OR: [{ id: { in: byRef.filter(isUuid) } }, { liveName: { in: byRef } }] },
+    select: { id: true, name: true },
+  });
+  const resolved: { dependsOnId: string; gate: Gate | null }[] = [];
+  inputs.forEach((d, i) => {
+    const target = found.find((e) => e.id === d.evaluator) ?? found.find((e) => e.name === d.evaluator);
+    if (!target) issues.push({ path: `dependencies[${i}].evaluator`, message: `no live evaluator named or with id "${d.evaluator}" in this workspace` });
+    else if (target.id === evaluator.id) issues.push({ path: `dependencies[${i}].evaluator`, message: "an evaluator cannot depend on itself" });
+    else if (resolved.some((r) => r.dependsOnId === target.id)) issues.push({ path: `dependencies[${i}].evaluator`, message: `"${target.name}" is listed twice` });
+    else resolved.push({ dependsOnId: target.id, gate: d.gate ? { score: d.gate.score, at: d.gate.at ?? null } : null });
+  });
+  if (issues.length) return issues;
+  const edges = (await workspaceEdges(tx, evaluator.workspaceId)).filter((e) => e.evaluatorId !== evaluator.id);
+  const map: DependencyMap = toDependencyMap([...edges, ...resolved.map((r) => ({ evaluatorId: evaluator.id, ...r }))]);
+  const cycle = findCycle(new Map([[evaluator.id, map.get(evaluator.id) ?? []], ...map]));
+  if (cycle) {
+    const names = new Map((await tx.evaluator.findMany({ where: { id: { in: cycle } }, select: { id: true, name: true } })).map((e) => [e.id, e.name]));
+    names.set(evaluator.id, evaluator.name);
+    return [{ path: "dependencies", message: `would make a cycle: ${cycle.map((id) => names.get(id) ?? id).join(" → ")}` }];
+  }
+  await tx.evaluatorDependency.deleteMany({ where: { evaluatorId: evaluator.id } });
+  await tx.evaluatorDependency.createMany({
+    data: resolved.map((r, position) => ({ evaluatorId: evaluator.id, dependsOnId: r.dependsOnId, position, gateScore: r.gate?.score ?? null, gateAt: r.gate?.at ?? null })),
+  });
+  return [];
+}
