@@ -97,7 +97,7 @@ export function dependencyEnqueuer(deps: { prisma: PrismaClient; queues: Queues 
     const all: SpanJobs = { plain: [], flows: [] };
     for (const [spanId, matched] of bySpan) {
       const run = matched.filter((id) => kinds.get(id) === "code" && !done.has(`${spanId}/${id}`));
-      const waitFor = new Set<string>();
+      const waitFor = new Set(matched.filter((id) => !done.has(`${spanId}/${id}`)));
       const jobs = planSpanJobs({ workspaceId, spanId, run, waitFor, dependsOn, kinds });
       all.plain.push(...jobs.plain);
       all.flows.push(...jobs.flows);
