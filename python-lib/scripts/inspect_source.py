@@ -1,20 +1,29 @@
-"""Inspect an evaluator's source without running it: read it on stdin, print one JSON line.
+"""Inspect a template's or shared library's source without running it: read it on stdin, print
+one JSON line.
 
-Used by the service when a template is saved (src/modules/templates/inspect-source.ts), started as
-``/usr/bin/python3.11 -I -S python-lib/scripts/inspect_source.py`` with an empty environment.
-The source is parsed with ``ast`` only (``oodle_eval.v1.entrypoint``); it is never executed.
+Used by the service on save (src/lib/inspect-python.ts), started as
+``/usr/bin/python3.11 -I -S -B python-lib/scripts/inspect_source.py [--library]`` with an empty
+environment. The source is parsed with ``ast`` only (``oodle_eval.v1.entrypoint``); it is never
+executed.
 
-Output, on success::
+Output for a template (the default)::
 
     {"ok": true, "entryPoint": {"kind", "name", "line"}, "sharedLibraries": ["acme_policy", ...]}
 
-and for a syntax error or an entry point of the wrong shape::
+For a shared library (``--library``: no entry point is needed)::
+
+    {"ok": true, "imports": ["other_library", ...]}
+
+where the imports also count the relative forms a module of the ``shared`` package may use,
+``from . import X`` and ``from .X import ...``. For a syntax error or an entry point of the wrong
+shape::
 
     {"ok": false, "error": {"message", "line", "column"}}
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import sys
@@ -24,8 +33,23 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 from oodle_eval.v1.entrypoint import EntryPointError, detect_entry_point, imported_shared_libraries  # noqa: E402
 
 
-def inspect(source: str) -> dict:
-    """The entry point and shared-library imports of ``source``, or the error that refuses it."""
+def relative_imports(tree: ast.Module) -> list[str]:
+    """Libraries imported relatively from inside the ``shared`` package (level 1 only)."""
+    names: list[str] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module:
+                candidates = [node.module.split(".")[0]]
+            else:
+                candidates = [alias.name for alias in node.names if alias.name != "*"]
+            for name in candidates:
+                if name and name not in names:
+                    names.append(name)
+    return names
+
+
+def inspect_template(source: str) -> dict:
+    """The entry point and shared-library imports of an evaluator's source, or the error that refuses it."""
     try:
         entry = detect_entry_point(source)
         libraries = imported_shared_libraries(source)
@@ -34,7 +58,20 @@ def inspect(source: str) -> dict:
     return {"ok": True, "entryPoint": entry, "sharedLibraries": libraries}
 
 
-def main() -> int:
+def inspect_library(source: str) -> dict:
+    """The shared libraries a library's source imports (absolute and relative), or its syntax error."""
+    try:
+        names = imported_shared_libraries(source)
+    except EntryPointError as error:
+        return {"ok": False, "error": error.to_dict()}
+    for name in relative_imports(ast.parse(source)):
+        if name not in names:
+            names.append(name)
+    return {"ok": True, "imports": names}
+
+
+def main(argv: list[str]) -> int:
+    inspect = inspect_library if "--library" in argv else inspect_template
     raw = sys.stdin.buffer.read()
     try:
         source = raw.decode("utf-8")
@@ -47,4 +84,4 @@ def main() -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(sys.argv[1:]))

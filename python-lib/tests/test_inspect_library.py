@@ -1,4 +1,4 @@
-"""scripts/inspect_library.py: a shared library's imports and syntax errors, found with ast only."""
+"""scripts/inspect_source.py --library: a shared library's imports and syntax errors, found with ast only."""
 
 from __future__ import annotations
 
@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "inspect_library.py"
+SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "inspect_source.py"
 DEBIAN_PYTHON = Path("/usr/bin/python3.11")
 
 
 def inspect(source: str | bytes, python: str = sys.executable) -> dict:
     data = source.encode("utf-8") if isinstance(source, str) else source
-    done = subprocess.run([python, "-I", "-S", "-B", str(SCRIPT)], input=data, capture_output=True, env={}, timeout=30)
+    done = subprocess.run([python, "-I", "-S", "-B", str(SCRIPT), "--library"], input=data, capture_output=True, env={}, timeout=30)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 

@@ -1,16 +1,8 @@
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { execa } from "execa";
 import type { InputIssue } from "../../lib/errors.js";
+import { inspectPython, type SourceError } from "../../lib/inspect-python.js";
 
-/** The sandbox's interpreter: the code is parsed by the same Python that will run it. */
-export const SANDBOX_PYTHON = "/usr/bin/python3.11";
 /** Largest source accepted, in bytes of UTF-8 (256 KiB). */
 export const MAX_SOURCE_BYTES = 256 * 1024;
-
-const SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../python-lib/scripts/inspect_source.py");
-const TIMEOUT_MS = 5_000;
-const MAX_BUFFER = 1024 * 1024;
 
 /** The entry point found in a source: evaluate(ctx), Open Chat Studio's main(...), or an Opik BaseMetric class. */
 export interface EntryPoint {
@@ -22,32 +14,13 @@ export interface EntryPoint {
 /** What a save needs to know of a source, found without running it. */
 export type SourceInspection =
   | { ok: true; entryPoint: EntryPoint; sharedLibraries: string[] }
-  | { ok: false; error: { message: string; line: number | null; column: number | null } };
+  | { ok: false; error: SourceError };
 
 /** Inspects a source without running it (replaceable in tests). */
 export type SourceInspector = (source: string) => Promise<SourceInspection>;
 
-/**
- * Parses the source with the sandbox's Python (`ast` only, never `exec`): python-lib's
- * scripts/inspect_source.py, isolated (`-I -S -B`), with an empty environment, the source on
- * stdin, a 5 s timeout and a bounded output.
- * @throws Error when the interpreter fails or answers something unexpected (a server fault).
- */
-export const inspectSource: SourceInspector = async (source) => {
-  const result = await execa(SANDBOX_PYTHON, ["-I", "-S", "-B", SCRIPT], {
-    input: source,
-    env: {},
-    extendEnv: false,
-    timeout: TIMEOUT_MS,
-    maxBuffer: MAX_BUFFER,
-    reject: false,
-    stripFinalNewline: true,
-  });
-  if (result.exitCode !== 0 || result.timedOut) {
-    throw new Error(`inspect_source.py failed (exit ${result.exitCode}, timed out: ${result.timedOut}): ${String(result.stderr).slice(0, 500)}`);
-  }
-  return JSON.parse(String(result.stdout)) as SourceInspection;
-};
+/** Parses an evaluator's source with the sandbox's Python, `ast` only (see {@link inspectPython}). */
+export const inspectSource: SourceInspector = (source) => inspectPython<SourceInspection>(source, "template");
 
 /** ` (line 3, column 5)` to append to a message, or "" when the position is unknown. */
 function position(line: number | null, column: number | null): string {

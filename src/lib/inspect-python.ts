@@ -1,0 +1,46 @@
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { execa } from "execa";
+
+/** The sandbox's interpreter: a source is parsed by the same Python that will run it. */
+export const SANDBOX_PYTHON = "/usr/bin/python3.11";
+
+const SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../python-lib/scripts/inspect_source.py");
+const TIMEOUT_MS = 5_000;
+const MAX_BUFFER = 1024 * 1024;
+
+/** A syntax error or a refused shape, with its position in the source (1-based; null when unknown). */
+export interface SourceError {
+  message: string;
+  line: number | null;
+  column: number | null;
+}
+
+/**
+ * Parses Python source with the sandbox's Python without running it: python-lib's
+ * scripts/inspect_source.py (`ast` only, never `exec`), isolated (`-I -S -B`), with an empty
+ * environment, the source on stdin, a 5 s timeout and a 1 MiB bound on its answer.
+ * @param mode - "template" (entry point + shared imports) or "library" (imports only).
+ * @returns the script's JSON answer: `{ok: true, ...}` or `{ok: false, error: SourceError}`.
+ * @throws Error when the interpreter fails or answers something unexpected (a server fault).
+ */
+export async function inspectPython<T extends { ok: boolean }>(source: string, mode: "template" | "library"): Promise<T> {
+  const args = ["-I", "-S", "-B", SCRIPT, ...(mode === "library" ? ["--library"] : [])];
+  const result = await execa(SANDBOX_PYTHON, args, {
+    input: source,
+    env: {},
+    extendEnv: false,
+    timeout: TIMEOUT_MS,
+    maxBuffer: MAX_BUFFER,
+    reject: false,
+    stripFinalNewline: true,
+  });
+  if (result.exitCode !== 0 || result.timedOut) {
+    throw new Error(`inspect_source.py failed (exit ${result.exitCode}, timed out: ${result.timedOut}): ${String(result.stderr).slice(0, 500)}`);
+  }
+  const parsed = JSON.parse(String(result.stdout)) as T;
+  if (typeof parsed !== "object" || parsed === null || typeof parsed.ok !== "boolean") {
+    throw new Error(`inspect_source.py answered something unexpected: ${String(result.stdout).slice(0, 200)}`);
+  }
+  return parsed;
+}
