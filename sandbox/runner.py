@@ -7,7 +7,14 @@ Protocol (every frame is a 4-byte big-endian length followed by that many bytes 
   previous one arrived (it encodes the next batch while this one runs, but keeps it), so user code
   never finds a future batch or its nonces waiting on stdin.
 * runner -> Node on the result descriptor: ``ready`` / ``setup_error`` (echoing the setup nonce),
-  then one ``result`` per item, in order (echoing that item's id and nonce).
+  then one ``result`` per item, in order (echoing that item's id and nonce); ``fatal`` if the
+  runner itself fails after setup (then it exits).
+
+Descriptors. The runner first closes every descriptor but 0-3 (the worker may have inherited some
+without close-on-exec, and bwrap passes them on). Until setup is done its diagnostics go to the
+original stderr (a pipe to Node); then that pipe is closed, so while user code runs the result
+channel is the only descriptor leading out of the sandbox. When the runner is done (EOF, ``exit``,
+retirement) it leaves with ``os._exit``: no interpreter shutdown waits for threads user code left.
 
 The result channel. Node opens the result pipe as fd 3. Before any user code exists the runner
 moves it to a randomly numbered private descriptor (close-on-exec) and closes fd 3, so naive writes
@@ -17,9 +24,10 @@ anything else (bad framing, wrong nonce, wrong id, a second frame) makes Node ki
 report ``invalid_result``. In warm mode user code shares the interpreter with the runner, so a
 determined evaluator could dig the current item's nonce and descriptor out of memory; doing so only
 lets it write the result of the item it is evaluating anyway (whose scores it controls), and Node
-still validates that result. In strict mode the forked child closes the result descriptor before
-user code runs and reports over its own pipe to the runner, which frames the result: the child has
-no way to reach the channel at all.
+still validates that result. In strict mode each item runs in a child forked by a zygote process
+that the runner forks before it reads any batch (see "strict mode" below): the child holds neither
+the result descriptor nor any other item (nor freed memory that once held one); it gets its own
+item over a pipe and reports over another to the runner, which checks and frames the result.
 
 Each item runs the compiled template in a fresh module namespace (Score and EvaluationResult in its
 globals) and re-executes the shared libraries, so module-level state does not carry over. A per-item
@@ -55,7 +63,14 @@ USER_FILENAME = "<evaluator>"
 MAX_FRAME_BYTES = 64 * 1024 * 1024
 # True only when this file is the copy bound into the sandbox (bwrap-args.ts: INSIDE.runner).
 IN_SANDBOX = os.path.realpath(__file__) == "/sandbox/runner/runner.py"
+# Bounds of an error report, in UTF-16 code units (what Node's string length counts and checks:
+# runner-process.ts errorSchema).
+MAX_TYPE_CHARS = 200
 MAX_MESSAGE_CHARS = 4000
+MAX_TRACEBACK_CHARS = 20000
+# What /tmp's own metadata is put back to whenever an item changed it (see Runner._clean_tmp).
+TMP_MODE = 0o1777
+TMP_TIME_NS = 0
 OUTCOMES = ("ok", "user_error", "timeout", "memory_limit", "output_limit", "invalid_result", "sandbox_error")
 
 # Bound now, before user code can monkeypatch the modules.
@@ -76,6 +91,18 @@ _SIGALRM = int(signal.SIGALRM)
 _ITIMER_PROF = signal.ITIMER_PROF
 _ITIMER_REAL = signal.ITIMER_REAL
 _RLIMIT_CPU = resource.RLIMIT_CPU
+
+
+def _cap(text: str, limit: int, tail: bool = False) -> str:
+    """``text`` cut to at most ``limit`` UTF-16 code units (its start, or its end when ``tail``)."""
+    if len(text) <= limit // 2 or (len(text) <= limit and text.isascii()):
+        return text
+    part = text[-limit:] if tail else text[:limit]
+    units = part.encode("utf-16-le", "surrogatepass")
+    if len(units) <= 2 * limit:
+        return part
+    units = units[-2 * limit:] if tail else units[: 2 * limit]
+    return units.decode("utf-16-le", "ignore")  # drops a surrogate pair cut in half
 
 
 def _not_json(value):
@@ -290,8 +317,10 @@ class Runner:
         self.timed_out = False
         self.armed = False
         self.retire = False
+        self.zygote = None
         self.user_files = {USER_FILENAME}
-        self.tmp_mtime = (-1, -1)  # (st_mtime_ns, st_size) of /tmp after the last cleaning
+        # (st_mtime_ns, st_atime_ns, st_size, st_mode) of /tmp after the last cleaning
+        self.tmp_state = (-1, -1, -1, -1)
         self.tmp_fd = -1
         self.tmp_id = (-1, -1)
         self.cpu_soft = -1
@@ -402,14 +431,16 @@ class Runner:
         self.tmp_id = (st.st_dev, st.st_ino)
 
     def _clean_tmp(self) -> None:
-        """Empty /tmp when something changed it (one fstat when nothing did). Only inside the
-        sandbox, where /tmp is the runner's private tmpfs: never on a host."""
+        """Empty /tmp and put its own mode and times back when something changed it (one fstat
+        when nothing did). Only inside the sandbox, where /tmp is the runner's private tmpfs: never
+        on a host. (Extended attributes, the one other piece of state on /tmp, cannot be set: the
+        base seccomp filter refuses setxattr and friends.)"""
         if self.tmp_fd < 0:
             return
         try:
             st = _os_fstat(self.tmp_fd)
             # (tmpfs counts a directory's entries in its size: a change within one clock tick shows.)
-            if (st.st_mtime_ns, st.st_size) == self.tmp_mtime and (st.st_dev, st.st_ino) == self.tmp_id:
+            if (st.st_mtime_ns, st.st_atime_ns, st.st_size, st.st_mode) == self.tmp_state and (st.st_dev, st.st_ino) == self.tmp_id:
                 return
         except OSError:
             pass  # user code closed or replaced the descriptor: look /tmp up by its path
@@ -419,8 +450,10 @@ class Runner:
                     shutil.rmtree(entry.path, ignore_errors=True)
                 else:
                     os.unlink(entry.path)
+            os.chmod(TMP_DIR, TMP_MODE)
+            os.utime(TMP_DIR, ns=(TMP_TIME_NS, TMP_TIME_NS))
             st = os.stat(TMP_DIR)
-            self.tmp_mtime = (st.st_mtime_ns, st.st_size)
+            self.tmp_state = (st.st_mtime_ns, st.st_atime_ns, st.st_size, st.st_mode)
             try:
                 same = _os_fstat(self.tmp_fd)
                 ok = (same.st_dev, same.st_ino) == self.tmp_id
@@ -514,29 +547,134 @@ class Runner:
             text = "".join(lines)
         except Exception:  # noqa: BLE001
             text = f"{type(error).__name__}: {message}\n"
-        return {"type": type(error).__name__, "message": message[:MAX_MESSAGE_CHARS], "traceback": text[-20000:]}
+        # The type is the exception class's __name__, chosen by user code: bounded like the rest.
+        return {
+            "type": _cap(type(error).__name__, MAX_TYPE_CHARS),
+            "message": _cap(message, MAX_MESSAGE_CHARS),
+            "traceback": _cap(text, MAX_TRACEBACK_CHARS, tail=True),
+        }
 
     # -- strict mode ------------------------------------------------------------------------
+    #
+    # The runner (R) holds whole batches: documents, params and nonces of items still to run and
+    # results not yet flushed, and freed memory keeps their bytes. A child forked from R would
+    # inherit all of that, so R never forks item children itself. Before it reads any batch it
+    # forks a zygote (Z) that never receives an item: for each item, R asks Z (over a socketpair)
+    # for a child; Z makes the item's two pipes, forks the child, hands R the pipes' other ends
+    # (SCM_RIGHTS) and reports the child's exit status once it has reaped it. R writes the item
+    # to the child's item pipe and reads its result from the result pipe. So a child's memory is
+    # Z's (setup only) plus its own item; it never holds the result descriptor, stdin, the
+    # diagnostics pipe or the socket to R (closed before user code runs).
 
-    def run_item_forked(self, item: dict) -> dict:
-        """Run one item in a fresh child; the child never sees the result descriptor."""
-        read_end, write_end = os.pipe()
+    def start_zygote(self) -> None:
+        """Fork the zygote (strict mode; before the first batch is read)."""
+        import socket  # noqa: PLC0415 -- strict mode only
+
+        self._socket = socket
+        r_end, z_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        r_end.set_inheritable(False)
+        z_end.set_inheritable(False)
         pid = os.fork()
-        if pid == 0:  # child: from here on, nothing of the parent's channel is reachable
+        if pid == 0:
             status = 0
             try:
-                os.close(read_end)
-                os.close(self.result_fd)
-                os.close(0)
-                cpu = int(self.cpu_s) + 1
-                resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-                self.user_filter.load()
-                self.runner_cpu_s = float("inf")
-                write_frame(write_end, self.run_item(item))
+                r_end.close()
+                self._zygote_loop(z_end)
             except BaseException:  # noqa: BLE001
                 status = 70
             os._exit(status)
-        os.close(write_end)
+        z_end.close()
+        self.zygote = r_end
+        self.zygote_pid = pid
+        # R writes items to children's pipes: a child that died early must give EPIPE, not kill R.
+        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+
+    def _zygote_loop(self, sock) -> None:
+        """Z: one child per request, reaped here; Z itself never sees an item."""
+        os.close(self.result_fd)
+        null = os.open("/dev/null", os.O_RDONLY)
+        os.dup2(null, 0)
+        os.close(null)
+        send_fds = self._socket.send_fds
+        while True:
+            request = sock.recv(16)
+            if not request:
+                return  # the runner is gone
+            item_r, item_w = os.pipe()
+            result_r, result_w = os.pipe()
+            pid = os.fork()
+            if pid == 0:
+                self._child(sock, item_r, item_w, result_r, result_w)  # never returns
+            os.close(item_r)
+            os.close(result_w)
+            send_fds(sock, [b"P%d" % pid], [item_w, result_r])
+            os.close(item_w)
+            os.close(result_r)
+            _, status = os.waitpid(pid, 0)
+            sock.send(b"S%d" % status)
+
+    def _child(self, sock, item_r: int, item_w: int, result_r: int, result_w: int) -> None:
+        """A strict child: read its one item, run it under the user filter, write its result."""
+        status = 0
+        try:
+            sock.close()  # user code must never talk to R as if it were Z
+            os.close(item_w)
+            os.close(result_r)
+            item = read_frame(item_r)
+            os.close(item_r)
+            if item is None:
+                os._exit(71)
+            cpu = int(self.cpu_s) + 1
+            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+            self.user_filter.load()
+            self.runner_cpu_s = float("inf")
+            write_frame(result_w, self.run_item(item))
+        except BaseException:  # noqa: BLE001
+            status = 70
+        os._exit(status)
+
+    def _zygote_message(self, timeout_s: float) -> tuple[bytes, list[int]] | None:
+        """The next message from Z and any descriptors with it: ``(b"", [])`` once Z is gone, None
+        if it said nothing within ``timeout_s``."""
+        sock = self.zygote
+        poller = select.poll()
+        poller.register(sock.fileno(), select.POLLIN)
+        if not poller.poll(max(int(timeout_s * 1000), 0) + 1):
+            return None
+        try:
+            message, fds, _, _ = self._socket.recv_fds(sock, 64, 2)
+        except OSError:
+            return (b"", [])
+        return message, fds
+
+    def _zygote_broken(self, pid: int | None) -> dict:
+        """Z is gone or stuck (user code can signal it): this runner can run no more items."""
+        self.retire = True
+        if pid is not None:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        return self._synthetic("sandbox_error", "SandboxError", "the strict-mode runner lost its process factory; the item was not run")
+
+    def run_item_forked(self, item: dict) -> dict:
+        """Run one item in a fresh child forked by the zygote; the child sees only this item."""
+        try:
+            self.zygote.send(b"F")
+        except OSError:
+            return self._zygote_broken(None)
+        reply = self._zygote_message(5.0)
+        if not reply or not reply[0].startswith(b"P") or len(reply[1]) != 2:
+            for fd in reply[1] if reply else ():
+                os.close(fd)
+            return self._zygote_broken(None)
+        pid = int(reply[0][1:])
+        item_w, read_end = reply[1]
+        try:
+            write_all(item_w, encode_frame(item))
+        except OSError:
+            pass  # the child is already gone: its exit status says why
+        os.close(item_w)
         deadline_s = self.wall_s + 1.0
         data, too_big, timed_out = bytearray(), False, False
         poller = select.poll()
@@ -557,12 +695,29 @@ class Runner:
                 too_big = True
                 break
         os.close(read_end)
-        if timed_out or too_big:
+        killed = timed_out or too_big
+        if killed:
             try:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        _, status = os.waitpid(pid, 0)
+        # The exit status, once Z has reaped the child. A child that closed its result pipe early
+        # and kept running is killed at the item's deadline.
+        status_reply = self._zygote_message(2.0 if killed else max(deadline_s - (time.monotonic() - start), 0))
+        if status_reply is None and not killed:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            timed_out = True
+            status_reply = self._zygote_message(2.0)
+        if not status_reply or not status_reply[0].startswith(b"S"):
+            for fd in status_reply[1] if status_reply else ():
+                os.close(fd)
+            self._zygote_broken(pid)  # retires this runner; this item's result may still stand
+            status = None
+        else:
+            status = int(status_reply[0][1:])
         if timed_out:
             return self._synthetic("timeout", "ItemTimeout", f"the evaluator did not finish within {self.wall_s:g} s")
         if too_big:
@@ -572,13 +727,36 @@ class Runner:
         except ValueError:
             result = None
         if isinstance(result, dict) and result.get("outcome") in OUTCOMES:
-            return result
+            return self._from_child(result)
+        if status is None:
+            return self._synthetic("user_error", "ProcessExited", "the evaluator's process ended before returning a result")
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             if sig in (signal.SIGXCPU, signal.SIGKILL):
                 return self._synthetic("timeout", "ItemTimeout", f"the evaluator used more than its CPU time of {self.cpu_s:g} s")
             return self._synthetic("user_error", "ProcessKilled", f"the evaluator's process ended with signal {signal.Signals(sig).name}")
         return self._synthetic("user_error", "ProcessExited", f"the evaluator's process ended with exit code {os.WEXITSTATUS(status)} before returning a result")
+
+    def _from_child(self, result: dict) -> dict:
+        """A strict child's result, rebuilt from known fields (the child ran user code, which may
+        have written its own frame): bounded error fields, strings where strings belong."""
+        error = result.get("error")
+        if error is not None:
+            if not isinstance(error, dict) or not all(isinstance(error.get(k), str) for k in ("type", "message", "traceback")):
+                return self._synthetic("invalid_result", "InvalidResult", "the evaluator's process sent a malformed result")
+            error = {
+                "type": _cap(error["type"], MAX_TYPE_CHARS),
+                "message": _cap(error["message"], MAX_MESSAGE_CHARS),
+                "traceback": _cap(error["traceback"], MAX_TRACEBACK_CHARS, tail=True),
+            }
+        out, err = result.get("stdout"), result.get("stderr")
+        return {
+            "outcome": result["outcome"],
+            "scores": result.get("scores"),
+            "stdout": out if isinstance(out, str) else "",
+            "stderr": err if isinstance(err, str) else "",
+            "error": error,
+        }
 
     def _synthetic(self, outcome: str, kind: str, message: str) -> dict:
         return {"outcome": outcome, "scores": [], "stdout": "", "stderr": "", "error": {"type": kind, "message": message, "traceback": ""}}
@@ -638,13 +816,17 @@ class Runner:
             return self.run_item_forked(item)
         used_s = _cpu_time()
         if used_s + self.cpu_s + 1 > self.runner_cpu_s:
-            self.retire = True  # this runner has had its share of CPU: Node starts a fresh one
-            return self._synthetic("sandbox_error", "RunnerRetired", "the runner retired before this item")
+            # This runner has had its share of CPU: Node starts a fresh one. A fresh runner always
+            # runs its first item (resolveLimits refuses limits that would retire it at once;
+            # otherwise Node would start runners forever).
+            self.retire = True
+            if self.cpu_soft != -1:  # set by every item run so far: this runner has run one
+                return self._synthetic("sandbox_error", "RunnerRetired", "the runner retired before this item")
         # Backstop for code that never returns to the interpreter: SIGXCPU 1-2 s past the budget
         # (whole seconds, so the call is skipped while the value does not change).
         soft = int(used_s + self.cpu_s) + 2
         if soft != self.cpu_soft:
-            resource.setrlimit(_RLIMIT_CPU, (soft, self.cpu_hard))
+            resource.setrlimit(_RLIMIT_CPU, (min(soft, self.cpu_hard), self.cpu_hard))
             self.cpu_soft = soft
         result = self.run_item(item)
         if sys.modules.get("_thread") is not None and sys.modules["_thread"]._count() > 0:
@@ -652,14 +834,34 @@ class Runner:
         return result
 
 
+def _close_inherited_fds() -> None:
+    """Close every descriptor but stdio and the result pipe: whatever the worker inherited without
+    close-on-exec (a supervisor's pipe, a log file) reaches bwrap and would reach user code."""
+    _, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    top = hard if 0 < hard < (1 << 20) else (1 << 20)
+    os.closerange(RESULT_FD_NODE + 1, top)
+
+
+def _fatal_frame(error: BaseException) -> bytes:
+    """Reports a failure of the runner itself (after setup) on the result channel; Node logs it.
+    The diagnostics pipe is closed by then, and in warm mode user code could forge this frame like
+    any other, so it is bounded like any error and ends the runner."""
+    return encode_frame({"type": "fatal", "error": {
+        "type": _cap(type(error).__name__, MAX_TYPE_CHARS),
+        "message": _cap(str(error), MAX_MESSAGE_CHARS),
+        "traceback": _cap("".join(traceback.format_exception(error)), MAX_TRACEBACK_CHARS, tail=True),
+    }})
+
+
 def main() -> None:
+    _close_inherited_fds()
     # Move the result pipe out of the way: fd 3 closed, the channel on a random private fd.
     rand = int.from_bytes(os.urandom(2), "big")
     result_fd = fcntl.fcntl(RESULT_FD_NODE, fcntl.F_DUPFD_CLOEXEC, 10 + rand % 40)
     os.close(RESULT_FD_NODE)
     # fd 1 and 2 become memfds read back after each item, so output written around sys.stdout is
-    # kept with the item that wrote it (and bounded by RLIMIT_FSIZE); the runner's own
-    # diagnostics keep the original stderr on a private descriptor.
+    # kept with the item that wrote it (and bounded by RLIMIT_FSIZE); until setup is done, the
+    # runner's own diagnostics keep the original stderr (a pipe to Node) on a private descriptor.
     diag_fd = fcntl.fcntl(2, fcntl.F_DUPFD_CLOEXEC, 60)
     raw_fds = []
     for target, name in ((1, "stdout"), (2, "stderr")):
@@ -667,7 +869,8 @@ def main() -> None:
         os.dup2(mfd, target)
         raw_fds.append(fcntl.fcntl(mfd, fcntl.F_DUPFD_CLOEXEC, 70))
         os.close(mfd)
-    sys.stderr = open(diag_fd, "w", closefd=False)
+    diag = open(diag_fd, "w", closefd=False)
+    sys.stderr = diag
     setup = read_frame(0)
     if setup is None:
         return
@@ -682,19 +885,40 @@ def main() -> None:
     except BaseException as error:  # noqa: BLE001 -- the sandbox itself is broken: fail closed
         traceback.print_exc()
         write_frame(result_fd, {"type": "setup_error", "nonce": nonce, "fault": "sandbox",
-                                "error": {"type": type(error).__name__, "message": str(error), "traceback": ""}})
+                                "error": {"type": _cap(type(error).__name__, MAX_TYPE_CHARS),
+                                          "message": _cap(str(error), MAX_MESSAGE_CHARS), "traceback": ""}})
         return
     try:
         runner.prepare_code(setup)
     except BaseException as error:  # noqa: BLE001 -- template or library does not compile
         detail = runner._error_of(error)
         if getattr(error, "line", None):
-            detail["traceback"] = str(error) + "\n"
+            detail["traceback"] = _cap(str(error) + "\n", MAX_TRACEBACK_CHARS, tail=True)
         write_frame(result_fd, {"type": "setup_error", "nonce": nonce, "fault": "user", "error": detail})
+        return
+    # Setup is over: from here on no descriptor leads to Node but the result channel (user code
+    # could find the diagnostics pipe through gc and write into the worker's log). Later failures
+    # of the runner are reported on the result channel (``fatal``).
+    diag.close()
+    os.close(diag_fd)
+    sys.stderr = sys.__stderr__
+    del diag, diag_fd
+    try:
+        if runner.mode == "strict":
+            runner.start_zygote()  # before any batch exists in this process
+    except BaseException as error:  # noqa: BLE001
+        write_frame(result_fd, {"type": "setup_error", "nonce": nonce, "fault": "sandbox",
+                                "error": {"type": _cap(type(error).__name__, MAX_TYPE_CHARS),
+                                          "message": _cap(str(error), MAX_MESSAGE_CHARS), "traceback": ""}})
         return
     write_frame(result_fd, {"type": "ready", "nonce": nonce, "kind": runner.kind})
     del setup, nonce
-    runner.serve()
+    try:
+        runner.serve()
+    except BrokenPipeError:
+        raise
+    except BaseException as error:  # noqa: BLE001
+        write_all(result_fd, _fatal_frame(error))
 
 
 if __name__ == "__main__":
@@ -703,4 +927,6 @@ if __name__ == "__main__":
         main()
     except BrokenPipeError:
         pass
-    sys.exit(0)
+    # No interpreter shutdown: it would wait for threads user code left running (a retiring
+    # runner must be gone at once) and run atexit hooks user code registered.
+    os._exit(0)

@@ -9,9 +9,16 @@ can never be removed or loosened once loaded):
   sockets (no network even if a namespace were misconfigured), ptrace and cross-process memory,
   mount and friends, namespace creation (unshare, setns, clone with CLONE_NEW*), bpf, io_uring,
   the kernel keyring, perf, userfaultfd, module loading, kexec, reboot, clock and host settings,
-  handle-based opens (the classic container escape) and TIOCSTI terminal injection.
+  handle-based opens (the classic container escape) and TIOCSTI terminal injection. It also
+  refuses what would hold host memory or host-wide counters outside the sandbox's limits: System V
+  IPC and POSIX message queues (shared memory and queues outlive the process that made them and are
+  not address space: RLIMIT_AS does not see them), inotify/fanotify instances and pipe resizing
+  (counted per host user, and the sandbox's user is the host user that started bwrap), and
+  extended attributes (the one piece of state on /tmp that emptying /tmp does not remove).
 * ``runner`` -- loaded by runner.py itself once its interpreter is up: no execve/execveat (the
-  runner never starts a program, so neither can anything running after it).
+  runner never starts a program, so neither can anything running after it) and no memfd_create /
+  memfd_secret (a memfd is RAM outside RLIMIT_AS and /tmp's size; the runner makes its two output
+  memfds before it loads this filter).
 * ``user``   -- loaded before user code runs: no new processes (fork, vfork, clone without
   CLONE_THREAD; clone3 answers ENOSYS so glibc falls back to clone, whose flags are visible).
   In warm mode the runner loads it on itself before the first item; in strict mode the runner
@@ -36,6 +43,15 @@ CLONE_THREAD = 0x00010000
 # meaningful to clone3, listed for completeness).
 CLONE_NEW_FLAGS = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x00000080)
 TIOCSTI = 0x5412
+F_SETPIPE_SZ = 1031
+
+# Syscalls newer than Debian 12's libseccomp (2.5.4), refused by number. Numbers from 424 on are
+# the same on every architecture this project builds for (x86_64, aarch64).
+NEWER_DENIED = {
+    463: "setxattrat",  # Linux 6.13
+    466: "removexattrat",  # Linux 6.13
+    467: "open_tree_attr",  # Linux 6.15
+}
 
 # Syscalls refused outright by the base filter, grouped by why.
 BASE_DENIED = (
@@ -52,9 +68,18 @@ BASE_DENIED = (
     "init_module", "finit_module", "delete_module", "kexec_load", "kexec_file_load", "reboot",
     "swapon", "swapoff", "acct", "settimeofday", "clock_settime", "clock_adjtime", "adjtimex",
     "sethostname", "setdomainname", "syslog", "quotactl", "vhangup", "iopl", "ioperm",
+    # memory outside RLIMIT_AS that outlives its process, and a channel between processes:
+    # System V shared memory, message queues and semaphores; POSIX message queues
+    "shmget", "shmat", "shmdt", "shmctl", "msgget", "msgsnd", "msgrcv", "msgctl",
+    "semget", "semop", "semctl", "semtimedop",
+    "mq_open", "mq_unlink", "mq_timedsend", "mq_timedreceive", "mq_notify", "mq_getsetattr",
+    # per-host-user kernel counters (the sandbox's uid maps to the host uid that started bwrap)
+    "inotify_init", "inotify_init1", "inotify_add_watch", "inotify_rm_watch", "fanotify_mark",
+    # extended attributes: state on /tmp itself that survives emptying it (reads stay allowed)
+    "setxattr", "lsetxattr", "fsetxattr", "removexattr", "lremovexattr", "fremovexattr",
 )
 
-RUNNER_DENIED = ("execve", "execveat")
+RUNNER_DENIED = ("execve", "execveat", "memfd_create", "memfd_secret")
 USER_DENIED = ("fork", "vfork")
 
 
@@ -67,6 +92,11 @@ def base_filter() -> seccomp.SyscallFilter:
     f = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
     for name in BASE_DENIED:
         f.add_rule(_eperm(), name)
+    for number in NEWER_DENIED:
+        f.add_rule(_eperm(), number)
+    # Growing a pipe's buffer charges pages to the host user (fs.pipe-user-pages-soft).
+    # (The kernel reads cmd as 32 bits: compare only those, as for TIOCSTI below.)
+    f.add_rule(_eperm(), "fcntl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xFFFFFFFF, F_SETPIPE_SZ))
     # Only AF_UNIX sockets (asyncio's self-pipe uses socketpair(AF_UNIX)).
     f.add_rule(_eperm(), "socket", seccomp.Arg(0, seccomp.NE, AF_UNIX))
     f.add_rule(_eperm(), "socketpair", seccomp.Arg(0, seccomp.NE, AF_UNIX))
@@ -81,7 +111,7 @@ def base_filter() -> seccomp.SyscallFilter:
 
 
 def runner_filter() -> seccomp.SyscallFilter:
-    """Stacked by the runner on itself at start: no program can be executed any more."""
+    """Stacked by the runner on itself at start: no program can be executed and no memfd made any more."""
     f = seccomp.SyscallFilter(defaction=seccomp.ALLOW)
     for name in RUNNER_DENIED:
         f.add_rule(_eperm(), name)

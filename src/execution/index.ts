@@ -47,6 +47,8 @@ export interface Executor {
 }
 
 const MAX_BATCH = 1024;
+/** Fresh runners in a row that answer none of their first batch before a lane gives up. */
+const MAX_EMPTY_STARTS = 3;
 
 /**
  * Creates an executor: a pool of warm sandboxed runners keyed by workspace, template version,
@@ -96,6 +98,11 @@ export function createExecutor(options: ExecutorOptions): Executor {
       // soon as it finishes, so the runner never waits for Node between batches.
       const inflight: { runner: RunnerProcess; batch: number[]; promise: Promise<(ItemResult | undefined)[]>; queuedAt: number }[] = [];
       let lastDone = 0; // when the previous batch came back (a queued batch starts running then)
+      // Runners started by this lane whose first batch has not come back yet, and how many fresh
+      // runners in a row answered nothing (a runner always runs its first item, so this stays 0;
+      // it guards against starting runners forever if that ever breaks).
+      const fresh = new Set<RunnerProcess>();
+      let emptyStarts = 0;
       try {
         runner = pool.take(poolKey, key.workspaceId);
         while (queue.length > 0 || inflight.length > 0) {
@@ -106,6 +113,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
               runner = undefined;
               try {
                 runner = await start(key);
+                fresh.add(runner);
               } catch (error) {
                 const message = error instanceof Error ? error.message : String(error);
                 logger.error({ workspaceId: key.workspaceId, err: message }, "sandbox runner failed to start");
@@ -131,6 +139,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
             measured += ran;
           }
           lastDone = now;
+          if (fresh.delete(current.runner)) emptyStarts = ran > 0 ? 0 : emptyStarts + 1;
           const notRun: number[] = [];
           current.batch.forEach((index, i) => {
             const result = batchResults[i];
@@ -147,6 +156,13 @@ export function createExecutor(options: ExecutorOptions): Executor {
             queue.push(...notRun); // queued behind the batch during which the runner died: never sent
           } else {
             queue.unshift(...notRun); // the runner retired first: run them on a fresh one
+          }
+          if (emptyStarts >= MAX_EMPTY_STARTS) {
+            const message = `${MAX_EMPTY_STARTS} fresh runners in a row ran no item; check the limits (runnerCpuTimeMs, cpuTimeMs)`;
+            logger.error({ workspaceId: key.workspaceId }, message);
+            for (const index of queue.splice(0)) {
+              results[index] = { outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "SandboxError", message, traceback: "" } };
+            }
           }
           // Add a lane when the remaining work outweighs starting another runner (~100 ms).
           if (queue.length * avgMs > 300 * lanes && pool.hasFreeSlot && lanes < pool.options.maxBusy) void extra.push(lane());

@@ -18,7 +18,10 @@ export interface Limits {
   tmpfsBytes: number;
   /** Open file descriptors of a runner (RLIMIT_NOFILE). */
   openFiles: number;
-  /** CPU time a warm runner may use over its lifetime (ms) before it retires and is replaced. */
+  /**
+   * CPU time a warm runner may use over its lifetime (ms) before it retires and is replaced; at
+   * least `cpuTimeMs` + 1.5 s ({@link RUNNER_CPU_HEADROOM_MS}).
+   */
   runnerCpuTimeMs: number;
 }
 
@@ -41,6 +44,14 @@ export const LIMIT_SPECS: Readonly<Record<keyof Limits, LimitSpec>> = {
   openFiles: { min: 16, default: 64, ceiling: 1024 },
   runnerCpuTimeMs: { min: 1_000, default: 600_000, ceiling: 3_600_000 },
 };
+
+/**
+ * A runner retires before an item when its lifetime CPU could not cover that item's budget plus
+ * 1 s (runner.py). `runnerCpuTimeMs` must exceed `cpuTimeMs` by this much (that 1 s, plus 0.5 s
+ * for the CPU a runner spends starting up, measured at ~0.1 s), or every runner would retire
+ * before its first item.
+ */
+export const RUNNER_CPU_HEADROOM_MS = 1_500;
 
 /** Thrown when a requested limit is invalid or above its ceiling; `limit` names it. */
 export class LimitError extends Error {
@@ -65,7 +76,8 @@ export const limitsOverrideSchema = z
  * @param overrides - limits to change; each must be an integer in [min, ceiling].
  * @returns a complete, frozen {@link Limits}.
  * @throws LimitError naming the limit that is unknown, not a positive integer, below its minimum
- *   or above its ceiling.
+ *   or above its ceiling, or `runnerCpuTimeMs` when it is less than `cpuTimeMs` +
+ *   {@link RUNNER_CPU_HEADROOM_MS}.
  */
 export function resolveLimits(overrides: Partial<Limits> = {}): Readonly<Limits> {
   const parsed = limitsOverrideSchema.safeParse(overrides);
@@ -85,6 +97,13 @@ export function resolveLimits(overrides: Partial<Limits> = {}): Readonly<Limits>
       throw new LimitError(name, `limit ${name}: ${value} is below its minimum of ${spec.min}`);
     }
     result[name] = value;
+  }
+  const least = result.cpuTimeMs + RUNNER_CPU_HEADROOM_MS;
+  if (result.runnerCpuTimeMs < least) {
+    throw new LimitError(
+      "runnerCpuTimeMs",
+      `limit runnerCpuTimeMs: ${result.runnerCpuTimeMs} must be at least cpuTimeMs (${result.cpuTimeMs}) + ${RUNNER_CPU_HEADROOM_MS} = ${least}, or runners would retire before running an item`,
+    );
   }
   return Object.freeze(result);
 }

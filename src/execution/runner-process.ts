@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync } from "node:fs";
 import { execa } from "execa";
 import { z } from "zod";
 import type { Logger } from "../lib/logger.js";
@@ -20,6 +21,17 @@ const DIAGNOSTIC_BYTES = 8 * 1024;
 const SIGXCPU_EXIT = 128 + 24;
 /** Random bytes in each item's nonce. */
 const NONCE_BYTES = 12;
+/** A runner that retired (or was asked to exit) and has not exited this long after is SIGKILLed. */
+const EXIT_GRACE_MS = 1_000;
+/**
+ * An idle runner's CPU time is sampled this often; one that used more than
+ * {@link IDLE_CPU_TICKS} clock ticks (1/100 s) since the first sample of its idle period is killed
+ * (user code left a thread running: native threads escape the runner's own thread check).
+ */
+const IDLE_CHECK_MS = 200;
+const IDLE_CPU_TICKS = 5;
+/** Bounds of an error report (UTF-16 code units; runner.py caps to the same numbers). */
+export const ERROR_BOUNDS = { type: 200, message: 4_000, traceback: 20_000 } as const;
 
 /** Everything needed to start one runner. */
 export interface RunnerOptions {
@@ -39,7 +51,14 @@ export class SandboxStartError extends Error {
   }
 }
 
-const errorSchema = z.object({ type: z.string(), message: z.string(), traceback: z.string() });
+const errorSchema = z.object({
+  type: z.string().max(ERROR_BOUNDS.type),
+  message: z.string().max(ERROR_BOUNDS.message),
+  traceback: z.string().max(ERROR_BOUNDS.traceback),
+});
+
+/** A failure of the runner itself after setup (its diagnostics pipe is closed by then). */
+const fatalFrameSchema = z.object({ type: z.literal("fatal"), error: errorSchema });
 
 const resultFrameSchema = z.object({
   type: z.literal("result"),
@@ -117,6 +136,8 @@ export class RunnerProcess {
   lastUsedAt = Date.now();
   /** True once the runner died or was killed during a batch (as opposed to retiring). */
   died = false;
+  /** True once the sandbox process has exited (unlike `alive`, which turns false on retirement). */
+  exited = false;
 
   private readonly subprocess: ReturnType<typeof spawnBwrap>;
   private readonly decoder: FrameDecoder;
@@ -127,9 +148,13 @@ export class RunnerProcess {
   /** True once the frame of the batch in flight has been handed to the pipe in full. */
   private inputFlushed = true;
   private nextId = 1;
-  private killReason: "wall" | "violation" | "close" | undefined;
+  private killReason: "wall" | "violation" | "close" | "idle_cpu" | undefined;
   private exitInfo: { exitCode?: number; signal?: string } | undefined;
   private setupWaiter: ((frame: unknown) => void) | undefined;
+  private exitTimer: NodeJS.Timeout | undefined;
+  private idleTimer: NodeJS.Timeout | undefined;
+  /** Host pids of the sandbox's processes and the CPU ticks they had at the idle period's first sample. */
+  private idleBaseline: { pids: number[]; ticks: number } | undefined;
 
   private constructor(private readonly options: RunnerOptions) {
     const { paths, limits, key } = options;
@@ -188,7 +213,9 @@ export class RunnerProcess {
         throw new SandboxStartError(`the sandbox refused to start: ${parsed.data.error.type}: ${parsed.data.error.message}`);
       }
       this.setupError = parsed.data.error;
+      return;
     }
+    this.startIdleWatch();
   }
 
   /** True when the pool may hand this runner another item. */
@@ -241,6 +268,7 @@ export class RunnerProcess {
 
   /** Writes a batch to the runner and makes it the one in flight. */
   private send(batch: EncodedBatch, resolve: (results: (ItemResult | undefined)[]) => void): void {
+    this.stopIdleWatch();
     const now = performance.now();
     // One wall-clock timer per batch, restarted as each item completes.
     const timer = setTimeout(() => this.kill("wall"), this.options.limits.wallTimeMs + WALL_GRACE_MS);
@@ -258,6 +286,7 @@ export class RunnerProcess {
         if (this.pending === pending) this.pending = undefined;
         this.lastUsedAt = Date.now();
         this.sendQueued();
+        if (!this.pending) this.startIdleWatch();
         resolve(pending.results);
       },
     };
@@ -296,21 +325,73 @@ export class RunnerProcess {
     else pending.timer.refresh();
   }
 
-  /** Asks the runner to exit, and kills it if it has not within 1 s. */
+  /**
+   * Asks the runner to exit, and kills it if it has not within 1 s. Based on the process having
+   * exited, not on `alive`: a retired runner is not alive but may still be running (user code can
+   * hold up its exit), and nobody may be left to end it.
+   */
   async close(): Promise<void> {
-    if (!this.alive) return;
-    this.write({ type: "exit" });
-    this.subprocess.stdin?.end();
-    const timer = setTimeout(() => this.kill("close"), 1_000);
+    if (this.exited) return;
+    if (this.alive) {
+      this.write({ type: "exit" });
+      this.subprocess.stdin?.end();
+      this.scheduleExitKill();
+    } else {
+      this.kill("close"); // retired or broken: it has no item left to finish
+    }
     await this.subprocess.catch(() => undefined);
-    clearTimeout(timer);
   }
 
   /** SIGKILLs the bwrap process: the PID namespace takes every process of the sandbox with it. */
-  kill(reason: "wall" | "violation" | "close"): void {
+  kill(reason: "wall" | "violation" | "close" | "idle_cpu"): void {
     this.killReason ??= reason;
     this.alive = false;
-    this.subprocess.kill("SIGKILL");
+    this.stopIdleWatch();
+    if (!this.exited) this.subprocess.kill("SIGKILL");
+  }
+
+  /** Kills the runner unless it exits within {@link EXIT_GRACE_MS} (after retiring or `exit`). */
+  private scheduleExitKill(): void {
+    if (this.exitTimer || this.exited) return;
+    this.exitTimer = setTimeout(() => this.kill("close"), EXIT_GRACE_MS);
+    this.exitTimer.unref();
+  }
+
+  /** Starts sampling the CPU time of an idle runner (see {@link IDLE_CHECK_MS}). */
+  private startIdleWatch(): void {
+    if (this.idleTimer || !this.alive || this.exited) return;
+    this.idleBaseline = undefined;
+    this.idleTimer = setTimeout(() => this.checkIdle(), IDLE_CHECK_MS);
+    this.idleTimer.unref();
+  }
+
+  private stopIdleWatch(): void {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.idleTimer = undefined;
+    this.idleBaseline = undefined;
+  }
+
+  /**
+   * An idle runner waits in read(): its processes use no CPU. If they do, user code left a thread
+   * (or a native pthread, which the runner cannot count) running outside every item's budget:
+   * kill the runner (the pool then starts a fresh one).
+   */
+  private checkIdle(): void {
+    this.idleTimer = undefined;
+    if (this.pending || !this.alive || this.exited) return;
+    if (!this.idleBaseline) {
+      const pids = sandboxPids(this.subprocess.pid);
+      this.idleBaseline = { pids, ticks: cpuTicks(pids) };
+    } else {
+      const used = cpuTicks(this.idleBaseline.pids) - this.idleBaseline.ticks;
+      if (used > IDLE_CPU_TICKS) {
+        this.options.logger.warn({ workspaceId: this.workspaceId, ticks: used }, "sandbox runner used CPU while idle; killed");
+        this.kill("idle_cpu");
+        return;
+      }
+    }
+    this.idleTimer = setTimeout(() => this.checkIdle(), IDLE_CHECK_MS);
+    this.idleTimer.unref();
   }
 
   private write(message: unknown): void {
@@ -335,6 +416,17 @@ export class RunnerProcess {
       return;
     }
     const pending = this.pending;
+    const fatal = fatalFrameSchema.safeParse(message);
+    if (fatal.success) {
+      // Logged as data, bounded by the schema; the runner ends after sending it.
+      this.options.logger.warn({ workspaceId: this.workspaceId, error: fatal.data.error }, "sandbox runner failed");
+      this.kill("violation");
+      if (pending) {
+        const { type, message: text } = fatal.data.error;
+        this.failInFlight(pending, finish("sandbox_error", [], "", "", { type: "SandboxError", message: `the sandbox runner failed: ${type}: ${text}`.slice(0, ERROR_BOUNDS.message), traceback: "" }, pending.itemStartedAt));
+      }
+      return;
+    }
     const expected = pending?.items[pending.next];
     if (!pending || !expected) {
       this.violation("a result frame arrived while no item was running");
@@ -348,7 +440,10 @@ export class RunnerProcess {
     const frame = parsed.data;
     // A retiring runner exits by itself after this frame: the rest of the batch, and any batch
     // queued behind it, go to another runner (set before completing, so nothing more is sent).
-    if (frame.retire) this.alive = false;
+    if (frame.retire) {
+      this.alive = false;
+      this.scheduleExitKill(); // it exits by itself; if user code holds it up, it is killed
+    }
     this.complete(this.buildResult(frame, pending.itemStartedAt));
     if (frame.retire && this.pending === pending) pending.done();
   }
@@ -410,6 +505,9 @@ export class RunnerProcess {
 
   private onExit(exitCode: number | undefined, signal: string | undefined): void {
     this.alive = false;
+    this.exited = true;
+    this.stopIdleWatch();
+    if (this.exitTimer) clearTimeout(this.exitTimer);
     this.exitInfo = { exitCode, signal };
     if (this.setupWaiter) this.setupWaiter(undefined);
     const pending = this.pending;
@@ -451,6 +549,48 @@ function spawnBwrap(paths: SandboxPaths, limits: Readonly<Limits>, seccompProgra
     cleanup: true,
     stripFinalNewline: false,
   });
+}
+
+/** Host pids of `root` and every process under it (one scan of /proc: there is no children file here). */
+function sandboxPids(root: number | undefined): number[] {
+  if (root === undefined) return [];
+  const children = new Map<number, number[]>();
+  let entries: string[];
+  try {
+    entries = readdirSync("/proc");
+  } catch {
+    return [root];
+  }
+  for (const entry of entries) {
+    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ", 2)[1]);
+      const list = children.get(ppid);
+      if (list) list.push(Number(entry));
+      else children.set(ppid, [Number(entry)]);
+    } catch {
+      // the process ended while we looked
+    }
+  }
+  const found = [root];
+  for (let i = 0; i < found.length; i++) found.push(...(children.get(found[i]!) ?? []));
+  return found;
+}
+
+/** utime + stime (clock ticks, every thread) of the given processes; a process that is gone counts 0. */
+function cpuTicks(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      total += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // gone
+    }
+  }
+  return total;
 }
 
 function finish(

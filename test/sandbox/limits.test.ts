@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { LIMIT_SPECS, LimitError, resolveLimits } from "../../src/execution/limits.js";
+import { LIMIT_SPECS, LimitError, resolveLimits, RUNNER_CPU_HEADROOM_MS } from "../../src/execution/limits.js";
 
 describe("limits", () => {
   it("has the documented defaults", () => {
@@ -28,5 +28,16 @@ describe("limits", () => {
     expect(() => resolveLimits({ nope: 1 } as never)).toThrow(/nope/);
     expect(() => resolveLimits({ cpuTimeMs: 1.5 })).toThrow(/cpuTimeMs/);
     expect(() => resolveLimits({ outputBytes: 0 })).toThrow(/outputBytes/);
+  });
+
+  it("refuses a runner lifetime CPU that could not cover one item, naming runnerCpuTimeMs", () => {
+    // With these, every runner would retire before its first item and execute() would start
+    // runners forever.
+    for (const limits of [{ cpuTimeMs: 100, runnerCpuTimeMs: 1_000 }, { runnerCpuTimeMs: 5_000 }, { cpuTimeMs: 60_000, runnerCpuTimeMs: 60_000 }]) {
+      const attempt = () => resolveLimits(limits);
+      expect(attempt).toThrow(LimitError);
+      expect(attempt).toThrow(/limit runnerCpuTimeMs: .*cpuTimeMs/);
+    }
+    expect(resolveLimits({ cpuTimeMs: 500, runnerCpuTimeMs: 500 + RUNNER_CPU_HEADROOM_MS }).runnerCpuTimeMs).toBe(2_000);
   });
 });
