@@ -49,7 +49,14 @@ if (role !== "api") {
 if (role !== "worker") {
   const yoga = createServer(app);
   httpServer = createHttpServer(yoga);
-  await new Promise<void>((resolve) => httpServer!.listen(config.PORT, config.HOST, resolve));
+  await new Promise<void>((resolve) => {
+    httpServer!.once("error", (error: NodeJS.ErrnoException) => {
+      const hint = error.code === "EADDRINUSE" ? ` (another npm start?): stop it or set PORT` : "";
+      console.error(`cannot listen on ${config.HOST}:${config.PORT}: ${error.code ?? error.message}${hint}`);
+      process.exit(1);
+    });
+    httpServer!.listen(config.PORT, config.HOST, resolve);
+  });
   const url = `http://${config.HOST}:${config.PORT}/graphql`;
   logger.info({ url }, "API listening");
   if (values["local-key"]) {

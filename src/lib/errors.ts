@@ -29,8 +29,9 @@ export class BadUserInputError extends AppError {
 
 /** The record does not exist in the caller's workspace (also for records of other workspaces). */
 export class NotFoundError extends AppError {
-  constructor(what: string, id: string) {
-    super("NOT_FOUND", `${what} ${JSON.stringify(id)} not found`, 200);
+  /** @param hint - what the caller can do instead, e.g. the valid ids (never another workspace's). */
+  constructor(what: string, id: string, hint?: string) {
+    super("NOT_FOUND", `${what} ${JSON.stringify(id)} not found${hint ? `: ${hint}` : ""}`, 200);
   }
 }
 

@@ -98,10 +98,15 @@ describe("spanToDocument", () => {
 
 describe("normaliseSpan", () => {
   const now = new Date("2026-02-01T00:00:00Z");
-  it("fills defaults: kind from gen_ai.operation.name else other, startTime = ingest time, status unset", () => {
+  it("fills defaults: kind from gen_ai.operation.name, else chat for a conversation, else other, startTime = ingest time, status unset", () => {
     const a = normaliseSpan({ traceId: "t", spanId: "s", name: "n", attributes: { "gen_ai.operation.name": "execute_tool" } }, now);
     expect(a).toMatchObject({ span: { kind: "tool", startTime: now, endTime: null, status: "unset", input: null, output: null, metadata: {}, parentSpanId: null } });
     expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n" }, now)).toMatchObject({ span: { kind: "other" } });
+    // A span carrying a conversation is a chat span, so default evaluators (spanKind chat) match it.
+    const messages = [{ role: "user", content: "hi" }];
+    expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", input: messages, output: "yo" }, now)).toMatchObject({ span: { kind: "chat" } });
+    expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", attributes: { "gen_ai.input.messages": "[]" } }, now)).toMatchObject({ span: { kind: "chat" } });
+    expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", input: "a plain string" }, now)).toMatchObject({ span: { kind: "other" } });
     expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", kind: "chat", startTime: 1_700_000_000_000 }, now)).toMatchObject({
       span: { kind: "chat", startTime: new Date(1_700_000_000_000) },
     });

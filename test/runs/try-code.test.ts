@@ -221,8 +221,11 @@ describe("samples", () => {
     expect(none.errors![0]!.extensions!.issues[0].path).toBe("spanId");
     const two = await ws.gql(TRY, { input: { sourceCode: src, span: SPAN, document: {} } });
     expect(two.errors![0]!.extensions!.issues[0].path).toBe("spanId");
-    const badSpan = await ws.gql(TRY, { input: { sourceCode: src, span: { spanId: "x", name: "n" } } });
-    expect(badSpan.errors![0]!.extensions!.issues).toEqual([{ path: "span.traceId", message: "is required" }]);
+    const badSpan = await ws.gql(TRY, { input: { sourceCode: src, span: { kind: "llm", output: "hi" } } });
+    expect(badSpan.errors![0]!.extensions!.issues).toEqual([{ path: "span.kind", message: "must be one of chat, tool, agent, retrieval, other" }]);
+    // An inline span needs no ids or name: nothing is stored.
+    const bare = await ws.gql(TRY, { input: { sourceCode: src, span: { input: [{ role: "user", content: "hi" }], output: "hello" } } });
+    expect(bare.errors).toBeUndefined();
     const badDoc = await ws.gql(TRY, { input: { sourceCode: src, document: { outptu: "typo", attributes: [] } } });
     expect(badDoc.errors![0]!.extensions!.code).toBe("BAD_USER_INPUT");
     expect(badDoc.errors![0]!.extensions!.issues.map((i: any) => i.path).sort()).toEqual(["document", "document.attributes"]);

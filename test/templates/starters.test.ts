@@ -67,6 +67,7 @@ describe("starters", () => {
     const ws = await h.workspace("starters-404");
     const res = await ws.gql(`{ starter(id: "nope") { id } }`);
     expect(res.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect(res.errors?.[0]?.message).toMatch(/^starter "nope" not found: the starters are keyword-check, .*all-checks-pass/);
     const create = await ws.gql(`mutation { createTemplateFromStarter(input: { starterId: "nope" }) { template { id } } }`);
     expect(create.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
   });

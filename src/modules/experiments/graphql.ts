@@ -39,7 +39,7 @@ const ScoreSummaryRef = builder.objectRef<ScoreSummary>("ExperimentScoreSummary"
     valueCount: t.exposeInt("valueCount", { description: "Scores with a value (the rest are None)." }),
     mean: t.exposeFloat("mean", { nullable: true, description: "Mean value (a boolean as 0/1)." }),
     passed: t.exposeInt("passed", { description: "Scores that pass (combine.passed at 0.5, in the score's direction)." }),
-    passRate: t.exposeFloat("passRate", { nullable: true, description: "passed / count; null for CATEGORICAL." }),
+    passRate: t.exposeFloat("passRate", { nullable: true, description: "passed / count; null for CATEGORICAL and for NUMERIC scores outside 0–1." }),
   }),
 });
 

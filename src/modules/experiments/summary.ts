@@ -14,7 +14,10 @@ export interface ScoreSummary {
   valueCount: number;
   /** Mean of the values (a boolean as 0/1); null when none has a number. */
   mean: number | null;
-  /** Share of `count` that passes (combine.passed at 0.5); null for CATEGORICAL. */
+  /**
+   * Share of `count` that passes (combine.passed at 0.5); null for CATEGORICAL and for a NUMERIC
+   * score whose values leave the 0–1 scale (a word count or a grade: 0.5 means nothing there).
+   */
   passRate: number | null;
   /** Scores that pass. */
   passed: number;
@@ -34,11 +37,12 @@ export interface OutcomeCount {
  */
 export async function scoreSummaries(prisma: PrismaClient, experimentId: string): Promise<ScoreSummary[]> {
   const rows = await prisma.$queryRawUnsafe<
-    { evaluatorId: string; evaluatorName: string; name: string; dataType: string; higherIsBetter: boolean; count: bigint; valueCount: bigint; mean: number | null; passed: bigint }[]
+    { evaluatorId: string; evaluatorName: string; name: string; dataType: string; higherIsBetter: boolean; count: bigint; valueCount: bigint; mean: number | null; passed: bigint; unitScale: boolean }[]
   >(
     `SELECT s."evaluatorId", e.name AS "evaluatorName", s.name, s."dataType", s."higherIsBetter",
             count(*) AS count, count(s."numericValue") AS "valueCount", avg(s."numericValue")::float8 AS mean,
-            count(*) FILTER (WHERE (${PASSED_SQL})) AS passed
+            count(*) FILTER (WHERE (${PASSED_SQL})) AS passed,
+            coalesce(min(s."numericValue") >= 0 AND max(s."numericValue") <= 1, true) AS "unitScale"
      FROM "Score" s
      JOIN "Evaluator" e ON e.id = s."evaluatorId"
      JOIN "ExperimentEvaluator" x ON x."experimentId" = s."experimentId" AND x."evaluatorId" = s."evaluatorId"
@@ -57,7 +61,7 @@ export async function scoreSummaries(prisma: PrismaClient, experimentId: string)
     valueCount: Number(r.valueCount),
     mean: r.mean === null ? null : Number(r.mean),
     passed: Number(r.passed),
-    passRate: r.dataType === "CATEGORICAL" || Number(r.count) === 0 ? null : Number(r.passed) / Number(r.count),
+    passRate: r.dataType === "CATEGORICAL" || !r.unitScale || Number(r.count) === 0 ? null : Number(r.passed) / Number(r.count),
   }));
 }
 

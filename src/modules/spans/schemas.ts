@@ -40,7 +40,8 @@ const attributes = z
 
 /**
  * One ingested span. `kind` defaults from `gen_ai.operation.name` (chat, execute_tool → tool,
- * invoke_agent/create_agent → agent) else "other"; `startTime` defaults to the time of ingest.
+ * invoke_agent/create_agent → agent), else "chat" for a span that carries a conversation, else
+ * "other" (see {@link defaultKind}); `startTime` defaults to the time of ingest.
  */
 export const spanInputSchema = z
   .object({
@@ -93,10 +94,21 @@ const OPERATION_KINDS: Record<string, SpanKind> = {
   embeddings: "retrieval",
 };
 
-/** The kind a span gets when it gives none: from `gen_ai.operation.name`, else "other". */
-export function defaultKind(attrs: Record<string, unknown>): SpanKind {
+/** True when the input is a list of chat messages (`{role, ...}`), as OpenAI-style chat spans send. */
+function isMessageList(value: unknown): boolean {
+  return Array.isArray(value) && value.length > 0 && value.every((m) => typeof m === "object" && m !== null && "role" in m);
+}
+
+/**
+ * The kind a span gets when it gives none: from `gen_ai.operation.name`; else "chat" when it
+ * carries a conversation (a message list as input, or GenAI message attributes), since
+ * evaluators run on chat spans by default; else "other".
+ */
+export function defaultKind(attrs: Record<string, unknown>, input?: unknown): SpanKind {
   const operation = attrs["gen_ai.operation.name"];
-  return (typeof operation === "string" && OPERATION_KINDS[operation]) || "other";
+  if (typeof operation === "string" && OPERATION_KINDS[operation]) return OPERATION_KINDS[operation]!;
+  if (isMessageList(input) || "gen_ai.input.messages" in attrs || "gen_ai.output.messages" in attrs) return "chat";
+  return "other";
 }
 
 /** Validates one span and fills its defaults. `now` is the ingest time (default startTime). */
@@ -118,7 +130,7 @@ export function normaliseSpan(raw: unknown, now: Date): { span: NormalisedSpan }
       spanId: s.spanId,
       parentSpanId: s.parentSpanId ?? null,
       name: s.name,
-      kind: s.kind ?? defaultKind(attrs),
+      kind: s.kind ?? defaultKind(attrs, s.input),
       startTime: s.startTime ?? now,
       endTime: s.endTime ?? null,
       input: s.input ?? null,

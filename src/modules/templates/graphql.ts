@@ -2,7 +2,7 @@ import { resolveArrayConnection } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import type { ParamSpec } from "./settings.js";
-import { findStarter, listStarters, starterFile, type Starter } from "./starters/index.js";
+import { findStarter, listStarters, starterFile, starterNotFound, type Starter } from "./starters/index.js";
 import { NIL_UUID, isUuid, specsOf } from "./store.js";
 
 
@@ -151,7 +151,7 @@ builder.queryFields((t) => ({
     args: { id: t.arg.string({ required: true }) },
     resolve: (_root, args) => {
       const starter = findStarter(args.id);
-      if (!starter) throw new NotFoundError("starter", args.id);
+      if (!starter) throw starterNotFound(args.id);
       return starter;
     },
   }),

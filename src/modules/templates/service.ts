@@ -10,7 +10,7 @@ import { checkSource, inspectSource, type SourceInspector } from "./inspect-sour
 import { createTemplateInputSchema, parseTemplateInput, updateTemplateInputSchema } from "./schemas.js";
 import type { ParamSpec } from "./settings.js";
 import { validateImportsAndPins } from "../shared-libraries/resolve.js";
-import { findStarter } from "./starters/index.js";
+import { findStarter, starterNotFound } from "./starters/index.js";
 import { asJson, isUuid, lockTemplate, specsOf, withUniqueName } from "./store.js";
 
 /** A template and its latest version. */
@@ -188,7 +188,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
      */
     async createTemplateFromStarter(principal: Principal, starterId: string, overrides: { name?: string; description?: string } = {}) {
       const starter = findStarter(starterId);
-      if (!starter) throw new NotFoundError("starter", starterId);
+      if (!starter) throw starterNotFound(starterId);
       return createTemplate(principal, {
         name: overrides.name ?? starter.name,
         description: overrides.description ?? starter.description,

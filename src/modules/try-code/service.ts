@@ -9,7 +9,7 @@ import type { RunPreparer, RunnableVersion } from "../runs/prepare.js";
 import { checkSource, inspectSource, type SourceInspector } from "../templates/inspect-source.js";
 import type { TemplateService } from "../templates/service.js";
 import { validateParamSpecs, type ParamSpec } from "../templates/settings.js";
-import { findStarter } from "../templates/starters/index.js";
+import { findStarter, starterNotFound } from "../templates/starters/index.js";
 import { specsOf } from "../templates/store.js";
 import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../workspaces/service.js";
@@ -92,7 +92,7 @@ export function createTryCodeService(deps: {
     }
     if (given(input.starterId)) {
       const starter = findStarter(input.starterId!);
-      if (!starter) throw new NotFoundError("starter", input.starterId!);
+      if (!starter) throw starterNotFound(input.starterId!);
       return { version: { id: draftId(`starter-${starter.id}`, starter.sourceCode), sourceCode: starter.sourceCode, libraryPins: {} }, specs: starter.params, imports: [], templateVersion: null };
     }
     const version = await deps.templates.findVersion(principal.workspaceId, input.templateId!, input.templateVersion ?? undefined);
@@ -114,7 +114,8 @@ export function createTryCodeService(deps: {
       return null;
     }
     if (given(input.span)) {
-      const result = normaliseSpan(input.span, new Date());
+      // A draft's inline span needs no ids: nothing is stored.
+      const result = normaliseSpan({ traceId: "try-code", spanId: "try-code", name: "try-code", ...(input.span as object) }, new Date());
       if ("issues" in result) {
         issues.push(...result.issues.map((i) => ({ path: i.path ? `span.${i.path}` : "span", message: i.message })));
         return null;

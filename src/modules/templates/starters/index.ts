@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { NotFoundError } from "../../../lib/errors.js";
 import type { ParamSpec } from "../settings.js";
 import { STARTERS, type StarterManifestEntry } from "./manifest.js";
 
@@ -20,6 +21,11 @@ export function listStarters(): readonly Starter[] {
 }
 
 /** One starter by id, or null. */
+/** NOT_FOUND for an unknown starter id, listing the valid ones. */
+export function starterNotFound(id: string): NotFoundError {
+  return new NotFoundError("starter", id, `the starters are ${listStarters().map((s) => s.id).join(", ")}`);
+}
+
 export function findStarter(id: string): Starter | null {
   return LOADED.find((s) => s.id === id) ?? null;
 }
