@@ -138,6 +138,7 @@ class OutputLimit(BaseException):
 
 
 def read_exact(fd: int, n: int) -> bytes | None:
+    """Read exactly ``n`` bytes from ``fd`` (1 MiB reads at most); None at EOF before ``n``."""
     chunks = []
     while n > 0:
         chunk = _os_read(fd, min(n, 1 << 20))
@@ -149,6 +150,10 @@ def read_exact(fd: int, n: int) -> bytes | None:
 
 
 def read_frame(fd: int) -> dict | None:
+    """Read one frame (4-byte big-endian length, UTF-8 JSON); None at EOF.
+
+    Raises ValueError for a length over MAX_FRAME_BYTES, and the decoder's error for bad JSON.
+    """
     header = read_exact(fd, 4)
     if header is None:
         return None
@@ -162,11 +167,13 @@ def read_frame(fd: int) -> dict | None:
 
 
 def encode_frame(message: dict) -> bytes:
+    """``message`` as one frame: its UTF-8 JSON preceded by the 4-byte big-endian length."""
     body = _encode(message).encode("utf-8")
     return len(body).to_bytes(4, "big") + body
 
 
 def write_all(fd: int, data: bytes) -> None:
+    """Write every byte of ``data`` to ``fd`` (retrying short writes); OSError propagates."""
     view = memoryview(data)
     while view:
         written = _os_write(fd, view)
@@ -174,6 +181,7 @@ def write_all(fd: int, data: bytes) -> None:
 
 
 def write_frame(fd: int, message: dict) -> None:
+    """Write ``message`` to ``fd`` as one frame (see encode_frame)."""
     write_all(fd, encode_frame(message))
 
 
@@ -305,6 +313,9 @@ def _cycles(graph: dict[str, list[str]]) -> dict[str, str]:
 
 
 class Runner:
+    """One sandboxed runner: the compiled template and libraries of its setup frame, run per item
+    (warm: in this process; strict: in a child of the zygote), results framed on ``result_fd``."""
+
     def __init__(self, setup: dict, result_fd: int) -> None:
         self.result_fd = result_fd
         self.workspace_id = setup["workspaceId"]
@@ -854,6 +865,7 @@ def _fatal_frame(error: BaseException) -> bytes:
 
 
 def main() -> None:
+    """The runner's life: descriptors, setup frame, rlimits and seccomp, then serve batches (see module doc)."""
     _close_inherited_fds()
     # Move the result pipe out of the way: fd 3 closed, the channel on a random private fd.
     rand = int.from_bytes(os.urandom(2), "big")

@@ -67,6 +67,7 @@ function median(values: number[]): number {
   return sorted[Math.floor(sorted.length / 2)]!;
 }
 
+/** `npm run bench -- sandbox`: measures the four rows (see the file comment) and prints the table. */
 export async function run(): Promise<void> {
   const rows: Row[] = [];
   const logger = createLogger("warn");

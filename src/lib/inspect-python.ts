@@ -16,6 +16,12 @@ export interface SourceError {
   column: number | null;
 }
 
+/** ` (line 3, column 5)` to append to a {@link SourceError} message, or "" when the line is unknown. */
+export function formatPosition(line: number | null, column: number | null): string {
+  if (line === null) return "";
+  return column === null ? ` (line ${line})` : ` (line ${line}, column ${column})`;
+}
+
 /**
  * Parses Python source with the sandbox's Python without running it: python-lib's
  * scripts/inspect_source.py (`ast` only, never `exec`), isolated (`-I -S -B`), with an empty

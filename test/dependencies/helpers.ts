@@ -1,37 +1,13 @@
-import { randomUUID } from "node:crypto";
-import { createApp } from "../../src/app.js";
-import { loadConfig } from "../../src/config.js";
-import type { Principal } from "../../src/modules/workspaces/service.js";
-import { startWorkers, type Workers } from "../../src/worker.js";
-import { createTestWorkspace, graphqlClient } from "../helpers.js";
-import { obliterate } from "../runs/helpers.js";
+import { liveHarness } from "../runs/helpers.js";
 
 export { waitFor } from "../runs/helpers.js";
 
 /**
  * An app on a BullMQ prefix of its own with the `evaluate-span` and `evaluation-barrier` workers
- * (the real queue, flows and sandbox), and fresh workspaces.
+ * (the real queue, flows and sandbox), and fresh workspaces: {@link liveHarness} with those queues.
  */
-export async function dependencyHarness(options: { startWorker?: boolean } = {}) {
-  const prefix = `oodle-test-deps-${randomUUID().slice(0, 8)}`;
-  const app = createApp(loadConfig({ ...process.env, QUEUE_PREFIX: prefix }));
-  const start = () => startWorkers(app, { queues: ["evaluate-span", "evaluation-barrier"] });
-  let workers: Workers | undefined = options.startWorker === false ? undefined : await start();
-  const client = graphqlClient(app);
-  return {
-    app,
-    async workspace(label = "deps") {
-      const ws = await createTestWorkspace(app, label);
-      const principal: Principal = { workspaceId: ws.workspace.id, apiKeyId: ws.apiKey.id };
-      const gql = (query: string, variables: Record<string, unknown> = {}) => client.request(query, variables, ws.secret);
-      return { ...ws, principal, gql };
-    },
-    async close() {
-      await workers?.close();
-      await obliterate(app, prefix);
-      await app.close();
-    },
-  };
+export function dependencyHarness(options: { startWorker?: boolean } = {}) {
+  return liveHarness({ ...options, queues: ["evaluate-span", "evaluation-barrier"], label: "deps" });
 }
 
 /** A chat span with a user question and an assistant reply. */

@@ -107,6 +107,11 @@ describe("normaliseSpan", () => {
     expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", input: messages, output: "yo" }, now)).toMatchObject({ span: { kind: "chat" } });
     expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", attributes: { "gen_ai.input.messages": "[]" } }, now)).toMatchObject({ span: { kind: "chat" } });
     expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", input: "a plain string" }, now)).toMatchObject({ span: { kind: "other" } });
+    expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", output: "a\u0000b" }, now)).toEqual({
+      issues: [{ path: "", message: "must not contain the character U+0000 (PostgreSQL cannot store it)" }],
+    });
+    // The six characters backslash-u-0-0-0-0 are ordinary text.
+    expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", output: "C:\\u0000" }, now)).toHaveProperty("span");
     expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", kind: "chat", startTime: 1_700_000_000_000 }, now)).toMatchObject({
       span: { kind: "chat", startTime: new Date(1_700_000_000_000) },
     });
@@ -154,5 +159,18 @@ describe("the execution record", () => {
       { position: 0, name: "a", dataType: "BOOLEAN", value: true, numericValue: 1, higherIsBetter: false, comment: "why", metadata: { k: 1 } },
       { position: 1, name: "b", dataType: "CATEGORICAL", value: "x", numericValue: null, higherIsBetter: true, comment: null, metadata: null },
     ]);
+  });
+  it("replaces U+0000 (which Postgres refuses) in output, errors and scores, on the live and experiment paths alike", () => {
+    const columns = runColumns({
+      outcome: "ok",
+      stdout: "a\u0000b",
+      stderr: "\u0000",
+      durationMs: 1,
+      error: { type: "T\u0000", message: "m\u0000", traceback: "t\u0000" },
+      scores: [{ name: "n\u0000", value: "v\u0000", data_type: "CATEGORICAL", higher_is_better: true, comment: "c\u0000", metadata: { k: "m\u0000" } }],
+    });
+    expect(JSON.stringify(columns)).not.toContain("\\u0000");
+    expect(columns.stdout).toBe("a\uFFFDb");
+    expect(columns.scores[0]).toMatchObject({ name: "n\uFFFD", value: "v\uFFFD", comment: "c\uFFFD", metadata: { k: "m\uFFFD" } });
   });
 });

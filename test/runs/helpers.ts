@@ -113,22 +113,30 @@ export async function obliterate(app: App, prefix: string, names: readonly Queue
   }
 }
 
-/** An app on a BullMQ prefix of its own with an `evaluate-span` worker, and a fresh workspace. */
-export async function liveHarness(options: { execution?: Executor; startWorker?: boolean } = {}) {
-  const prefix = `oodle-test-runs-${randomUUID().slice(0, 8)}`;
+/**
+ * An app on a BullMQ prefix of its own (`oodle-test-<label>-…`) with workers for `queues`
+ * (default: `evaluate-span`), and fresh workspaces. `startWorker: false` starts none until
+ * `startWorker()`; `execution` replaces the sandbox executor.
+ */
+export async function liveHarness(
+  options: { execution?: Executor; startWorker?: boolean; queues?: QueueName[]; label?: string } = {},
+) {
+  const label = options.label ?? "runs";
+  const queues = options.queues ?? ["evaluate-span"];
+  const prefix = `oodle-test-${label}-${randomUUID().slice(0, 8)}`;
   const app = createApp(loadConfig({ ...process.env, QUEUE_PREFIX: prefix }), { execution: options.execution });
-  let workers: Workers | undefined = options.startWorker === false ? undefined : await startWorkers(app, { queues: ["evaluate-span"] });
+  let workers: Workers | undefined = options.startWorker === false ? undefined : await startWorkers(app, { queues });
   const client = graphqlClient(app);
   return {
     app,
     prefix,
     client,
-    /** Starts the worker later (for tests that enqueue first). */
+    /** Starts the workers later (for tests that enqueue first). */
     async startWorker() {
-      workers ??= await startWorkers(app, { queues: ["evaluate-span"] });
+      workers ??= await startWorkers(app, { queues });
     },
-    async workspace(label = "runs") {
-      const ws = await createTestWorkspace(app, label);
+    async workspace(workspaceLabel = label) {
+      const ws = await createTestWorkspace(app, workspaceLabel);
       const principal: Principal = { workspaceId: ws.workspace.id, apiKeyId: ws.apiKey.id };
       const gql = (query: string, variables: Record<string, unknown> = {}) => client.request(query, variables, ws.secret);
       return { ...ws, principal, gql };

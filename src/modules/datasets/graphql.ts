@@ -1,14 +1,14 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
 import { BadUserInputError } from "../../lib/errors.js";
-import { NIL_UUID, isUuid } from "../templates/store.js";
+import { uuidOrNil } from "../templates/store.js";
 import type { BadLine, ImportReport } from "./importer.js";
 import { fileToReadable, type StreamableFile } from "./upload-stream.js";
 
 /** A dataset of the caller's workspace. */
 export const DatasetRef = builder.prismaNode("Dataset", {
   id: { field: "id" },
-  findUnique: (id, ctx) => ({ id: isUuid(id) ? id : NIL_UUID, workspaceId: ctx.principal.workspaceId }),
+  findUnique: (id, ctx) => ({ id: uuidOrNil(id), workspaceId: ctx.principal.workspaceId }),
   description: "A named set of examples: inputs, the application's outputs and traces, expected outputs, context and metadata.",
   fields: (t) => ({
     name: t.exposeString("name"),
@@ -24,7 +24,7 @@ export const DatasetRef = builder.prismaNode("Dataset", {
 /** One item of a dataset (the items.jsonl shape). */
 export const DatasetItemRef = builder.prismaNode("DatasetItem", {
   id: { field: "id" },
-  findUnique: (id, ctx) => ({ id: isUuid(id) ? id : NIL_UUID, workspaceId: ctx.principal.workspaceId }),
+  findUnique: (id, ctx) => ({ id: uuidOrNil(id), workspaceId: ctx.principal.workspaceId }),
   description: "One example of a dataset, as imported (shared/data items.jsonl shape).",
   fields: (t) => ({
     position: t.exposeInt("position", { description: "0-based order in the dataset." }),

@@ -40,9 +40,6 @@ export const traceSpanSchema = z
   })
   .loose();
 
-/** The keys an items.jsonl line may hold (shared/data/README.md, plus an optional `trace`). */
-export const ITEM_KEYS = ["id", "input", "output", "expected_output", "context", "tool_calls", "expected_tool_calls", "metadata", "trace"] as const;
-
 /**
  * One line of an items.jsonl file: the common shape of shared/data (`id`, `input`, `output`,
  * `expected_output`, `context`, `tool_calls`, `expected_tool_calls`, `metadata`) plus an optional

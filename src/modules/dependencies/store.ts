@@ -37,13 +37,6 @@ export async function loadDependencyEdges(prisma: PrismaClient | Tx, evaluatorId
   return rows.map(edgeOf);
 }
 
-/** The edges whose dependency is one of `dependsOnIds` (who runs after them). */
-export async function loadDependentEdges(prisma: PrismaClient | Tx, dependsOnIds: readonly string[]): Promise<DependencyEdge[]> {
-  if (dependsOnIds.length === 0) return [];
-  const rows = await prisma.evaluatorDependency.findMany({ where: { dependsOnId: { in: [...dependsOnIds] } }, orderBy: { position: "asc" } });
-  return rows.map(edgeOf);
-}
-
 /** Every edge among the workspace's evaluators. */
 export async function workspaceEdges(prisma: PrismaClient | Tx, workspaceId: string): Promise<DependencyEdge[]> {
   const rows = await prisma.evaluatorDependency.findMany({ where: { evaluator: { workspaceId } }, orderBy: { position: "asc" } });

@@ -2,7 +2,7 @@ import { builder } from "../../graphql/builder.js";
 import type { GraphQLContext } from "../../graphql/context.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { TemplateRef, withoutNulls } from "../templates/graphql.js";
-import { NIL_UUID, isUuid } from "../templates/store.js";
+import { uuidOrNil } from "../templates/store.js";
 import { DependencyInput, dependenciesOf } from "../dependencies/graphql-inputs.js";
 import { SPAN_KINDS } from "./schemas.js";
 
@@ -10,7 +10,7 @@ import { SPAN_KINDS } from "./schemas.js";
 /** An evaluator of the caller's workspace (archived ones stay readable by id). */
 export const EvaluatorRef = builder.prismaNode("Evaluator", {
   id: { field: "id" },
-  findUnique: (id, ctx) => ({ id: isUuid(id) ? id : NIL_UUID, workspaceId: ctx.principal.workspaceId }),
+  findUnique: (id, ctx) => ({ id: uuidOrNil(id), workspaceId: ctx.principal.workspaceId }),
   description:
     "A template run with its own setting values on the spans that its rule matches (kind code), or an evaluator whose scores are posted with submitScores (kind external).",
   fields: (t) => ({
@@ -74,7 +74,7 @@ builder.queryFields((t) => ({
         where: {
           workspaceId: ctx.principal.workspaceId,
           ...(args.includeArchived ? {} : { archivedAt: null }),
-          ...(args.templateId ? { templateId: isUuid(args.templateId.id) ? args.templateId.id : NIL_UUID } : {}),
+          ...(args.templateId ? { templateId: uuidOrNil(args.templateId.id) } : {}),
         },
         orderBy: { createdAt: "asc" },
       }),

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ItemResult } from "../../execution/index.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { runColumns, type RunColumns } from "../runs/record.js";
+import { jsonWithoutNul, runColumns, SKIPPED_COLUMNS, type RunColumns } from "../runs/record.js";
 
 /** What one run of an evaluator on an experiment item records. */
 export interface ExperimentRunRecord {
@@ -24,21 +24,7 @@ export interface ExperimentRunRecord {
   finishedAt: Date;
 }
 
-/** The columns of a run skipped by a gate: no output, no scores. */
-const SKIPPED: RunColumns = { outcome: "skipped", stdout: "", stderr: "", errorType: null, errorMessage: null, errorTraceback: null, durationMs: 0, scores: [] };
-
-/** Postgres refuses U+0000 in text and jsonb: replace it (user code can print anything). */
-function noNul(text: string): string {
-  return text.includes("\u0000") ? text.replaceAll("\u0000", "\uFFFD") : text;
-}
-
-/** A JSON value without U+0000 in any string (cheap when there is none). */
-function jsonNoNul<T>(value: T): T {
-  const text = JSON.stringify(value);
-  return text.includes("\\u0000") ? (JSON.parse(text.replaceAll("\\u0000", "\\ufffd")) as T) : value;
-}
-
-/** The Run row of one record as JSON for `jsonb_to_recordset`, with its id chosen here. */
+/** The Run row of one record as JSON for `jsonb_to_recordset`, with its id chosen here (`runColumns` already replaced U+0000). */
 function runRow(id: string, r: ExperimentRunRecord, columns: RunColumns) {
   return {
     id,
@@ -48,14 +34,14 @@ function runRow(id: string, r: ExperimentRunRecord, columns: RunColumns) {
     experimentId: r.experimentId,
     datasetItemId: r.datasetItemId,
     libraryVersions: r.libraryVersions,
-    params: jsonNoNul(r.params),
+    params: jsonWithoutNul(r.params),
     outcome: columns.outcome,
     skipReason: r.skipReason ?? null,
-    stdout: noNul(columns.stdout),
-    stderr: noNul(columns.stderr),
-    errorType: columns.errorType === null ? null : noNul(columns.errorType),
-    errorMessage: columns.errorMessage === null ? null : noNul(columns.errorMessage),
-    errorTraceback: columns.errorTraceback === null ? null : noNul(columns.errorTraceback),
+    stdout: columns.stdout,
+    stderr: columns.stderr,
+    errorType: columns.errorType,
+    errorMessage: columns.errorMessage,
+    errorTraceback: columns.errorTraceback,
     durationMs: columns.durationMs,
     attempts: r.attempts,
     startedAt: r.startedAt.toISOString(),
@@ -72,13 +58,13 @@ function scoreRows(runId: string, r: ExperimentRunRecord, columns: RunColumns) {
     experimentId: r.experimentId,
     datasetItemId: r.datasetItemId,
     position: score.position,
-    name: noNul(score.name),
+    name: score.name,
     dataType: score.dataType,
-    value: typeof score.value === "string" ? noNul(score.value) : score.value,
+    value: score.value,
     numericValue: score.numericValue,
     higherIsBetter: score.higherIsBetter,
-    comment: score.comment === null ? null : noNul(score.comment),
-    metadata: score.metadata === null ? null : jsonNoNul(score.metadata),
+    comment: score.comment,
+    metadata: score.metadata,
   }));
 }
 
@@ -121,7 +107,7 @@ export async function recordExperimentRuns(prisma: PrismaClient, records: readon
   const scores: ReturnType<typeof scoreRows> = [];
   for (const record of records) {
     const id = randomUUID();
-    const columns = record.result ? runColumns(record.result) : SKIPPED;
+    const columns = record.result ? runColumns(record.result) : SKIPPED_COLUMNS;
     runs.push(runRow(id, record, columns));
     scores.push(...scoreRows(id, record, columns));
   }

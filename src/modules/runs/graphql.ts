@@ -1,14 +1,9 @@
 import { builder } from "../../graphql/builder.js";
 import { BadUserInputError } from "../../lib/errors.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
-import { NIL_UUID, isUuid } from "../templates/store.js";
+import { uuidOrNil } from "../templates/store.js";
 import { RUN_OUTCOMES } from "./record.js";
 import type { EvaluatorStats } from "./service.js";
-
-/** A UUID from a decoded global id, or the nil UUID (matches nothing) when it is malformed. */
-export function uuidOrNil(id: string): string {
-  return isUuid(id) ? id : NIL_UUID;
-}
 
 /** Checks an outcome filter against the closed list. @throws BadUserInputError naming the argument. */
 export function checkOutcome(outcome: string | null | undefined, path = "outcome"): void {

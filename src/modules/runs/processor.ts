@@ -8,7 +8,7 @@ import type { SpanService } from "../spans/service.js";
 import { isUniqueViolation, objectOf, specsOf } from "../templates/store.js";
 import { resolveParams } from "../templates/values.js";
 import type { RunPreparer } from "./prepare.js";
-import { runColumns, USER_FAULTS, type RunColumns } from "./record.js";
+import { runColumns, SKIPPED_COLUMNS, USER_FAULTS, type RunColumns } from "./record.js";
 
 /** Thrown to make BullMQ retry a job whose run hit a sandbox fault (never the user's code). */
 export class SandboxFaultError extends Error {
@@ -181,9 +181,7 @@ export function createRunProcessor(deps: {
   }
 
   function skipped(ctx: RunContext, reason: string): Promise<ProcessStatus> {
-    return write({ ...ctx, skipReason: reason }, {
-      outcome: "skipped", stdout: "", stderr: "", errorType: null, errorMessage: null, errorTraceback: null, durationMs: 0, scores: [],
-    });
+    return write({ ...ctx, skipReason: reason }, SKIPPED_COLUMNS);
   }
 
   async function run(ctx: RunContext, evaluator: CodeEvaluator, isLastAttempt: boolean): Promise<ProcessStatus> {
@@ -208,10 +206,6 @@ export function createRunProcessor(deps: {
     return write(full, columns);
   }
 
-  /**
-   * Processes one evaluation job. @returns what it did.
-   * @throws SandboxFaultError (retried) before the last attempt; database errors (retried).
-   */
   /** What a dependent reads before it runs; null for an evaluator with no dependencies. */
   async function readDependencies(payload: EvaluationPayload): Promise<DependencyInputs | null> {
     const declared = await declaredDependencies(prisma, payload.evaluatorId);

@@ -18,6 +18,17 @@ export function capText(text: string, max = MAX_CAPTURED_CHARS): string {
   return `${text.slice(0, max)}\n… [${text.length - max} more characters not kept]`;
 }
 
+/** Postgres refuses U+0000 in text and jsonb: it becomes U+FFFD (user code can print anything). */
+export function withoutNul(text: string): string {
+  return text.includes("\u0000") ? text.replaceAll("\u0000", "\uFFFD") : text;
+}
+
+/** A JSON value with U+0000 replaced in every string (cheap when there is none). */
+export function jsonWithoutNul<T>(value: T): T {
+  const text = JSON.stringify(value);
+  return text.includes("\\u0000") ? (JSON.parse(text.replaceAll("\\u0000", "\\ufffd")) as T) : value;
+}
+
 /** A score's value as a number for filters and aggregates: the number, 1/0 for a boolean, else null. */
 export function numericValueOf(value: Score["value"]): number | null {
   if (typeof value === "number") return value;
@@ -37,17 +48,17 @@ export interface ScoreColumns {
   metadata: Record<string, unknown> | null;
 }
 
-/** The scores of a result as rows, in the order written (the primary score first). */
+/** The scores of a result as rows, in the order written (the primary score first), U+0000 replaced. */
 export function scoreColumns(scores: readonly Score[]): ScoreColumns[] {
   return scores.map((s, position) => ({
     position,
-    name: s.name,
+    name: withoutNul(s.name),
     dataType: s.data_type,
-    value: s.value,
+    value: typeof s.value === "string" ? withoutNul(s.value) : s.value,
     numericValue: numericValueOf(s.value),
     higherIsBetter: s.higher_is_better,
-    comment: s.comment,
-    metadata: s.metadata as Record<string, unknown> | null,
+    comment: s.comment === null ? null : withoutNul(s.comment),
+    metadata: s.metadata == null ? null : jsonWithoutNul(s.metadata as Record<string, unknown>),
   }));
 }
 
@@ -63,15 +74,24 @@ export interface RunColumns {
   scores: ScoreColumns[];
 }
 
-/** A sandbox result as run columns: captured output capped, the error split into type, message and user traceback. */
+/** The columns of a run that did not run (skipped, with its reason beside): no output, no scores. */
+export const SKIPPED_COLUMNS: Readonly<RunColumns> = {
+  outcome: "skipped", stdout: "", stderr: "", errorType: null, errorMessage: null, errorTraceback: null, durationMs: 0, scores: [],
+};
+
+/**
+ * A sandbox result as run columns, ready to store on either path (live or experiment): captured
+ * output capped, the error split into type, message and user traceback, U+0000 replaced everywhere.
+ */
 export function runColumns(result: ItemResult): RunColumns {
+  const error = result.error;
   return {
     outcome: result.outcome,
-    stdout: capText(result.stdout),
-    stderr: capText(result.stderr),
-    errorType: result.error?.type ?? null,
-    errorMessage: result.error?.message ?? null,
-    errorTraceback: result.error ? result.error.traceback || null : null,
+    stdout: withoutNul(capText(result.stdout)),
+    stderr: withoutNul(capText(result.stderr)),
+    errorType: error ? withoutNul(error.type) : null,
+    errorMessage: error ? withoutNul(error.message) : null,
+    errorTraceback: error?.traceback ? withoutNul(error.traceback) : null,
     durationMs: result.durationMs,
     scores: result.outcome === "ok" ? scoreColumns(result.scores) : [],
   };

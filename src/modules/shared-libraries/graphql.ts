@@ -1,13 +1,8 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
-import { z } from "zod";
 import { builder } from "../../graphql/builder.js";
 import { NotFoundError } from "../../lib/errors.js";
+import { uuidOrNil } from "../templates/store.js";
 import type { LibraryDiff, PinningTemplate } from "./service.js";
-
-/** Stands in for a malformed id in a lookup: matches nothing. */
-const NIL_UUID = "00000000-0000-0000-0000-000000000000";
-const uuid = z.uuid();
-const idOrNil = (id: string) => (uuid.safeParse(id).success ? id : NIL_UUID);
 
 /** The diff between two versions of a shared library. */
 const SharedLibraryDiffRef = builder.objectRef<LibraryDiff>("SharedLibraryDiff").implement({
@@ -35,7 +30,7 @@ const SharedLibraryPinRef = builder.objectRef<PinningTemplate>("SharedLibraryPin
 /** A shared library of the caller's workspace (another workspace's id reads as absent). */
 export const SharedLibraryRef = builder.prismaNode("SharedLibrary", {
   id: { field: "id" },
-  findUnique: (id, ctx) => ({ id: idOrNil(id), workspaceId: ctx.principal.workspaceId }),
+  findUnique: (id, ctx) => ({ id: uuidOrNil(id), workspaceId: ctx.principal.workspaceId }),
   description: "A versioned Python module of the workspace that evaluators import as shared.<name>.",
   fields: (t) => ({
     name: t.exposeString("name", { description: "The module name: `from shared.<name> import ...`." }),
@@ -77,7 +72,7 @@ export const SharedLibraryRef = builder.prismaNode("SharedLibrary", {
 /** One immutable version of a shared library. */
 export const SharedLibraryVersionRef = builder.prismaNode("SharedLibraryVersion", {
   id: { field: "id" },
-  findUnique: (id, ctx) => ({ id: idOrNil(id), library: { workspaceId: ctx.principal.workspaceId } }),
+  findUnique: (id, ctx) => ({ id: uuidOrNil(id), library: { workspaceId: ctx.principal.workspaceId } }),
   description: "One published version of a shared library; never changes.",
   fields: (t) => ({
     version: t.exposeInt("version"),

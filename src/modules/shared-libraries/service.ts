@@ -3,6 +3,7 @@ import type { SharedLibrary, SharedLibraryVersion } from "../../generated/prisma
 import { BadUserInputError, ConflictError, NotFoundError, type InputIssue } from "../../lib/errors.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
+import { formatPosition } from "../../lib/inspect-python.js";
 import { parseIssues } from "../../lib/validation.js";
 import type { Principal } from "../workspaces/service.js";
 import { unifiedDiff } from "./diff.js";
@@ -42,12 +43,6 @@ export interface PinningTemplate {
   versions: number[];
   /** The library versions they pin, in the same order. */
   pinnedVersions: number[];
-}
-
-/** ` (line 3, column 5)`, or "" when the position is unknown. */
-function position(line: number | null, column: number | null): string {
-  if (line === null) return "";
-  return column === null ? ` (line ${line})` : ` (line ${line}, column ${column})`;
 }
 
 /**
@@ -111,7 +106,7 @@ export function createSharedLibraryService(deps: { prisma: PrismaClient; logger:
         const inspection = await inspector(source);
         if (!inspection.ok) {
           const { message, line, column } = inspection.error;
-          issues.push({ path: "sourceCode", message: message + position(line, column) });
+          issues.push({ path: "sourceCode", message: message + formatPosition(line, column) });
         } else {
           imports = inspection.imports;
           const self = data?.name;

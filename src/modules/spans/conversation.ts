@@ -5,6 +5,8 @@
  * (OpenAI `tool_calls`, OTel GenAI `{"type": "tool_call"}` parts, or `{name, arguments}`). Pure.
  */
 
+import { isPlainObject } from "../templates/settings.js";
+
 /** One turn: a role and its text. */
 export interface Turn {
   role: string;
@@ -19,10 +21,6 @@ export interface ToolCall {
 
 type Message = Record<string, unknown>;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 /** Text of a message content: a string as is; parts joined (text parts and bare strings). */
 export function partText(content: unknown): string {
   if (content === null || content === undefined) return "";
@@ -31,7 +29,7 @@ export function partText(content: unknown): string {
     return content
       .map((part) => {
         if (typeof part === "string") return part;
-        if (isObject(part)) {
+        if (isPlainObject(part)) {
           const text = part.text ?? part.content;
           return typeof text === "string" ? text : "";
         }
@@ -39,7 +37,7 @@ export function partText(content: unknown): string {
       })
       .join("");
   }
-  if (isObject(content) && typeof content.text === "string") return content.text;
+  if (isPlainObject(content) && typeof content.text === "string") return content.text;
   return JSON.stringify(content);
 }
 
@@ -48,7 +46,7 @@ export function messagesOf(value: unknown, defaultRole: string): Message[] {
   if (value === null || value === undefined) return [];
   if (typeof value === "string") return [{ role: defaultRole, content: value }];
   if (Array.isArray(value)) return value.flatMap((item) => messagesOf(item, defaultRole));
-  if (isObject(value)) {
+  if (isPlainObject(value)) {
     if ("role" in value || "content" in value || "parts" in value || "tool_calls" in value) return [value];
     if (Array.isArray(value.messages)) return messagesOf(value.messages, defaultRole);
   }
@@ -76,8 +74,8 @@ function parseArguments(args: unknown): unknown {
 
 /** One tool call in any of the three forms, or null when it is not one. */
 export function normaliseToolCall(call: unknown): ToolCall | null {
-  if (!isObject(call)) return null;
-  if (isObject(call.function)) return { name: String(call.function.name ?? ""), arguments: parseArguments(call.function.arguments) };
+  if (!isPlainObject(call)) return null;
+  if (isPlainObject(call.function)) return { name: String(call.function.name ?? ""), arguments: parseArguments(call.function.arguments) };
   if ("name" in call) return { name: String(call.name ?? ""), arguments: parseArguments(call.arguments) };
   return null;
 }
@@ -94,7 +92,7 @@ export function toolCallsOf(output: unknown): ToolCall[] {
       const parts = message[key];
       if (!Array.isArray(parts)) continue;
       for (const part of parts) {
-        if (isObject(part) && part.type === "tool_call") {
+        if (isPlainObject(part) && part.type === "tool_call") {
           const normal = normaliseToolCall(part);
           if (normal) calls.push(normal);
         }

@@ -1,3 +1,4 @@
+import { objectOf } from "../templates/store.js";
 import { conversationInput, conversationOutput } from "./genai.js";
 
 /**
@@ -49,10 +50,6 @@ export interface SpanLike {
 export interface DocumentExtras {
   scores?: Record<string, Record<string, unknown>>;
   expected_output?: unknown;
-}
-
-function objectOf(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 }
 
 function iso(value: Date | string | null | undefined): string | null {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatPath } from "../../lib/errors.js";
 import { SPAN_KINDS, type SpanKind } from "../evaluators/schemas.js";
 
 /** Shared input schemas of the spans feature (GraphQL, CLI and MCP use the same). */
@@ -111,13 +112,27 @@ export function defaultKind(attrs: Record<string, unknown>, input?: unknown): Sp
   return "other";
 }
 
+/** True when any string (or object key) in a JSON value holds U+0000. */
+function containsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (typeof value === "object" && value !== null) {
+    return Object.entries(value).some(([key, v]) => key.includes("\u0000") || containsNul(v));
+  }
+  return false;
+}
+
 /** Validates one span and fills its defaults. `now` is the ingest time (default startTime). */
 export function normaliseSpan(raw: unknown, now: Date): { span: NormalisedSpan } | { issues: { path: string; message: string }[] } {
+  // PostgreSQL stores no U+0000 in text or jsonb: refuse the span here, by index, not the batch later.
+  if (containsNul(raw)) {
+    return { issues: [{ path: "", message: "must not contain the character U+0000 (PostgreSQL cannot store it)" }] };
+  }
   const parsed = spanInputSchema.safeParse(raw);
   if (!parsed.success) {
     return {
       issues: parsed.error.issues.map((i) => ({
-        path: i.path.map((p) => (typeof p === "number" ? `[${p}]` : String(p))).join(".").replace(/\.\[/g, "["),
+        path: formatPath(i.path),
         message: i.code === "unrecognized_keys" ? `unknown field(s): ${(i as { keys?: string[] }).keys?.join(", ")}` : i.message,
       })),
     };

@@ -3,7 +3,7 @@ import { builder } from "../../graphql/builder.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import type { ParamSpec } from "./settings.js";
 import { findStarter, listStarters, starterFile, starterNotFound, type Starter } from "./starters/index.js";
-import { NIL_UUID, isUuid, specsOf } from "./store.js";
+import { specsOf, uuidOrNil } from "./store.js";
 
 
 /**
@@ -40,7 +40,7 @@ const EntryPointRef = builder.objectRef<{ kind: string; name: string }>("EntryPo
 /** A template of the caller's workspace (deleted ones stay readable by id). */
 export const TemplateRef = builder.prismaNode("Template", {
   id: { field: "id" },
-  findUnique: (id, ctx) => ({ id: isUuid(id) ? id : NIL_UUID, workspaceId: ctx.principal.workspaceId }),
+  findUnique: (id, ctx) => ({ id: uuidOrNil(id), workspaceId: ctx.principal.workspaceId }),
   description: "A code template: Python code with typed settings, saved as immutable versions.",
   fields: (t) => ({
     name: t.exposeString("name"),
@@ -73,7 +73,7 @@ export const TemplateRef = builder.prismaNode("Template", {
 /** One immutable version of a template. */
 export const TemplateVersionRef = builder.prismaNode("TemplateVersion", {
   id: { field: "id" },
-  findUnique: (id, ctx) => ({ id: isUuid(id) ? id : NIL_UUID, template: { workspaceId: ctx.principal.workspaceId } }),
+  findUnique: (id, ctx) => ({ id: uuidOrNil(id), template: { workspaceId: ctx.principal.workspaceId } }),
   description: "One save of a template's code and settings; never changes.",
   fields: (t) => ({
     version: t.exposeInt("version"),

@@ -1,5 +1,5 @@
 import type { InputIssue } from "../../lib/errors.js";
-import { inspectPython, type SourceError } from "../../lib/inspect-python.js";
+import { formatPosition, inspectPython, type SourceError } from "../../lib/inspect-python.js";
 
 /** Largest source accepted, in bytes of UTF-8 (256 KiB). */
 export const MAX_SOURCE_BYTES = 256 * 1024;
@@ -22,12 +22,6 @@ export type SourceInspector = (source: string) => Promise<SourceInspection>;
 /** Parses an evaluator's source with the sandbox's Python, `ast` only (see {@link inspectPython}). */
 export const inspectSource: SourceInspector = (source) => inspectPython<SourceInspection>(source, "template");
 
-/** ` (line 3, column 5)` to append to a message, or "" when the position is unknown. */
-function position(line: number | null, column: number | null): string {
-  if (line === null) return "";
-  return column === null ? ` (line ${line})` : ` (line ${line}, column ${column})`;
-}
-
 /**
  * The code checks of a save: at most 256 KiB, not blank, parses, and defines an entry point of
  * the right shape. @returns the inspection, or the issues at path `sourceCode`.
@@ -45,7 +39,7 @@ export async function checkSource(
   const inspection = await inspector(source);
   if (!inspection.ok) {
     const { message, line, column } = inspection.error;
-    return { inspection: null, issues: [{ path: field, message: message + position(line, column) }] };
+    return { inspection: null, issues: [{ path: field, message: message + formatPosition(line, column) }] };
   }
   return { inspection, issues: [] };
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { Prisma } from "../../generated/prisma/client.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
-import type { ParamSpec } from "./settings.js";
+import { isPlainObject, type ParamSpec } from "./settings.js";
 
 /** A Prisma transaction client. */
 export type Tx = Prisma.TransactionClient;
@@ -16,14 +16,19 @@ export function isUuid(id: string): boolean {
   return uuid.safeParse(id).success;
 }
 
+/** A UUID from a decoded global id, or {@link NIL_UUID} (matches nothing) when it is malformed. */
+export function uuidOrNil(id: string): string {
+  return isUuid(id) ? id : NIL_UUID;
+}
+
 /** The settings stored on a template version. */
 export function specsOf(version: { params: Prisma.JsonValue }): ParamSpec[] {
   return (version.params ?? []) as unknown as ParamSpec[];
 }
 
-/** An object stored in a JSON column (evaluator values, attribute rules). */
-export function objectOf(value: Prisma.JsonValue): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
+/** An object stored in a JSON column (evaluator values, attribute rules); `{}` for anything else. */
+export function objectOf(value: unknown): Record<string, unknown> {
+  return isPlainObject(value) ? value : {};
 }
 
 /** A value for a JSON column. */

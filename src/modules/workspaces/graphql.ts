@@ -1,12 +1,12 @@
-import { z } from "zod";
 import { builder } from "../../graphql/builder.js";
 import { NotFoundError } from "../../lib/errors.js";
+import { NIL_UUID, isUuid, uuidOrNil } from "../templates/store.js";
 import { apiKeyNameSchema } from "./schemas.js";
 
 /** Only the caller's workspace is ever resolvable: another id reads as absent (no existence leak). */
 export const WorkspaceRef = builder.prismaNode("Workspace", {
   id: { field: "id" },
-  findUnique: (id, ctx) => ({ id: id === ctx.principal.workspaceId ? id : "00000000-0000-0000-0000-000000000000" }),
+  findUnique: (id, ctx) => ({ id: id === ctx.principal.workspaceId ? id : NIL_UUID }),
   fields: (t) => ({
     name: t.exposeString("name"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
@@ -14,9 +14,10 @@ export const WorkspaceRef = builder.prismaNode("Workspace", {
   }),
 });
 
+/** An API key of the caller's workspace (never its secret); a malformed id reads as absent. */
 export const ApiKeyRef = builder.prismaNode("ApiKey", {
   id: { field: "id" },
-  findUnique: (id, ctx) => ({ id, workspaceId: ctx.principal.workspaceId }),
+  findUnique: (id, ctx) => ({ id: uuidOrNil(id), workspaceId: ctx.principal.workspaceId }),
   description: "An API key of the workspace. The secret is shown only when the key is created.",
   fields: (t) => ({
     name: t.exposeString("name"),
@@ -67,7 +68,7 @@ builder.relayMutationField(
   {
     resolve: async (_root, { input }, ctx) => {
       const id = input.id.id;
-      if (!z.uuid().safeParse(id).success) throw new NotFoundError("API key", String(input.id.id));
+      if (!isUuid(id)) throw new NotFoundError("API key", String(input.id.id));
       return ctx.services.workspaces.revokeApiKey(ctx.principal.workspaceId, id);
     },
   },

@@ -20,12 +20,12 @@ export function listStarters(): readonly Starter[] {
   return LOADED;
 }
 
-/** One starter by id, or null. */
 /** NOT_FOUND for an unknown starter id, listing the valid ones. */
 export function starterNotFound(id: string): NotFoundError {
   return new NotFoundError("starter", id, `the starters are ${listStarters().map((s) => s.id).join(", ")}`);
 }
 
+/** One starter by id, or null. */
 export function findStarter(id: string): Starter | null {
   return LOADED.find((s) => s.id === id) ?? null;
 }
