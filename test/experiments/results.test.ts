@@ -106,6 +106,20 @@ describe("experiment results: summaries, filters, failures, retry, cancel, compa
     expect(comparison.changes[0]).toMatchObject({ evaluatorName: "Policy", scoreName: "keywords_ok", baseValue: true, candidateValue: false, direction: "regressed" });
   });
 
+  it("gives no pass rate for a numeric score off the 0–1 scale (a word count), and one for a 0–1 check", async () => {
+    const budget = await app.services.templates.createTemplateFromStarter(principal, "length-budget", { name: "Length budget (scale)" });
+    const create = `mutation ($input: CreateExperimentInput!) { createExperiment(input: $input) { experiment { id } } }`;
+    const id = (await query(create, { input: { datasetId: gid("Dataset", datasetId), name: "scale", templateIds: [gid("Template", budget.template.id)] } })).createExperiment.experiment.id;
+    await waitForExperiment(app, (await app.prisma.experiment.findFirstOrThrow({ where: { name: "scale", workspaceId: principal.workspaceId } })).id);
+    const { summary } = (await query(`query ($id: ID!) { experiment(id: $id) { summary { name dataType count mean passRate passed } } }`, { id })).experiment;
+    const words = summary.find((s: { name: string }) => s.name === "word_count");
+    const within = summary.find((s: { name: string }) => s.name === "within_length");
+    expect(words).toMatchObject({ dataType: "NUMERIC", count: 80, passRate: null });
+    expect(words.mean).toBeGreaterThan(1);
+    expect(within).toMatchObject({ dataType: "BOOLEAN", count: 80 });
+    expect(within.passRate).toBeCloseTo(within.mean, 9);
+  });
+
   it("reports failures by outcome, filters items by outcome, and retries failed items without duplicates", async () => {
     const fragile = await recipeEvaluator(app, principal, "Fragile", FRAGILE);
     const experiment = await app.services.experiments.createExperiment(principal, { datasetId, evaluatorIds: [fragile.evaluator.id], batchSize: 30 });
