@@ -511,7 +511,10 @@ class Runner:
                 sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__ = out, err, out, err
                 self._arm()
                 exec(self.code, module.__dict__)
-                scores = self.run_entry_point(module.__dict__, ctx, None, self.kind)
+                notes: list = []
+                scores = self.run_entry_point(module.__dict__, ctx, notes, self.kind)
+                for note in notes:  # dropped Opik results: say why, with the item's stderr
+                    err.write(f"oodle_eval: {note}\n")
             finally:
                 self.armed = False
                 sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__ = saved

@@ -122,6 +122,24 @@ describe("normal runs", () => {
     expect(result).toMatchObject({ outcome: "ok", scores: [{ name: "echo", value: "4", data_type: "CATEGORICAL" }] });
   });
 
+  it("runs an Opik metric and says in stderr why a result was dropped", async () => {
+    const source = [
+      "from opik.evaluation.metrics import base_metric, score_result",
+      "",
+      "class Mine(base_metric.BaseMetric):",
+      "    def score(self, output, **ignored):",
+      "        return [",
+      '            score_result.ScoreResult(name="short", value=float(len(output) < 5)),',
+      '            score_result.ScoreResult(name="judge", value=0.0, scoring_failed=True, reason="model timed out"),',
+      "        ]",
+      "",
+    ].join("\n");
+    const [result] = await executor.execute(keyFor(source), [item()]);
+    expect(result!.outcome).toBe("ok");
+    expect(result!.scores.map((s) => [s.name, s.value])).toEqual([["short", 1]]);
+    expect(result!.stderr).toBe("oodle_eval: dropped Opik result 'judge': scoring failed: model timed out\n");
+  });
+
   it("runs many items, spread over runners, in order", async () => {
     const source = "def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='i', value=ctx.params['i'])])\n";
     const results = await executor.execute(keyFor(source, { templateVersionId: "many" }), Array.from({ length: 500 }, (_, i) => item({ i })));
