@@ -590,18 +590,5 @@ def run_entry_point(
     if not isinstance(result.scores, list):
         raise TypeError(f"EvaluationResult.scores must be a list of Score, got {type(result.scores).__name__}")
     result.validate()
-    for score in result.scores:
-        _check_metadata(score)
     return Scores(result.scores)
 
-
-def _check_metadata(score: Score) -> None:
-    """Metadata must be None or a JSON-serialisable dict (oodle-eval-v1.md, "Score")."""
-    if score.metadata is None:
-        return
-    if not isinstance(score.metadata, Mapping):
-        raise ScoreError(f"score {score.name!r}: metadata must be a dict, got {type(score.metadata).__name__}")
-    try:
-        json.dumps(score.metadata, allow_nan=False)
-    except (TypeError, ValueError) as error:
-        raise ScoreError(f"score {score.name!r}: metadata must be JSON-serialisable ({error})") from None

@@ -7,6 +7,7 @@ BOOLEAN, NUMERIC or CATEGORICAL, inferred from the value's Python type when omit
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, SupportsIndex, overload
@@ -56,11 +57,12 @@ class Score:
             self.data_type = infer_data_type(self.value) or "NUMERIC"
 
     def validate(self) -> None:
-        """Raise ScoreError naming this score when it breaks a rule (type, NaN, infinity, name)."""
+        """Raise ScoreError naming this score when it breaks a rule (name, type, NaN, infinity, metadata)."""
         if not isinstance(self.name, str) or not 1 <= len(self.name) <= 100 or "\n" in self.name:
             raise ScoreError(f"score name {self.name!r}: must be a string of 1-100 characters with no newline")
         if self.data_type not in DATA_TYPES:
             raise ScoreError(f"score {self.name!r}: data_type must be one of {', '.join(DATA_TYPES)}")
+        self._validate_metadata()
         v = self.value
         if v is None:
             return
@@ -73,6 +75,17 @@ class Score:
                 raise ScoreError(f"score {self.name!r}: NUMERIC value must be finite, got {v}")
         if self.data_type == "CATEGORICAL" and not isinstance(v, str):
             raise ScoreError(f"score {self.name!r}: CATEGORICAL value must be a string, got {type(v).__name__}")
+
+    def _validate_metadata(self) -> None:
+        """Metadata must be None or a JSON-serialisable dict (no NaN or infinity)."""
+        if self.metadata is None:
+            return
+        if not isinstance(self.metadata, dict):
+            raise ScoreError(f"score {self.name!r}: metadata must be a dict, got {type(self.metadata).__name__}")
+        try:
+            json.dumps(self.metadata, allow_nan=False)
+        except (TypeError, ValueError) as error:
+            raise ScoreError(f"score {self.name!r}: metadata must be JSON-serialisable ({error})") from None
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape used by the runner and the CLI: name, value, data_type, higher_is_better, comment, metadata."""

@@ -1,0 +1,56 @@
+"""Score.validate: the rules of oodle-eval-v1.md "Score", each naming the score."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from oodle_eval.v1 import EvaluationResult, Score, ScoreError, Scores
+
+
+def test_data_type_is_inferred_from_the_value():
+    assert [Score("a", True).data_type, Score("b", 2).data_type, Score("c", "x").data_type, Score("d").data_type] == [
+        "BOOLEAN",
+        "NUMERIC",
+        "CATEGORICAL",
+        "NUMERIC",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("score", "message"),
+    [
+        (Score("", 1), "1-100 characters"),
+        (Score("a\nb", 1), "no newline"),
+        (Score("n", 1, data_type="BOOLEAN"), "BOOLEAN value must be True or False"),
+        (Score("n", True, data_type="NUMERIC"), "NUMERIC value must be a number"),
+        (Score("n", math.nan), "must be finite"),
+        (Score("n", -math.inf), "must be finite"),
+        (Score("n", 3, data_type="CATEGORICAL"), "CATEGORICAL value must be a string"),
+        (Score("n", 1, metadata=[1]), "metadata must be a dict"),  # type: ignore[arg-type]
+        (Score("n", 1, metadata={"x": math.nan}), "metadata must be JSON-serialisable"),
+        (Score("n", 1, metadata={"x": object()}), "metadata must be JSON-serialisable"),
+    ],
+)
+def test_each_rule_names_the_score(score, message):
+    with pytest.raises(ScoreError, match=message):
+        score.validate()
+
+
+def test_a_valid_score_and_no_value_pass():
+    Score("n", 0.5, metadata={"k": [1, "a", None]}).validate()
+    Score("n", None, data_type="BOOLEAN").validate()
+
+
+def test_duplicate_names_in_one_result_are_an_error():
+    with pytest.raises(ScoreError, match="'n' appears twice"):
+        EvaluationResult(scores=[Score("n", 1), Score("n", 2)]).validate()
+
+
+def test_scores_are_indexable_by_name_and_concatenate():
+    scores = Scores([Score("a", True)]) + [Score("b", 1.0)]
+    assert isinstance(scores, Scores)
+    assert scores["b"].value == 1.0 and scores[0].name == "a"
+    with pytest.raises(KeyError, match="no score named 'c'"):
+        scores["c"]
