@@ -42,6 +42,9 @@ export const samplingRateSchema = z
   .min(0, "must be between 0 and 1")
   .max(1, "must be between 0 and 1");
 
+/** How the evaluator's items run in the sandbox: warm runners or a fresh process per item. */
+export const isolationSchema = z.enum(["warm", "strict"], { error: "must be warm or strict" });
+
 /** A template version to stay on; null follows the latest version. */
 export const pinnedVersionSchema = z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").nullable();
 
@@ -56,6 +59,7 @@ const evaluatorFields = {
   spanNamePattern: spanNamePatternSchema,
   attributeEquals: attributeEqualsSchema,
   samplingRate: samplingRateSchema,
+  isolation: isolationSchema,
   dependencies: dependenciesInputSchema,
 };
 
@@ -75,6 +79,7 @@ export const createEvaluatorInputSchema = z.object({
   spanNamePattern: spanNamePatternSchema.optional(),
   attributeEquals: attributeEqualsSchema.optional(),
   samplingRate: samplingRateSchema.optional(),
+  isolation: isolationSchema.optional(),
 });
 
 /** The input of updateEvaluator: only the given fields change. */

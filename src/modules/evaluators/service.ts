@@ -91,6 +91,7 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
           ...(data.spanNamePattern !== undefined ? { spanNamePattern: data.spanNamePattern } : {}),
           ...(data.attributeEquals !== undefined ? { attributeEquals: asJson(data.attributeEquals) } : {}),
           ...(data.samplingRate !== undefined ? { samplingRate: data.samplingRate } : {}),
+          ...(data.isolation !== undefined ? { isolation: data.isolation } : {}),
         };
         const saved = existing
           ? await tx.evaluator.update({ where: { id: existing.id }, data: fields })

@@ -40,7 +40,7 @@ export class BatchRetryError extends Error {
   }
 }
 
-type Member = ExperimentEvaluator & { templateVersion: TemplateVersion; evaluator: { name: string } };
+type Member = ExperimentEvaluator & { templateVersion: TemplateVersion; evaluator: { name: string; isolation: string } };
 
 /**
  * The processor of the `experiment-batch` queue: runs the experiment's evaluators over the items
@@ -70,7 +70,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
     const outcome: BatchOutcome = { recorded: 0, alreadyDone: 0, deferred: 0, stopped: false };
     const experiment = await prisma.experiment.findUnique({
       where: { id: payload.experimentId },
-      include: { evaluators: { include: { templateVersion: true, evaluator: { select: { name: true } } }, orderBy: { position: "asc" } } },
+      include: { evaluators: { include: { templateVersion: true, evaluator: { select: { name: true, isolation: true } } }, orderBy: { position: "asc" } } },
     });
     if (!experiment || experiment.status === "cancelled") return { ...outcome, stopped: true };
     if (experiment.status === "queued") {
@@ -115,7 +115,8 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
         else records.push({ ...base, datasetItemId: item.id, libraryVersions: {}, result: null, skipReason: gate.reason, startedAt: new Date(), finishedAt: new Date() });
       }
       if (toRun.length) {
-        const { key, libraryVersions } = await preparer.prepare(experiment.workspaceId, member.templateVersion);
+        const mode = member.evaluator.isolation === "strict" ? "strict" : "warm";
+        const { key, libraryVersions } = await preparer.prepare(experiment.workspaceId, member.templateVersion, undefined, mode);
         const names = deps.map((d) => d.name);
         const startedAt = new Date();
         const results = await deps_.execution().execute(

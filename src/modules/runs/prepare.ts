@@ -25,7 +25,8 @@ function pinsOf(value: unknown): Record<string, number> {
 
 /**
  * Builds execution keys for template versions: the source, its shared libraries resolved at their
- * pinned version else the latest now (through the shared-libraries service), warm mode. A
+ * pinned version else the latest now (through the shared-libraries service), and the evaluator's
+ * isolation mode (warm unless it asks for strict). A
  * version's direct imports come from its stored `sharedImports`, else from parsing its source
  * (once per version: versions never change). Live runs, try_code and experiments share it, so a
  * template version runs in the same warm runners everywhere.
@@ -54,13 +55,14 @@ export function createRunPreparer(deps: { sharedLibraries: Pick<SharedLibrarySer
     /**
      * The key and library versions of a run of `version` in `workspaceId`.
      * @param imports - the direct imports when already known (a draft's inspection).
+     * @param mode - the evaluator's isolation: "warm" runners (default) or "strict" (a fork per item).
      */
-    async prepare(workspaceId: string, version: RunnableVersion, imports?: string[]): Promise<PreparedRun> {
+    async prepare(workspaceId: string, version: RunnableVersion, imports?: string[], mode: ExecuteKey["mode"] = "warm"): Promise<PreparedRun> {
       const direct = imports ?? (await directImports(version));
       const pins = pinsOf(version.libraryPins);
       const resolved = direct.length ? await deps.sharedLibraries.resolveLibraries(workspaceId, direct, pins) : { libraries: {}, versions: {} };
       return {
-        key: { workspaceId, templateVersionId: version.id, sourceCode: version.sourceCode, libraries: resolved.libraries, mode: "warm" },
+        key: { workspaceId, templateVersionId: version.id, sourceCode: version.sourceCode, libraries: resolved.libraries, mode },
         libraryVersions: resolved.versions,
       };
     },

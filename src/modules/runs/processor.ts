@@ -192,7 +192,7 @@ export function createRunProcessor(deps: {
     const params = resolveParams(specsOf(version), objectOf(evaluator.params));
     const gate = ctx.dependencies ? failedGate(ctx.dependencies.declared, ctx.dependencies.inputs) : null;
     if (gate) return skipped({ ...ctx, templateVersionId: version.id, params }, gate);
-    const prepared = await deps.preparer.prepare(workspaceId, version);
+    const prepared = await deps.preparer.prepare(workspaceId, version, undefined, evaluator.isolation === "strict" ? "strict" : "warm");
     const scores = ctx.dependencies ? documentScores(ctx.dependencies.declared, ctx.dependencies.inputs) : {};
     const document = spanToDocument(span, await deps.spans.traceSpans(workspaceId, span.traceId), { scores });
     const full = { ...ctx, templateVersionId: version.id, params, libraryVersions: prepared.libraryVersions, startedAt: new Date() };

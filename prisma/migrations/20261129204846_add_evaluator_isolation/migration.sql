@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Evaluator" ADD COLUMN     "isolation" TEXT NOT NULL DEFAULT 'warm';
