@@ -444,7 +444,9 @@ export class RunnerProcess {
       this.alive = false;
       this.scheduleExitKill(); // it exits by itself; if user code holds it up, it is killed
     }
-    this.complete(this.buildResult(frame, pending.itemStartedAt));
+    // "Retired before this item" is not a result: the item never ran, so it stays unanswered
+    // and goes to a fresh runner with the rest (whatever the timing, it is never reported).
+    if (!(frame.retire && isRetiredBeforeItem(frame))) this.complete(this.buildResult(frame, pending.itemStartedAt));
     if (frame.retire && this.pending === pending) pending.done();
   }
 
@@ -531,6 +533,14 @@ export class RunnerProcess {
     }
     this.failInFlight(pending, finish(outcome, [], "", "", error, pending.itemStartedAt));
   }
+}
+
+/**
+ * True for the frame runner.py sends in place of an item it did not run because the runner had
+ * used its lifetime CPU (`RunnerRetired`): the item must run elsewhere, not be given that outcome.
+ */
+function isRetiredBeforeItem(frame: z.infer<typeof resultFrameSchema>): boolean {
+  return frame.outcome === "sandbox_error" && frame.error?.type === "RunnerRetired";
 }
 
 /**

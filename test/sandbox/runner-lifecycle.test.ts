@@ -41,6 +41,20 @@ describe("runner lifecycle", () => {
     expect(await waitFor(() => runner.exited, 2_000)).toBe(true);
   });
 
+  it("an item the runner retires before is left unanswered (to run elsewhere), never given an outcome", async () => {
+    // Retirement before an item: lifetime CPU used + the item's budget + 1 s headroom > 2.5 s, so
+    // once the first item has burnt the runner past 0.5 s of CPU the second one is not run.
+    const source =
+      "import time\n\ndef evaluate(ctx):\n    while ctx.params.get('burn') and time.process_time() < 0.7:\n        pass\n    return EvaluationResult(scores=[Score(name='i', value=ctx.params['i'])])\n";
+    const runner = await startRunner(source, resolveLimits({ ...TEST_LIMITS, cpuTimeMs: 1_000, runnerCpuTimeMs: 2_500 }));
+    const results = await runner.runBatch([item({ i: 1, burn: true }), item({ i: 2 }), item({ i: 3 })]);
+    expect(results[0]).toMatchObject({ outcome: "ok", scores: [{ name: "i", value: 1 }] });
+    expect(results.slice(1)).toEqual([undefined, undefined]);
+    expect(runner.alive).toBe(false);
+    expect(runner.died).toBe(false);
+    expect(await waitFor(() => runner.exited, 2_000)).toBe(true);
+  });
+
   it("a retiring runner exits at once even if user code left a thread running", async () => {
     const source =
       "import threading, time\n\ndef evaluate(ctx):\n    threading.Thread(target=lambda: time.sleep(3600)).start()\n    return EvaluationResult(scores=[Score(name='i', value=1)])\n";
