@@ -105,6 +105,14 @@ def _cap(text: str, limit: int, tail: bool = False) -> str:
     return units.decode("utf-16-le", "ignore")  # drops a surrogate pair cut in half
 
 
+def _safe_str(error: BaseException) -> str:
+    """``str(error)``, or a placeholder when a user ``__str__`` raises."""
+    try:
+        return str(error)
+    except BaseException:  # noqa: BLE001
+        return "<unprintable>"
+
+
 def _not_json(value):
     raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
@@ -324,6 +332,9 @@ class Runner:
         self.cpu_s = limits["cpuTimeMs"] / 1000
         self.wall_s = limits["wallTimeMs"] / 1000
         self.output_bytes = limits["outputBytes"]
+        # A strict child's result is read into memory before it is parsed: bounded well below
+        # RLIMIT_AS (100 scores of the largest valid size is ~2.7 MB, plus the item's output).
+        self.max_child_result_bytes = 3 * 1024 * 1024 + 4 * self.output_bytes
         self.runner_cpu_s = limits["runnerCpuTimeMs"] / 1000
         self.timed_out = False
         self.armed = False
@@ -642,7 +653,12 @@ class Runner:
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             self.user_filter.load()
             self.runner_cpu_s = float("inf")
-            write_frame(result_w, self.run_item(item))
+            result = self.run_item(item)
+            try:
+                frame = encode_frame(result)
+            except BaseException as error:  # noqa: BLE001 -- user objects run while encoding
+                frame = encode_frame(self._synthetic("invalid_result", "InvalidResult", _cap(f"the result is not JSON: {type(error).__name__}: {_safe_str(error)}", MAX_MESSAGE_CHARS)))
+            write_all(result_w, frame)
         except BaseException:  # noqa: BLE001
             status = 70
         os._exit(status)
@@ -705,7 +721,7 @@ class Runner:
             if not chunk:
                 break
             data += chunk
-            if len(data) > MAX_FRAME_BYTES:
+            if len(data) > self.max_child_result_bytes:
                 too_big = True
                 break
         os.close(read_end)
@@ -738,8 +754,8 @@ class Runner:
             return self._synthetic("invalid_result", "ResultTooLarge", "the result is too large")
         try:
             result = _loads(bytes(data[4:]).decode("utf-8")) if len(data) >= 4 else None
-        except ValueError:
-            result = None
+        except Exception as error:  # noqa: BLE001 -- bad JSON, or nesting deep enough for RecursionError
+            return self._synthetic("invalid_result", "InvalidResult", f"the evaluator's process sent a result that cannot be read ({type(error).__name__})")
         if isinstance(result, dict) and result.get("outcome") in OUTCOMES:
             return self._from_child(result)
         if status is None:
@@ -806,9 +822,11 @@ class Runner:
                 result["retire"] = self.retire
                 try:
                     frame = encode_frame(result)
-                except (TypeError, ValueError) as error:
-                    failure = self._synthetic("invalid_result", "InvalidResult", f"the result is not JSON: {error}")
-                    failure.update({"type": "result", "id": item.get("id"), "nonce": nonce, "retire": self.retire})
+                except BaseException as error:  # noqa: BLE001 -- user objects (a dict subclass's items()) run while encoding
+                    # Their code ran outside any item's budget: start the next item in a fresh runner.
+                    self.retire = True
+                    failure = self._synthetic("invalid_result", "InvalidResult", _cap(f"the result is not JSON: {type(error).__name__}: {_safe_str(error)}", MAX_MESSAGE_CHARS))
+                    failure.update({"type": "result", "id": item.get("id"), "nonce": nonce, "retire": True})
                     frame = encode_frame(failure)
                 pending.append(frame)
                 size += len(frame)

@@ -407,7 +407,16 @@ export class RunnerProcess {
       this.violation(error instanceof FrameError ? error.message : "unreadable frame");
       return;
     }
-    for (const message of messages) this.onMessage(message);
+    for (const message of messages) {
+      try {
+        this.onMessage(message);
+      } catch (error) {
+        // A result that breaks validation itself (e.g. nesting deep enough for a RangeError) must
+        // not reach the stream's handler uncaught: that would end the whole process.
+        this.violation(`the result could not be processed (${error instanceof Error ? error.name : "error"})`);
+        return;
+      }
+    }
   }
 
   private onMessage(message: unknown): void {

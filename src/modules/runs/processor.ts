@@ -22,7 +22,15 @@ export class SandboxFaultError extends Error {
 export interface JobAttempts {
   attemptsMade: number;
   opts: { attempts?: number };
+  /** Times BullMQ found the job stalled (its worker died or hung while processing it). */
+  stalledCounter?: number;
 }
+
+/**
+ * A job whose processing ended its worker this many times is not run again: its run is recorded as
+ * a `sandbox_error` saying so (a poison pill would otherwise take down every worker that takes it).
+ */
+export const WORKER_CRASH_LIMIT = 2;
 
 /** The ids of an evaluation job (the `evaluate-span` payload). */
 export interface EvaluationPayload {
@@ -223,6 +231,12 @@ export function createRunProcessor(deps: {
     const ctx: RunContext = { payload, attempt, startedAt: new Date(), templateVersionId: null, params: {}, libraryVersions: {}, ...(dependencies ? { dependencies } : {}) };
     if (evaluator.archivedAt) return skipped(ctx, "the evaluator was archived after the span was matched");
     if (!evaluator.enabled) return skipped(ctx, "the evaluator was disabled after the span was matched");
+    const crashes = job.stalledCounter ?? 0;
+    if (crashes >= WORKER_CRASH_LIMIT) {
+      logger.error({ ...payload, crashes }, "evaluation job ended its worker repeatedly; recorded as sandbox_error, not run again");
+      const message = `the worker running this evaluation ended ${crashes} times before it finished; it is not run again`;
+      return write(ctx, runColumns({ outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "WorkerCrashed", message, traceback: "" } }));
+    }
     return run(ctx, evaluator, attempt >= (job.opts.attempts ?? 1));
   }
 
