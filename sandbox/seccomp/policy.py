@@ -44,6 +44,17 @@ CLONE_THREAD = 0x00010000
 CLONE_NEW_FLAGS = (0x00020000, 0x02000000, 0x04000000, 0x08000000, 0x10000000, 0x20000000, 0x40000000, 0x00000080)
 TIOCSTI = 0x5412
 F_SETPIPE_SZ = 1031
+# Inode flag and attribute setters (tmpfs keeps FS_NODUMP_FL and FS_NOATIME_FL, settable by the
+# owner: bits on /tmp itself that emptying /tmp does not clear). <linux/fs.h>:
+# FS_IOC_SETFLAGS _IOW('f', 2, long), FS_IOC32_SETFLAGS _IOW('f', 2, int),
+# FS_IOC_SETVERSION _IOW('v', 2, long), FS_IOC32_SETVERSION _IOW('v', 2, int),
+# FS_IOC_FSSETXATTR _IOW('X', 32, struct fsxattr).
+FLAG_SETTING_IOCTLS = (0x40086602, 0x40046602, 0x40087602, 0x40047602, 0x401C5820)
+# Resource and scheduling calls whose first argument is a pid: only 0 (the caller) is allowed.
+# (prlimit on the strict zygote's pid lowered the limits every later child inherited.)
+PID_FIRST = ("prlimit64", "sched_setaffinity", "sched_setscheduler", "sched_setparam", "sched_setattr")
+PRIO_PROCESS = 0
+IOPRIO_WHO_PROCESS = 1
 
 # Syscalls newer than Debian 12's libseccomp (2.5.4), refused by number. Numbers from 424 on are
 # the same on every architecture this project builds for (x86_64, aarch64).
@@ -107,6 +118,17 @@ def base_filter() -> seccomp.SyscallFilter:
     f.add_rule(seccomp.ERRNO(errno.ENOSYS), "clone3")
     # Terminal input injection (also prevented by bwrap --new-session).
     f.add_rule(_eperm(), "ioctl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xFFFFFFFF, TIOCSTI))
+    for request in FLAG_SETTING_IOCTLS:
+        f.add_rule(_eperm(), "ioctl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xFFFFFFFF, request))
+    # Limits, priorities and CPU placement of the caller only (pid 0), never of another process:
+    # setpriority/ioprio_set also refuse process groups and users (who 0 would be "my user",
+    # every runner of the host uid).
+    for name in PID_FIRST:
+        f.add_rule(_eperm(), name, seccomp.Arg(0, seccomp.NE, 0))
+    f.add_rule(_eperm(), "setpriority", seccomp.Arg(0, seccomp.NE, PRIO_PROCESS))
+    f.add_rule(_eperm(), "setpriority", seccomp.Arg(1, seccomp.NE, 0))
+    f.add_rule(_eperm(), "ioprio_set", seccomp.Arg(0, seccomp.NE, IOPRIO_WHO_PROCESS))
+    f.add_rule(_eperm(), "ioprio_set", seccomp.Arg(1, seccomp.NE, 0))
     return f
 
 
