@@ -503,6 +503,9 @@ class Runner:
             for path in reversed(directories[1:]):  # deepest first
                 _os_rmdir(path)
             _os_chmod(TMP_DIR, TMP_MODE)
+            # Verified before the times are put back: reading the directory sets its atime.
+            vfs = _os_statvfs(TMP_DIR)
+            clean = not _os_listdir(TMP_DIR) and vfs.f_files - vfs.f_ffree <= 1
             _os_utime(TMP_DIR, ns=(TMP_TIME_NS, TMP_TIME_NS))
             st = _os_stat(TMP_DIR)
             self.tmp_state = (st.st_mtime_ns, st.st_atime_ns, st.st_size, st.st_mode)
@@ -515,8 +518,7 @@ class Runner:
                 fd = os.open(TMP_DIR, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
                 os.dup2(fd, self.tmp_fd, inheritable=False)
                 os.close(fd)
-            vfs = _os_statvfs(TMP_DIR)
-            clean = (st.st_mode & 0o7777) == TMP_MODE and not _os_listdir(TMP_DIR) and vfs.f_files - vfs.f_ffree <= 1
+            clean = clean and (st.st_mode & 0o7777) == TMP_MODE
         except OSError:
             clean = False
         if not clean:

@@ -129,6 +129,9 @@ def _eperm() -> int:
 def base_filter() -> seccomp.SyscallFilter:
     """The filter that bwrap loads for the whole sandbox (see the module docstring): default-deny."""
     f = seccomp.SyscallFilter(defaction=_eperm())
+    # A binary search over syscall numbers instead of a linear chain: every allowed call (the
+    # warm runner's per-item setitimer, fstat, lseek and write) pays log2(~200) comparisons.
+    f.set_attr(seccomp.Attr.CTL_OPTIMIZE, 2)
     for name in ALLOWED:
         f.add_rule(seccomp.ALLOW, name)
     # The kernel reads ioctl's request and fcntl's command as 32 bits: compare only those.
