@@ -14,12 +14,13 @@ export interface PoolOptions {
 
 /**
  * The key under which runners are reused: workspace, template version, a hash of the source,
- * every library's name, version and source hash, and the mode. Runners are never shared between
+ * every library's name, version and source hash, the mode and the trust domain (the evaluator,
+ * or the tryCode caller: another evaluator's setting values never reach its runner). Runners are never shared between
  * workspaces because the workspace id is part of the key (and checked again on checkout).
  */
 export function poolKeyOf(key: ExecuteKey): string {
   const hash = createHash("sha256");
-  hash.update(JSON.stringify([key.workspaceId, key.templateVersionId, key.mode, key.sourceCode]));
+  hash.update(JSON.stringify([key.workspaceId, key.templateVersionId, key.mode, key.sourceCode, key.trustDomain ?? null]));
   for (const name of Object.keys(key.libraries).sort()) {
     const lib = key.libraries[name]!;
     hash.update(JSON.stringify([name, lib.version, lib.source]));

@@ -49,7 +49,7 @@ describe("poison pill", () => {
     const ids = ingested.spans.map((s) => s.id);
     await waitFor(() => h.app.prisma.run.count({ where: { spanId: { in: ids } } }), 3);
     const runs = await h.app.prisma.run.findMany({ where: { spanId: { in: ids } }, include: { scores: true, span: { select: { input: true } } } });
-    const byInput = Object.fromEntries(runs.map((r) => [JSON.stringify(r.span.input), r]));
+    const byInput = Object.fromEntries(runs.map((r) => [JSON.stringify(r.span!.input), r]));
     expect(byInput['"poison please"']).toMatchObject({ outcome: "invalid_result", errorType: "InvalidResult", attempts: 1 });
     expect(byInput['"poison please"']!.errorMessage).toMatch(/metadata must nest at most 64 levels/);
     expect(byInput['"hello"']!.scores.map((s) => [s.name, s.value])).toEqual([["length", 4]]);

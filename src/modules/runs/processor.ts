@@ -205,7 +205,7 @@ export function createRunProcessor(deps: {
     const document = spanToDocument(span, await deps.spans.traceSpans(workspaceId, span.traceId), { scores });
     const full = { ...ctx, templateVersionId: version.id, params, libraryVersions: prepared.libraryVersions, startedAt: new Date() };
     const names = ctx.dependencies?.declared.map((d) => d.name) ?? [];
-    const [result] = await deps.execution().execute(prepared.key, [{ workspaceId, document: document as Record<string, unknown>, params, dependencies: names }]);
+    const [result] = await deps.execution().execute({ ...prepared.key, trustDomain: `evaluator:${ctx.payload.evaluatorId}` }, [{ workspaceId, document: document as Record<string, unknown>, params, dependencies: names }]);
     if (result!.outcome === "sandbox_error" && !isLastAttempt) throw new SandboxFaultError(result!.error?.message ?? "unknown");
     const columns = runColumns(result!);
     if (USER_FAULTS.includes(columns.outcome)) {

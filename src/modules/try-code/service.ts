@@ -145,7 +145,8 @@ export function createTryCodeService(deps: {
       const prepared = await deps.preparer.prepare(principal.workspaceId, subject.version, subject.imports);
       // A draft declares no dependencies: ctx.score reads any score given in the sample, else its default.
       const item = { workspaceId: principal.workspaceId, document: document as Record<string, unknown>, params, dependencies: null };
-      const [result] = await deps.execution().execute(prepared.key, [item]);
+      // Drafts share runners only with the same API key's drafts, never with live evaluators.
+      const [result] = await deps.execution().execute({ ...prepared.key, trustDomain: `tryCode:${principal.apiKeyId}` }, [item]);
       return {
         outcome: result!.outcome,
         scores: result!.scores,
