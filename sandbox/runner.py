@@ -45,7 +45,6 @@ import linecache
 import os
 import resource
 import select
-import shutil
 import signal
 import _signal
 import sys
@@ -71,6 +70,8 @@ MAX_TRACEBACK_CHARS = 20000
 # What /tmp's own metadata is put back to whenever an item changed it (see Runner._clean_tmp).
 TMP_MODE = 0o1777
 TMP_TIME_NS = 0
+# A strict child exits with this status when it cannot set its rlimits (before any user code).
+CHILD_LIMITS_BROKEN = 72
 OUTCOMES = ("ok", "user_error", "timeout", "memory_limit", "output_limit", "invalid_result", "sandbox_error")
 
 # Bound now, before user code can monkeypatch the modules.
@@ -80,6 +81,14 @@ _os_read = os.read
 _os_write = os.write
 _os_fstat = os.fstat
 _os_lseek = os.lseek
+_os_chmod = os.chmod
+_os_scandir = os.scandir
+_os_unlink = os.unlink
+_os_rmdir = os.rmdir
+_os_utime = os.utime
+_os_stat = os.stat
+_os_statvfs = os.statvfs
+_os_listdir = os.listdir
 _SEEK_END = os.SEEK_END
 _setitimer = signal.setitimer
 _getsignal = _signal.getsignal  # the raw handler, without signal's per-call enum conversion
@@ -91,6 +100,7 @@ _SIGALRM = int(signal.SIGALRM)
 _ITIMER_PROF = signal.ITIMER_PROF
 _ITIMER_REAL = signal.ITIMER_REAL
 _RLIMIT_CPU = resource.RLIMIT_CPU
+_ALL_RLIMITS = tuple(getattr(resource, name) for name in sorted(dir(resource)) if name.startswith("RLIMIT_"))
 
 
 def _cap(text: str, limit: int, tail: bool = False) -> str:
@@ -103,6 +113,14 @@ def _cap(text: str, limit: int, tail: bool = False) -> str:
         return part
     units = units[-2 * limit:] if tail else units[: 2 * limit]
     return units.decode("utf-16-le", "ignore")  # drops a surrogate pair cut in half
+
+
+def _safe_str(error: BaseException) -> str:
+    """``str(error)``, or a placeholder when a user ``__str__`` raises."""
+    try:
+        return str(error)
+    except BaseException:  # noqa: BLE001
+        return "<unprintable>"
 
 
 def _not_json(value):
@@ -324,6 +342,9 @@ class Runner:
         self.cpu_s = limits["cpuTimeMs"] / 1000
         self.wall_s = limits["wallTimeMs"] / 1000
         self.output_bytes = limits["outputBytes"]
+        # A strict child's result is read into memory before it is parsed: bounded well below
+        # RLIMIT_AS (100 scores of the largest valid size is ~2.7 MB, plus the item's output).
+        self.max_child_result_bytes = 3 * 1024 * 1024 + 4 * self.output_bytes
         self.runner_cpu_s = limits["runnerCpuTimeMs"] / 1000
         self.timed_out = False
         self.armed = False
@@ -354,6 +375,8 @@ class Runner:
         # The lifetime CPU of this runner; each item lowers the soft limit to its own budget.
         self.cpu_hard = int(self.runner_cpu_s) + 2
         both(resource.RLIMIT_CPU, self.cpu_hard)
+        # Every limit as it stands now, set again by each strict child before user code.
+        self.rlimits = [(which, resource.getrlimit(which)) for which in _ALL_RLIMITS]
 
     def load_seccomp(self) -> None:
         """Stack the runner filter (no execve) and, in warm mode, the user filter (no fork)."""
@@ -441,29 +464,50 @@ class Runner:
         st = os.fstat(self.tmp_fd)
         self.tmp_id = (st.st_dev, st.st_ino)
 
-    def _clean_tmp(self) -> None:
+    def _clean_tmp(self) -> bool:
         """Empty /tmp and put its own mode and times back when something changed it (one fstat
         when nothing did). Only inside the sandbox, where /tmp is the runner's private tmpfs: never
-        on a host. (Extended attributes, the one other piece of state on /tmp, cannot be set: the
-        base seccomp filter refuses setxattr and friends.)"""
+        on a host. (Extended attributes and inode flags, the other state on /tmp itself, cannot be
+        set: the base seccomp filter refuses setxattr and friends and the flag-setting ioctls.)
+
+        Modes are put back depth-first before anything is listed or removed (an item may leave
+        /tmp at 0500 or a subdirectory at 000), nothing is skipped on error, and the result is
+        verified: /tmp empty, mode 1777, and no inode in use on the tmpfs but /tmp's own (an
+        unlinked file still open in a thread user code left also counts).
+
+        Returns False when /tmp could not be brought back to that state: the caller retires the
+        runner (strict mode is an isolation boundary between items, so it must never run another
+        item on a /tmp that may carry data)."""
         if self.tmp_fd < 0:
-            return
+            return True
         try:
             st = _os_fstat(self.tmp_fd)
             # (tmpfs counts a directory's entries in its size: a change within one clock tick shows.)
             if (st.st_mtime_ns, st.st_atime_ns, st.st_size, st.st_mode) == self.tmp_state and (st.st_dev, st.st_ino) == self.tmp_id:
-                return
+                return True
         except OSError:
             pass  # user code closed or replaced the descriptor: look /tmp up by its path
         try:
-            for entry in os.scandir(TMP_DIR):
-                if entry.is_dir(follow_symlinks=False):
-                    shutil.rmtree(entry.path, ignore_errors=True)
-                else:
-                    os.unlink(entry.path)
-            os.chmod(TMP_DIR, TMP_MODE)
-            os.utime(TMP_DIR, ns=(TMP_TIME_NS, TMP_TIME_NS))
-            st = os.stat(TMP_DIR)
+            _os_chmod(TMP_DIR, 0o700)
+            directories = [TMP_DIR]
+            index = 0
+            while index < len(directories):  # breadth-first listing, every directory opened up first
+                with _os_scandir(directories[index]) as entries:
+                    for entry in entries:
+                        if entry.is_dir(follow_symlinks=False):
+                            _os_chmod(entry.path, 0o700)
+                            directories.append(entry.path)
+                        else:
+                            _os_unlink(entry.path)
+                index += 1
+            for path in reversed(directories[1:]):  # deepest first
+                _os_rmdir(path)
+            _os_chmod(TMP_DIR, TMP_MODE)
+            # Verified before the times are put back: reading the directory sets its atime.
+            vfs = _os_statvfs(TMP_DIR)
+            clean = not _os_listdir(TMP_DIR) and vfs.f_files - vfs.f_ffree <= 1
+            _os_utime(TMP_DIR, ns=(TMP_TIME_NS, TMP_TIME_NS))
+            st = _os_stat(TMP_DIR)
             self.tmp_state = (st.st_mtime_ns, st.st_atime_ns, st.st_size, st.st_mode)
             try:
                 same = _os_fstat(self.tmp_fd)
@@ -474,8 +518,12 @@ class Runner:
                 fd = os.open(TMP_DIR, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
                 os.dup2(fd, self.tmp_fd, inheritable=False)
                 os.close(fd)
+            clean = clean and (st.st_mode & 0o7777) == TMP_MODE
         except OSError:
-            pass
+            clean = False
+        if not clean:
+            self.tmp_state = (-1, -1, -1, -1)  # look again next time (the runner is retiring anyway)
+        return clean
 
     def _raw_output(self, fd: int, budget: Budget) -> str:
         """What was written straight to fd 1 or 2 (a memfd) during the item; then empty it."""
@@ -606,19 +654,30 @@ class Runner:
     def _zygote_loop(self, sock) -> None:
         """Z: one child per request, reaped here; Z itself never sees an item."""
         os.close(self.result_fd)
-        null = os.open("/dev/null", os.O_RDONLY)
-        os.dup2(null, 0)
-        os.close(null)
+        empty_r, empty_w = os.pipe()  # stdin: at EOF at once (no /dev is needed)
+        os.close(empty_w)
+        os.dup2(empty_r, 0)
+        os.close(empty_r)
         send_fds = self._socket.send_fds
         while True:
             request = sock.recv(16)
             if not request:
                 return  # the runner is gone
+            try:
+                # Each child's own stdout and stderr: unlinked files on the tmpfs, gone with the
+                # child. A shared memfd let one child write into the next one's output after its
+                # own was read back (from code that runs while its result is encoded).
+                outputs = [os.open(TMP_DIR, os.O_TMPFILE | os.O_RDWR | os.O_CLOEXEC, 0o600) for _ in range(2)]
+            except OSError:
+                sock.send(b"E")  # the runner retires: sandbox_error, never run on shared output
+                continue
             item_r, item_w = os.pipe()
             result_r, result_w = os.pipe()
             pid = os.fork()
             if pid == 0:
-                self._child(sock, item_r, item_w, result_r, result_w)  # never returns
+                self._child(sock, item_r, item_w, result_r, result_w, outputs)  # never returns
+            for fd in outputs:
+                os.close(fd)
             os.close(item_r)
             os.close(result_w)
             send_fds(sock, [b"P%d" % pid], [item_w, result_r])
@@ -627,13 +686,29 @@ class Runner:
             _, status = os.waitpid(pid, 0)
             sock.send(b"S%d" % status)
 
-    def _child(self, sock, item_r: int, item_w: int, result_r: int, result_w: int) -> None:
+    def _child(self, sock, item_r: int, item_w: int, result_r: int, result_w: int, outputs: list[int]) -> None:
         """A strict child: read its one item, run it under the user filter, write its result."""
         status = 0
         try:
             sock.close()  # user code must never talk to R as if it were Z
             os.close(item_w)
             os.close(result_r)
+            raw = []
+            for fd, target, shared in zip(outputs, (1, 2), self.raw_fds):
+                os.dup2(fd, target)
+                os.close(shared)  # the memfd every child shared: none of it stays here
+                raw.append(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3))  # (the old numbers are above RLIMIT_NOFILE)
+                os.close(fd)
+            self.raw_fds = (raw[0], raw[1])
+            # Every rlimit set again from the values of setup: nothing an earlier item did to the
+            # zygote's limits (it cannot: prlimit on another pid is refused) reaches this child.
+            for which, value in self.rlimits:
+                try:
+                    resource.setrlimit(which, value)
+                    if resource.getrlimit(which) != value:
+                        raise ValueError(which)
+                except (OSError, ValueError):
+                    os._exit(CHILD_LIMITS_BROKEN)
             item = read_frame(item_r)
             os.close(item_r)
             if item is None:
@@ -642,7 +717,12 @@ class Runner:
             resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
             self.user_filter.load()
             self.runner_cpu_s = float("inf")
-            write_frame(result_w, self.run_item(item))
+            result = self.run_item(item)
+            try:
+                frame = encode_frame(result)
+            except BaseException as error:  # noqa: BLE001 -- user objects run while encoding
+                frame = encode_frame(self._synthetic("invalid_result", "InvalidResult", _cap(f"the result is not JSON: {type(error).__name__}: {_safe_str(error)}", MAX_MESSAGE_CHARS)))
+            write_all(result_w, frame)
         except BaseException:  # noqa: BLE001
             status = 70
         os._exit(status)
@@ -705,7 +785,7 @@ class Runner:
             if not chunk:
                 break
             data += chunk
-            if len(data) > MAX_FRAME_BYTES:
+            if len(data) > self.max_child_result_bytes:
                 too_big = True
                 break
         os.close(read_end)
@@ -738,12 +818,15 @@ class Runner:
             return self._synthetic("invalid_result", "ResultTooLarge", "the result is too large")
         try:
             result = _loads(bytes(data[4:]).decode("utf-8")) if len(data) >= 4 else None
-        except ValueError:
-            result = None
+        except Exception as error:  # noqa: BLE001 -- bad JSON, or nesting deep enough for RecursionError
+            return self._synthetic("invalid_result", "InvalidResult", f"the evaluator's process sent a result that cannot be read ({type(error).__name__})")
         if isinstance(result, dict) and result.get("outcome") in OUTCOMES:
             return self._from_child(result)
         if status is None:
             return self._synthetic("user_error", "ProcessExited", "the evaluator's process ended before returning a result")
+        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == CHILD_LIMITS_BROKEN:  # before user code ran
+            self.retire = True
+            return self._synthetic("sandbox_error", "SandboxError", "the strict-mode child could not set its resource limits; the item was not run")
         if os.WIFSIGNALED(status):
             sig = os.WTERMSIG(status)
             if sig in (signal.SIGXCPU, signal.SIGKILL):
@@ -806,9 +889,11 @@ class Runner:
                 result["retire"] = self.retire
                 try:
                     frame = encode_frame(result)
-                except (TypeError, ValueError) as error:
-                    failure = self._synthetic("invalid_result", "InvalidResult", f"the result is not JSON: {error}")
-                    failure.update({"type": "result", "id": item.get("id"), "nonce": nonce, "retire": self.retire})
+                except BaseException as error:  # noqa: BLE001 -- user objects (a dict subclass's items()) run while encoding
+                    # Their code ran outside any item's budget: start the next item in a fresh runner.
+                    self.retire = True
+                    failure = self._synthetic("invalid_result", "InvalidResult", _cap(f"the result is not JSON: {type(error).__name__}: {_safe_str(error)}", MAX_MESSAGE_CHARS))
+                    failure.update({"type": "result", "id": item.get("id"), "nonce": nonce, "retire": True})
                     frame = encode_frame(failure)
                 pending.append(frame)
                 size += len(frame)
@@ -825,9 +910,13 @@ class Runner:
     def run_one(self, item: dict) -> dict:
         if item.get("workspaceId") != self.workspace_id:
             return self._synthetic("sandbox_error", "WorkspaceMismatch", "this runner serves another workspace")
-        self._clean_tmp()
+        if not self._clean_tmp():
+            self.retire = True  # (after a thread user code left: warm items are one trust domain)
         if self.mode == "strict":
-            return self.run_item_forked(item)
+            result = self.run_item_forked(item)
+            if not self._clean_tmp():
+                self.retire = True  # the next item must not find anything of this one
+            return result
         used_s = _cpu_time()
         if used_s + self.cpu_s + 1 > self.runner_cpu_s:
             # This runner has had its share of CPU: Node starts a fresh one. A fresh runner always
@@ -845,6 +934,8 @@ class Runner:
         result = self.run_item(item)
         if sys.modules.get("_thread") is not None and sys.modules["_thread"]._count() > 0:
             self.retire = True  # a thread left running would eat into later items' time
+        if not self._clean_tmp():
+            self.retire = True
         return result
 
 

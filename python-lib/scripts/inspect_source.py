@@ -26,7 +26,17 @@ from __future__ import annotations
 import ast
 import json
 import os
+import resource
 import sys
+
+# It runs on the host, outside the sandbox, on any source an API key holder saves: limits first.
+# (CPU and address space: a 256 KiB source of 65k statements needs ~176 MB; the service also runs
+# at most a few of these at once, src/lib/inspect-python.ts.)
+MEMORY_BYTES = 512 * 1024 * 1024
+CPU_SECONDS = 4
+for _which, _value in ((resource.RLIMIT_AS, MEMORY_BYTES), (resource.RLIMIT_CPU, CPU_SECONDS),
+                       (resource.RLIMIT_FSIZE, 0), (resource.RLIMIT_CORE, 0), (resource.RLIMIT_NOFILE, 16)):
+    resource.setrlimit(_which, (_value, _value))
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -78,7 +88,12 @@ def main(argv: list[str]) -> int:
     except UnicodeDecodeError as error:
         result = {"ok": False, "error": {"message": f"the source is not UTF-8: {error.reason}", "line": None, "column": None}}
     else:
-        result = inspect(source)
+        try:
+            result = inspect(source)
+        except RecursionError:
+            result = {"ok": False, "error": {"message": "the source is nested too deeply to inspect (an expression, call chain or operator run of thousands of levels); split it up", "line": None, "column": None}}
+        except MemoryError:
+            result = {"ok": False, "error": {"message": "the source is too large to inspect (it needs more than 512 MiB to parse); split it up", "line": None, "column": None}}
     sys.stdout.write(json.dumps(result, ensure_ascii=True) + "\n")
     return 0
 

@@ -54,3 +54,27 @@ def test_scores_are_indexable_by_name_and_concatenate():
     assert scores["b"].value == 1.0 and scores[0].name == "a"
     with pytest.raises(KeyError, match="no score named 'c'"):
         scores["c"]
+
+
+def test_metadata_nesting_is_bounded_without_recursion():
+    """64 levels of dicts and lists are fine; 65 is a ScoreError even with a high recursion limit
+    (json.dumps alone would accept 6,000 levels then)."""
+    from oodle_eval.v1.score import MAX_METADATA_DEPTH
+
+    def nested(levels):
+        root = node = {}
+        for _ in range(levels - 1):
+            node["a"] = {}
+            node = node["a"]
+        return root
+
+    Score(name="ok", value=1, metadata=nested(MAX_METADATA_DEPTH)).validate()
+    with pytest.raises(ScoreError, match="nest at most 64 levels"):
+        Score(name="deep", value=1, metadata=nested(MAX_METADATA_DEPTH + 1)).validate()
+    with pytest.raises(ScoreError, match="nest at most 64 levels"):
+        Score(name="deep", value=1, metadata=nested(200_000)).validate()
+    listed = []
+    for _ in range(70):
+        listed = [listed]
+    with pytest.raises(ScoreError, match="nest at most 64 levels"):
+        Score(name="lists", value=1, metadata={"l": listed}).validate()

@@ -30,7 +30,7 @@ export const INSIDE = {
  * The sandbox: every namespace unshared (own network namespace with only a down loopback, own
  * PID namespace, own user namespace mapped to nobody), a session of its own (no TIOCSTI), killed
  * with its parent; an empty environment; no /proc, no /etc, no /home; read-only binds of the
- * interpreter, its libraries, the runner and python-lib only; a size-capped tmpfs /tmp; the root
+ * interpreter, its libraries, the runner and python-lib only (no /dev); a size-capped tmpfs /tmp; the root
  * remounted read-only; the base seccomp filter read from `seccompFd`.
  *
  * @param paths - host paths, see {@link SandboxPaths}.
@@ -64,8 +64,8 @@ export function buildBwrapArgs(
     "--ro-bind", paths.runnerDir, INSIDE.runnerDir,
     "--ro-bind", paths.pythonLibDir, INSIDE.lib,
     "--ro-bind", paths.seccompModule, `${INSIDE.seccompModuleDir}/${basename(paths.seccompModule)}`,
-    "--dev-bind", "/dev/null", "/dev/null",
-    "--dev-bind", "/dev/urandom", "/dev/urandom",
+    // No /dev at all: CPython 3.11 takes randomness from getrandom(), and the host's device nodes
+    // are not the sandbox's to chmod or utime.
     "--perms", "1777",
     "--size", String(limits.tmpfsBytes),
     "--tmpfs", "/tmp",

@@ -92,7 +92,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
       lanes += 1;
       let isolate = 0; // items to run one per batch, after a runner died mid-batch
       let deadRunner: RunnerProcess | undefined; // the runner whose death set `isolate`
-      await pool.acquireSlot();
+      await pool.acquireSlot(key.workspaceId);
       let runner: RunnerProcess | undefined;
       // Up to two batches per runner: the second is encoded while the first runs and written as
       // soon as it finishes, so the runner never waits for Node between batches.
@@ -169,7 +169,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
         }
       } finally {
         if (runner) pool.put(poolKey, runner);
-        pool.releaseSlot();
+        pool.releaseSlot(key.workspaceId);
       }
     };
     const extra: Promise<void>[] = [];

@@ -14,12 +14,13 @@ export interface PoolOptions {
 
 /**
  * The key under which runners are reused: workspace, template version, a hash of the source,
- * every library's name, version and source hash, and the mode. Runners are never shared between
+ * every library's name, version and source hash, the mode and the trust domain (the evaluator,
+ * or the tryCode caller: another evaluator's setting values never reach its runner). Runners are never shared between
  * workspaces because the workspace id is part of the key (and checked again on checkout).
  */
 export function poolKeyOf(key: ExecuteKey): string {
   const hash = createHash("sha256");
-  hash.update(JSON.stringify([key.workspaceId, key.templateVersionId, key.mode, key.sourceCode]));
+  hash.update(JSON.stringify([key.workspaceId, key.templateVersionId, key.mode, key.sourceCode, key.trustDomain ?? null]));
   for (const name of Object.keys(key.libraries).sort()) {
     const lib = key.libraries[name]!;
     hash.update(JSON.stringify([name, lib.version, lib.source]));
@@ -38,7 +39,9 @@ interface IdleEntry {
 export class RunnerPool {
   private idle: IdleEntry[] = []; // least recently used first
   private busy = 0;
-  private waiters: (() => void)[] = [];
+  /** Slots held per workspace, and the waiters of each workspace (workspaces in arrival order). */
+  private busyBy = new Map<string, number>();
+  private waiters = new Map<string, (() => void)[]>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor(readonly options: PoolOptions) {
@@ -46,13 +49,23 @@ export class RunnerPool {
     this.sweeper.unref();
   }
 
-  /** Waits for a busy slot. Pair with {@link releaseSlot}. */
-  async acquireSlot(): Promise<void> {
+  /**
+   * Waits for a busy slot for `workspaceId`. Pair with {@link releaseSlot} (same workspace).
+   * Fair share: a freed slot goes to the waiting workspace that holds the fewest slots (round
+   * robin among equals), never first come, first served across workspaces, so one workspace's
+   * backlog cannot starve another's one item: it waits for at most one item per slot.
+   */
+  async acquireSlot(workspaceId: string): Promise<void> {
     if (this.busy < this.options.maxBusy) {
       this.busy += 1;
+      this.busyBy.set(workspaceId, (this.busyBy.get(workspaceId) ?? 0) + 1);
       return;
     }
-    await new Promise<void>((resolve) => this.waiters.push(resolve));
+    await new Promise<void>((resolve) => {
+      const list = this.waiters.get(workspaceId);
+      if (list) list.push(resolve);
+      else this.waiters.set(workspaceId, [resolve]);
+    });
   }
 
   /** True when a slot is free right now (used to decide whether to add a lane). */
@@ -60,11 +73,26 @@ export class RunnerPool {
     return this.busy < this.options.maxBusy;
   }
 
-  /** Frees a busy slot, handing it straight to the next waiter if any. */
-  releaseSlot(): void {
-    const next = this.waiters.shift();
-    if (next) next();
-    else this.busy -= 1;
+  /** Frees `workspaceId`'s busy slot, handing it straight to the fairest waiter if any. */
+  releaseSlot(workspaceId: string): void {
+    const held = (this.busyBy.get(workspaceId) ?? 1) - 1;
+    if (held > 0) this.busyBy.set(workspaceId, held);
+    else this.busyBy.delete(workspaceId);
+    let chosen: string | undefined;
+    for (const waiting of this.waiters.keys()) {
+      if (chosen === undefined || (this.busyBy.get(waiting) ?? 0) < (this.busyBy.get(chosen) ?? 0)) chosen = waiting;
+    }
+    if (chosen === undefined) {
+      this.busy -= 1;
+      return;
+    }
+    const list = this.waiters.get(chosen)!;
+    const next = list.shift()!;
+    // Round robin among equals: the workspace just served waits behind the others.
+    this.waiters.delete(chosen);
+    if (list.length > 0) this.waiters.set(chosen, list);
+    this.busyBy.set(chosen, (this.busyBy.get(chosen) ?? 0) + 1);
+    next();
   }
 
   /** Takes an idle runner for this key, if one is usable. */

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { execa } from "execa";
 import { buildBwrapArgs, type SandboxPaths } from "./bwrap-args.js";
+import { acquireBox, canUseBoxUids } from "./box-uids.js";
 import { resolveLimits } from "./limits.js";
 
 /** Thrown when this machine cannot run the sandbox; `reason` says what is missing. */
@@ -20,6 +21,8 @@ def check():
     if os.path.exists("/proc/self"): return "/proc is mounted"
     if os.path.exists("/etc/passwd"): return "/etc is visible"
     if os.environ.get("PATH") or len(os.environ) > 1: return "environment is not empty: %s" % sorted(os.environ)
+    if os.path.exists("/dev/null"): return "/dev is visible"
+    if len(os.urandom(16)) != 16: return "no randomness (getrandom)"
     try:
         socket.socket(socket.AF_INET, socket.SOCK_STREAM).close()
         return "seccomp: socket(AF_INET) was allowed"
@@ -57,14 +60,17 @@ export async function preflight(paths: SandboxPaths, seccompProgram: Uint8Array)
   const status = existsSync("/proc/self/status") ? readFileSync("/proc/self/status", "utf8") : "";
   if (status && !/^Seccomp:/m.test(status)) throw new PreflightError("the kernel has no seccomp support");
   const args = buildBwrapArgs(paths, resolveLimits(), 4, [paths.python, "-I", "-S", "-c", CHECK]);
+  // As a runner would run: on its own unprivileged host uid (so unprivileged user namespaces must work).
+  const box = canUseBoxUids() ? acquireBox() : undefined;
   const result = await execa(paths.bwrap, args, {
     env: {},
     extendEnv: false,
+    ...(box ? { uid: box.uid, gid: box.uid } : {}),
     stdio: ["ignore", "pipe", "pipe", "ignore", seccompProgram],
     reject: false,
     timeout: 20_000,
     killSignal: "SIGKILL",
-  });
+  }).finally(() => box?.release());
   const out = String(result.stdout ?? "").trim();
   if (out !== "ok") {
     const why = out || String(result.stderr ?? "").trim().slice(0, 500) || `bwrap exited with ${result.exitCode}`;

@@ -7,7 +7,29 @@ export const RESULT_BOUNDS = {
   maxCategoricalChars: 1_000,
   maxCommentChars: 10_000,
   maxMetadataBytes: 16 * 1024,
+  /** Containers (objects, arrays) nested in one metadata dict, the dict itself counted as 1. */
+  maxMetadataDepth: 64,
 } as const;
+
+/**
+ * The deepest nesting of objects and arrays in `value` (a scalar is 0, `{}` is 1), found without
+ * recursion (a recursive walk, or `JSON.stringify`, throws RangeError on a deep enough value).
+ * Stops as soon as `limit` is passed and returns `limit + 1`.
+ */
+export function nestingDepth(value: unknown, limit: number): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (node === null || typeof node !== "object") continue;
+    if (depth > limit) return limit + 1;
+    if (depth > deepest) deepest = depth;
+    for (const child of Array.isArray(node) ? node : Object.values(node)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return deepest;
+}
 
 const finite = z.number().refine(Number.isFinite, "must be a finite number (no NaN or Infinity)");
 
@@ -26,10 +48,15 @@ export const scoreSchema = z
     metadata: z
       .record(z.string(), z.unknown())
       .nullable()
-      .refine(
-        (m) => m === null || Buffer.byteLength(JSON.stringify(m), "utf8") <= RESULT_BOUNDS.maxMetadataBytes,
-        `metadata must be at most ${RESULT_BOUNDS.maxMetadataBytes} bytes of JSON`,
-      ),
+      .superRefine((m, ctx) => {
+        if (m === null) return;
+        if (nestingDepth(m, RESULT_BOUNDS.maxMetadataDepth) > RESULT_BOUNDS.maxMetadataDepth) {
+          ctx.addIssue({ code: "custom", message: `metadata must nest at most ${RESULT_BOUNDS.maxMetadataDepth} levels deep` });
+        } else if (Buffer.byteLength(JSON.stringify(m), "utf8") > RESULT_BOUNDS.maxMetadataBytes) {
+          // (JSON.stringify recurses: only reached once the depth is bounded.)
+          ctx.addIssue({ code: "custom", message: `metadata must be at most ${RESULT_BOUNDS.maxMetadataBytes} bytes of JSON` });
+        }
+      }),
   })
   .strict()
   .superRefine((score, ctx) => {
@@ -58,12 +85,18 @@ export const scoresSchema = z
   });
 
 /**
- * Validates the scores of one result.
+ * Validates the scores of one result. Never throws: a value that makes validation itself fail is
+ * an invalid result like any other.
  * @returns `{ ok: true, scores }` or `{ ok: false, message }` naming the first problem (and the
  *   score when there is one), for an `invalid_result` error.
  */
 export function validateScores(raw: unknown): { ok: true; scores: Score[] } | { ok: false; message: string } {
-  const parsed = scoresSchema.safeParse(raw);
+  let parsed: ReturnType<typeof scoresSchema.safeParse>;
+  try {
+    parsed = scoresSchema.safeParse(raw);
+  } catch (error) {
+    return { ok: false, message: `the scores could not be validated (${error instanceof Error ? error.name : "error"})` };
+  }
   if (parsed.success) return { ok: true, scores: parsed.data };
   const issue = parsed.error.issues[0];
   const index = issue?.path[0];

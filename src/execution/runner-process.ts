@@ -4,6 +4,7 @@ import { execa } from "execa";
 import { z } from "zod";
 import type { Logger } from "../lib/logger.js";
 import { buildBwrapArgs, type SandboxPaths } from "./bwrap-args.js";
+import { acquireBox, canUseBoxUids, type Box } from "./box-uids.js";
 import { encodeFrame, FrameDecoder, FrameError } from "./framing.js";
 import type { Limits } from "./limits.js";
 import { OUTCOMES, type Outcome } from "./outcomes.js";
@@ -140,6 +141,8 @@ export class RunnerProcess {
   exited = false;
 
   private readonly subprocess: ReturnType<typeof spawnBwrap>;
+  /** The host uid this sandbox runs as (its own; undefined when the worker is not root). */
+  private readonly box: Box | undefined;
   private readonly decoder: FrameDecoder;
   private readonly diagnostics = new Capped(DIAGNOSTIC_BYTES);
   private pending: Pending | undefined;
@@ -148,7 +151,7 @@ export class RunnerProcess {
   /** True once the frame of the batch in flight has been handed to the pipe in full. */
   private inputFlushed = true;
   private nextId = 1;
-  private killReason: "wall" | "violation" | "close" | "idle_cpu" | undefined;
+  private killReason: "wall" | "violation" | "close" | "idle_cpu" | "idle_threads" | undefined;
   private exitInfo: { exitCode?: number; signal?: string } | undefined;
   private setupWaiter: ((frame: unknown) => void) | undefined;
   private exitTimer: NodeJS.Timeout | undefined;
@@ -160,7 +163,8 @@ export class RunnerProcess {
     const { paths, limits, key } = options;
     this.workspaceId = key.workspaceId;
     this.decoder = new FrameDecoder(4 * 1024 * 1024 + 4 * limits.outputBytes);
-    this.subprocess = spawnBwrap(paths, limits, options.seccompProgram);
+    this.box = canUseBoxUids() ? acquireBox() : undefined;
+    this.subprocess = spawnBwrap(paths, limits, options.seccompProgram, this.box?.uid);
     const sub = this.subprocess;
     sub.stdin?.on("error", () => undefined); // EPIPE when the runner is gone; exit handles it
     // User output is captured inside the sandbox (fd 1 and 2 are memfds there); what arrives
@@ -343,7 +347,7 @@ export class RunnerProcess {
   }
 
   /** SIGKILLs the bwrap process: the PID namespace takes every process of the sandbox with it. */
-  kill(reason: "wall" | "violation" | "close" | "idle_cpu"): void {
+  kill(reason: "wall" | "violation" | "close" | "idle_cpu" | "idle_threads"): void {
     this.killReason ??= reason;
     this.alive = false;
     this.stopIdleWatch();
@@ -382,6 +386,15 @@ export class RunnerProcess {
     if (!this.idleBaseline) {
       const pids = sandboxPids(this.subprocess.pid);
       this.idleBaseline = { pids, ticks: cpuTicks(pids) };
+      // Every process of an idle sandbox is single-threaded (bwrap, the runner, its zygote): more
+      // threads are user code's (native pthreads, which the runner cannot count), left running
+      // outside every item's budget and holding the slot's RLIMIT_NPROC.
+      const threads = threadCount(pids);
+      if (threads > pids.length) {
+        this.options.logger.warn({ workspaceId: this.workspaceId, threads }, "sandbox runner kept threads while idle; killed");
+        this.kill("idle_threads");
+        return;
+      }
     } else {
       const used = cpuTicks(this.idleBaseline.pids) - this.idleBaseline.ticks;
       if (used > IDLE_CPU_TICKS) {
@@ -407,7 +420,16 @@ export class RunnerProcess {
       this.violation(error instanceof FrameError ? error.message : "unreadable frame");
       return;
     }
-    for (const message of messages) this.onMessage(message);
+    for (const message of messages) {
+      try {
+        this.onMessage(message);
+      } catch (error) {
+        // A result that breaks validation itself (e.g. nesting deep enough for a RangeError) must
+        // not reach the stream's handler uncaught: that would end the whole process.
+        this.violation(`the result could not be processed (${error instanceof Error ? error.name : "error"})`);
+        return;
+      }
+    }
   }
 
   private onMessage(message: unknown): void {
@@ -508,6 +530,7 @@ export class RunnerProcess {
   private onExit(exitCode: number | undefined, signal: string | undefined): void {
     this.alive = false;
     this.exited = true;
+    this.box?.release(); // every process of the sandbox is gone with bwrap (PID namespace)
     this.stopIdleWatch();
     if (this.exitTimer) clearTimeout(this.exitTimer);
     this.exitInfo = { exitCode, signal };
@@ -547,10 +570,12 @@ function isRetiredBeforeItem(frame: z.infer<typeof resultFrameSchema>): boolean 
  * Starts bwrap. bwrap itself gets an empty environment: with --clearenv alone, bwrap's own PID 1
  * would keep the worker's variables (readable through /proc/1/environ if /proc were mounted).
  */
-function spawnBwrap(paths: SandboxPaths, limits: Readonly<Limits>, seccompProgram: Uint8Array) {
+function spawnBwrap(paths: SandboxPaths, limits: Readonly<Limits>, seccompProgram: Uint8Array, uid: number | undefined) {
   return execa(paths.bwrap, buildBwrapArgs(paths, limits, SECCOMP_FD), {
     env: {},
     extendEnv: false,
+    // Its own unprivileged host uid (box-uids.ts): bwrap then makes an unprivileged user namespace.
+    ...(uid !== undefined ? { uid, gid: uid } : {}),
     // fd 3: results; fd 4: the BPF program, written by execa into a pipe that bwrap reads to EOF.
     stdio: ["pipe", "pipe", "pipe", "pipe", seccompProgram],
     buffer: false,
@@ -586,6 +611,20 @@ function sandboxPids(root: number | undefined): number[] {
   const found = [root];
   for (let i = 0; i < found.length; i++) found.push(...(children.get(found[i]!) ?? []));
   return found;
+}
+
+/** Threads of the given processes (`Threads:` of /proc/<pid>/status); a process that is gone counts 0. */
+function threadCount(pids: number[]): number {
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const match = /^Threads:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"));
+      total += match ? Number(match[1]) : 1;
+    } catch {
+      // gone
+    }
+  }
+  return total;
 }
 
 /** utime + stime (clock ticks, every thread) of the given processes; a process that is gone counts 0. */

@@ -13,6 +13,12 @@ export interface ExecuteKey {
   libraries: Record<string, { version: number; source: string }>;
   /** "warm": items run in one long-lived process; "strict": a fresh forked child per item. */
   mode: "warm" | "strict";
+  /**
+   * Who may share a warm runner (part of the pool key): a runner keeps interpreter state between
+   * items, so it serves one trust domain only, e.g. `evaluator:<id>` for live runs and
+   * experiments, `tryCode:<apiKeyId>` for drafts. Absent: every caller of this key shares.
+   */
+  trustDomain?: string;
 }
 
 /** One thing to evaluate: the sample document of oodle-eval-v1.md plus settings and dependencies. */

@@ -240,3 +240,30 @@ describe("samples", () => {
     expect(await h.app.prisma.span.count({ where: { workspaceId: ws.workspace.id } })).toBe(0);
   });
 });
+
+describe("tryCode limits (issue 12)", () => {
+  const QUICK = "def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='n', value=1)])\n";
+
+  it("runs at most 5 tryCode fields per request: aliases past that are LIMIT_EXCEEDED", async () => {
+    const ws = await h.workspace("try-fields");
+    const fields = Array.from({ length: 7 }, (_, i) => `t${i}: tryCode(input: $input) { outcome }`).join("\n");
+    const res = await ws.gql(`mutation($input: TryCodeInput!) { ${fields} }`, { input: { sourceCode: QUICK, span: SPAN } });
+    // (tryCode is non-null: the refused sixth field nulls the whole answer.)
+    expect(res.errors?.length).toBeGreaterThanOrEqual(1);
+    expect(res.errors?.every((e) => e.extensions?.code === "LIMIT_EXCEEDED")).toBe(true);
+    expect(res.errors?.[0]?.message).toBe("at most 5 tryCode fields per request");
+    expect(res.errors?.[0]?.path).toEqual(["t5"]);
+  });
+
+  it("runs at most 4 tryCode at once per workspace; another workspace is not affected", async () => {
+    const ws = await h.workspace("try-concurrent");
+    const other = await h.workspace("try-other");
+    const SLOW = "import time\ndef evaluate(ctx):\n    time.sleep(1)\n    return EvaluationResult(scores=[Score(name='n', value=1)])\n";
+    const one = (w: typeof ws, sourceCode: string) => w.gql(TRY, { input: { sourceCode, span: SPAN } });
+    const results = await Promise.all([...Array.from({ length: 6 }, () => one(ws, SLOW)), one(other, QUICK)]);
+    const codes = results.slice(0, 6).map((r) => r.errors?.[0]?.extensions?.code ?? r.data?.tryCode.outcome);
+    expect(codes.filter((c) => c === "LIMIT_EXCEEDED").length).toBeGreaterThanOrEqual(2);
+    expect(codes.filter((c) => c === "ok").length).toBeGreaterThanOrEqual(1);
+    expect(results[6]!.data?.tryCode.outcome).toBe("ok");
+  });
+});

@@ -48,3 +48,30 @@ describe("validateScores", () => {
     expect(result.ok ? "" : result.message).toMatch(/^score "ratio"/);
   });
 });
+
+describe("validateScores on hostile nesting (issue 12)", () => {
+  const nested = (levels: number) => {
+    const root: Record<string, unknown> = {};
+    let node = root;
+    for (let i = 0; i < levels; i++) {
+      const next: Record<string, unknown> = {};
+      node.a = next;
+      node = next;
+    }
+    return root;
+  };
+
+  it("refuses metadata nested 20,000 levels deep without throwing (JSON.stringify alone throws RangeError)", () => {
+    const deep = nested(20_000);
+    expect(() => JSON.stringify(deep)).toThrow(RangeError);
+    expect(validateScores([score({ metadata: deep })])).toEqual({ ok: false, message: 'score "s" metadata: metadata must nest at most 64 levels deep' });
+  });
+
+  it("accepts 64 levels (the dict itself is the first) and refuses 65, arrays counted too", () => {
+    expect(validateScores([score({ metadata: nested(63) })]).ok).toBe(true);
+    expect(validateScores([score({ metadata: nested(64) })]).ok).toBe(false);
+    let list: unknown = [];
+    for (let i = 0; i < 70; i++) list = [list];
+    expect(validateScores([score({ metadata: { list } })]).ok).toBe(false);
+  });
+});

@@ -95,6 +95,22 @@ describe("code checks on save", () => {
     await refusedWith(padding + "#\n" + body, `must be at most 256 KiB (262144 bytes of UTF-8); got ${256 * 1024 + 2} bytes`);
   });
 
+  // Issue 12, item 7: these crashed the host-side inspector (RecursionError, MemoryError) and came
+  // back as a masked 500; each is the user's input, too deep or too large, and saved nothing.
+  it.each([
+    ["1+1+… (100,000 terms)", `x = ${"1+".repeat(100_000)}1`, /nested too deeply|too large/],
+    ["not not … (60,000 times)", `x = ${"not ".repeat(60_000)}1`, /too large|nested too deeply/],
+    ["f()()… (100,000 calls)", `x = f${"()".repeat(100_000)}`, /nested too deeply|too large/],
+  ])("a source too deep or too large to parse is BAD_USER_INPUT: %s", async (_name, line, message) => {
+    await refusedWith(`${line}\ndef evaluate(ctx):\n    return EvaluationResult(scores=[])\n`, message);
+  });
+
+  it("eight hostile saves at once all get their answer (the inspector runs a few at a time)", async () => {
+    const deep = `x = ${"1+".repeat(100_000)}1\ndef evaluate(ctx):\n    return EvaluationResult(scores=[])\n`;
+    const results = await Promise.all(Array.from({ length: 8 }, () => save(deep)));
+    expect(results.map((r) => r.error?.extensions?.code)).toEqual(Array(8).fill("BAD_USER_INPUT"));
+  });
+
   it("blank source is refused", async () => {
     await refusedWith("  \n", "must not be empty: define evaluate(ctx)");
   });

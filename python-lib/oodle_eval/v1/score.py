@@ -13,6 +13,9 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, SupportsIndex, overload
 
 DATA_TYPES = ("BOOLEAN", "NUMERIC", "CATEGORICAL")
+# Dicts and lists nested in one metadata dict, the dict itself counted as 1 (the service refuses
+# more: src/execution/result-validation.ts, RESULT_BOUNDS.maxMetadataDepth).
+MAX_METADATA_DEPTH = 64
 ScoreValue = bool | int | float | str | None
 
 
@@ -77,11 +80,14 @@ class Score:
             raise ScoreError(f"score {self.name!r}: CATEGORICAL value must be a string, got {type(v).__name__}")
 
     def _validate_metadata(self) -> None:
-        """Metadata must be None or a JSON-serialisable dict (no NaN or infinity)."""
+        """Metadata must be None or a JSON-serialisable dict (no NaN or infinity), nested at most
+        MAX_METADATA_DEPTH levels deep (checked without recursion, before json.dumps recurses)."""
         if self.metadata is None:
             return
         if not isinstance(self.metadata, dict):
             raise ScoreError(f"score {self.name!r}: metadata must be a dict, got {type(self.metadata).__name__}")
+        if _nesting_depth(self.metadata, MAX_METADATA_DEPTH) > MAX_METADATA_DEPTH:
+            raise ScoreError(f"score {self.name!r}: metadata must nest at most {MAX_METADATA_DEPTH} levels deep")
         try:
             json.dumps(self.metadata, allow_nan=False)
         except (TypeError, ValueError) as error:
@@ -97,6 +103,27 @@ class Score:
             "comment": self.comment,
             "metadata": self.metadata,
         }
+
+
+def _nesting_depth(value: Any, limit: int) -> int:
+    """The deepest nesting of dicts, lists and tuples in ``value`` (a scalar is 0), found without
+    recursion; ``limit + 1`` as soon as ``limit`` is passed. Reads dicts with ``dict.values``, so
+    a subclass's own methods are not called."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict):
+            children = dict.values(node)
+        elif isinstance(node, (list, tuple)):
+            children = node
+        else:
+            continue
+        if depth > limit:
+            return limit + 1
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list, tuple)))
+    return deepest
 
 
 class Scores(list):

@@ -120,7 +120,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
         const names = deps.map((d) => d.name);
         const startedAt = new Date();
         const results = await deps_.execution().execute(
-          key,
+          { ...key, trustDomain: `evaluator:${evaluatorId}` },
           toRun.map((item) => ({ workspaceId: experiment.workspaceId, document: itemToDocument(item, names.length ? scores.documentScores(item.id, deps) : undefined), params: base.params, dependencies: names })),
         );
         const finishedAt = new Date();

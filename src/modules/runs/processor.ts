@@ -22,7 +22,15 @@ export class SandboxFaultError extends Error {
 export interface JobAttempts {
   attemptsMade: number;
   opts: { attempts?: number };
+  /** Times BullMQ found the job stalled (its worker died or hung while processing it). */
+  stalledCounter?: number;
 }
+
+/**
+ * A job whose processing ended its worker this many times is not run again: its run is recorded as
+ * a `sandbox_error` saying so (a poison pill would otherwise take down every worker that takes it).
+ */
+export const WORKER_CRASH_LIMIT = 2;
 
 /** The ids of an evaluation job (the `evaluate-span` payload). */
 export interface EvaluationPayload {
@@ -197,7 +205,7 @@ export function createRunProcessor(deps: {
     const document = spanToDocument(span, await deps.spans.traceSpans(workspaceId, span.traceId), { scores });
     const full = { ...ctx, templateVersionId: version.id, params, libraryVersions: prepared.libraryVersions, startedAt: new Date() };
     const names = ctx.dependencies?.declared.map((d) => d.name) ?? [];
-    const [result] = await deps.execution().execute(prepared.key, [{ workspaceId, document: document as Record<string, unknown>, params, dependencies: names }]);
+    const [result] = await deps.execution().execute({ ...prepared.key, trustDomain: `evaluator:${ctx.payload.evaluatorId}` }, [{ workspaceId, document: document as Record<string, unknown>, params, dependencies: names }]);
     if (result!.outcome === "sandbox_error" && !isLastAttempt) throw new SandboxFaultError(result!.error?.message ?? "unknown");
     const columns = runColumns(result!);
     if (USER_FAULTS.includes(columns.outcome)) {
@@ -223,6 +231,12 @@ export function createRunProcessor(deps: {
     const ctx: RunContext = { payload, attempt, startedAt: new Date(), templateVersionId: null, params: {}, libraryVersions: {}, ...(dependencies ? { dependencies } : {}) };
     if (evaluator.archivedAt) return skipped(ctx, "the evaluator was archived after the span was matched");
     if (!evaluator.enabled) return skipped(ctx, "the evaluator was disabled after the span was matched");
+    const crashes = job.stalledCounter ?? 0;
+    if (crashes >= WORKER_CRASH_LIMIT) {
+      logger.error({ ...payload, crashes }, "evaluation job ended its worker repeatedly; recorded as sandbox_error, not run again");
+      const message = `the worker running this evaluation ended ${crashes} times before it finished; it is not run again`;
+      return write(ctx, runColumns({ outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "WorkerCrashed", message, traceback: "" } }));
+    }
     return run(ctx, evaluator, attempt >= (job.opts.attempts ?? 1));
   }
 

@@ -4,6 +4,12 @@ import { RunErrorRef } from "../runs/graphql.js";
 import { numericValueOf } from "../runs/record.js";
 import { SpanRef } from "../spans/graphql.js";
 import { TemplateRef } from "../templates/graphql.js";
+import { LimitExceededError } from "../../lib/errors.js";
+
+/** tryCode fields one GraphQL request may run (aliases included); more are refused. */
+export const MAX_TRY_CODE_PER_REQUEST = 5;
+/** tryCode fields already run by each request (keyed by its context object). */
+const tryCodeFieldsOf = new WeakMap<object, number>();
 
 /** A score returned by a draft run (not stored). */
 const TryCodeScoreRef = builder.objectRef<Score>("TryCodeScore").implement({
@@ -37,12 +43,17 @@ builder.relayMutationField(
   },
   {
     description: "Runs code on one sample through the production sandbox and returns the result at once. Stores nothing.",
-    resolve: (_root, { input }, ctx) =>
-      ctx.services.tryCode.tryCode(ctx.principal, {
+    resolve: (_root, { input }, ctx) => {
+      // 200 aliased tryCode fields in one request all ran: one request held a slot for half an hour.
+      const fields = (tryCodeFieldsOf.get(ctx) ?? 0) + 1;
+      tryCodeFieldsOf.set(ctx, fields);
+      if (fields > MAX_TRY_CODE_PER_REQUEST) throw new LimitExceededError(`at most ${MAX_TRY_CODE_PER_REQUEST} tryCode fields per request`);
+      return ctx.services.tryCode.tryCode(ctx.principal, {
         ...input,
         templateId: input.templateId?.id ?? null,
         spanId: input.spanId?.id ?? null,
-      }),
+      });
+    },
   },
   {
     outputFields: (t) => ({

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Executor, ItemError, Score } from "../../execution/index.js";
-import { BadUserInputError, NotFoundError, type InputIssue } from "../../lib/errors.js";
+import { BadUserInputError, LimitExceededError, NotFoundError, type InputIssue } from "../../lib/errors.js";
 import { parseIssues } from "../../lib/validation.js";
 import { spanToDocument, type SampleDocument } from "../spans/document.js";
 import { MAX_SPAN_BYTES, normaliseSpan } from "../spans/schemas.js";
@@ -127,14 +127,33 @@ export function createTryCodeService(deps: {
     return parsed.data as SampleDocument | null;
   }
 
+  /** tryCode runs in flight per workspace (one workspace cannot fill the sandbox's slots with drafts). */
+  const runningBy = new Map<string, number>();
+
   return {
     /**
      * Runs the code on the sample and returns its outcome, scores, output, error and duration.
      * @throws BadUserInputError listing every problem (which code, settings, values, sample; a
      *   syntax error with its line and column); NotFoundError for an unknown starter, template,
-     *   template version or span.
+     *   template version or span; LimitExceededError when the workspace already has
+     *   {@link MAX_CONCURRENT_TRY_CODE} runs in flight.
      */
     async tryCode(principal: Principal, input: TryCodeInput): Promise<TryCodeResult> {
+      const running = runningBy.get(principal.workspaceId) ?? 0;
+      if (running >= MAX_CONCURRENT_TRY_CODE) throw new LimitExceededError(`at most ${MAX_CONCURRENT_TRY_CODE} tryCode runs at once per workspace; retry when one has finished`);
+      runningBy.set(principal.workspaceId, running + 1);
+      try {
+        return await tryCodeNow(principal, input);
+      } finally {
+        const left = (runningBy.get(principal.workspaceId) ?? 1) - 1;
+        if (left > 0) runningBy.set(principal.workspaceId, left);
+        else runningBy.delete(principal.workspaceId);
+      }
+    },
+  };
+
+  /** One tryCode run (see the service's `tryCode`). */
+  async function tryCodeNow(principal: Principal, input: TryCodeInput): Promise<TryCodeResult> {
       const issues: InputIssue[] = [];
       const subject = await subjectOf(principal, input, issues);
       const document = await sampleOf(principal, input, issues);
@@ -145,7 +164,8 @@ export function createTryCodeService(deps: {
       const prepared = await deps.preparer.prepare(principal.workspaceId, subject.version, subject.imports);
       // A draft declares no dependencies: ctx.score reads any score given in the sample, else its default.
       const item = { workspaceId: principal.workspaceId, document: document as Record<string, unknown>, params, dependencies: null };
-      const [result] = await deps.execution().execute(prepared.key, [item]);
+      // Drafts share runners only with the same API key's drafts, never with live evaluators.
+      const [result] = await deps.execution().execute({ ...prepared.key, trustDomain: `tryCode:${principal.apiKeyId}` }, [item]);
       return {
         outcome: result!.outcome,
         scores: result!.scores,
@@ -157,9 +177,11 @@ export function createTryCodeService(deps: {
         templateVersion: subject.templateVersion,
         libraryVersions: prepared.libraryVersions,
       };
-    },
-  };
+  }
 }
+
+/** tryCode runs one workspace may have in flight at once (in this process). */
+export const MAX_CONCURRENT_TRY_CODE = 4;
 
 /** The try_code service. */
 export type TryCodeService = ReturnType<typeof createTryCodeService>;

@@ -1,0 +1,106 @@
+// The base seccomp filter is default-deny (issue 12, item 4): a table of system calls probed by
+// number from inside the sandbox (ctypes syscall()), each denied one answering EPERM before the
+// kernel looks at its arguments, each allowed one reaching the kernel (any other answer).
+import { arch } from "node:os";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Executor } from "../../src/execution/index.js";
+import { item, keyFor, testExecutor } from "./helpers.js";
+
+const PROBE = `import ctypes
+
+def evaluate(ctx):
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.syscall.restype = ctypes.c_long
+    scores = []
+    for name, args in ctx.params["calls"]:
+        ctypes.set_errno(0)
+        ret = libc.syscall(*[ctypes.c_long(a) for a in args])
+        scores.append(Score(name=name, value=ctypes.get_errno() if ret == -1 else 0))
+    return EvaluationResult(scores=scores)
+`;
+
+const EPERM = 1;
+const MINUS_ONE = -1;
+// [name, [number, ...args]] for x86_64. Denied: EPERM whatever the arguments.
+const DENIED: [string, number[]][] = [
+  ["io_setup", [206, 1, 0]],
+  ["io_submit", [209, 0, 0, 0]],
+  ["io_destroy", [207, 0]],
+  ["personality", [135, 0xffffffff]],
+  ["move_pages", [279, 0, 0, 0, 0, 0, 0]],
+  ["migrate_pages", [256, 0, 0, 0, 0]],
+  ["mbind", [237, 0, 0, 0, 0, 0, 0]],
+  ["set_mempolicy", [238, 0, 0, 0]],
+  ["process_madvise", [440, 0, 0, 0, 0, 0]],
+  ["process_mrelease", [448, 0, 0]],
+  ["pidfd_open", [434, 1, 0]],
+  ["pidfd_send_signal", [424, 0, 0, 0, 0]],
+  ["pidfd_getfd", [438, 0, 0, 0]],
+  ["kcmp", [312, 1, 1, 0, 0, 0]],
+  ["ptrace", [101, 0, 0, 0, 0]],
+  ["unshare", [272, 0]],
+  ["setns", [308, 0, 0]],
+  ["mount", [165, 0, 0, 0, 0, 0]],
+  ["bpf", [321, 0, 0, 0]],
+  ["io_uring_setup", [425, 1, 0]],
+  ["userfaultfd", [323, 0]],
+  ["perf_event_open", [298, 0, 0, 0, 0, 0]],
+  ["mlock", [149, 0, 4096]],
+  ["sync", [162]],
+  ["mknodat", [259, -100, 0, 0, 0]],
+  ["setuid", [105, 0]],
+  ["capset", [126, 0, 0]],
+  ["modify_ldt", [154, 0, 0, 0]],
+  ["landlock_create_ruleset", [444, 0, 0, 1]],
+  ["memfd_secret", [447, 0]],
+  ["shmget", [29, 0, 4096, 0]],
+  ["inotify_init1", [294, 0]],
+  ["quotactl_fd", [443, 0, 0, 0, 0]],
+  ["statmount (6.8)", [457, 0, 0, 0, 0]],
+  ["listmount (6.8)", [458, 0, 0, 0, 0]],
+  ["file_getattr (6.17)", [468, 0, 0, 0, 0, 0]],
+  ["file_setattr (6.17)", [469, 0, 0, 0, 0, 0]],
+  ["unassigned 471", [471]],
+  ["unassigned 1000", [1000]],
+  ["prlimit64 on pid 1", [302, 1, 7, 0, 0]],
+  ["sched_setaffinity on pid 1", [203, 1, 0, 0]],
+  ["setpriority PRIO_USER", [141, 2, 0, 19]],
+  ["setpriority on pid 1", [141, 0, 1, 19]],
+  ["ioctl FS_IOC_SETFLAGS", [16, 0, 0x40086602, 0]],
+  ["ioctl TIOCSTI", [16, 0, 0x5412, 0]],
+  ["fcntl F_SETPIPE_SZ", [72, 0, 1031, 1 << 20]],
+  ["socket AF_INET", [41, 2, 1, 0]],
+  ["clone CLONE_NEWUSER", [56, 0x10000000 | 17, 0, 0, 0, 0]],
+];
+// Allowed: the call reaches the kernel, whose answer (a value or another errno) is not EPERM.
+const ALLOWED: [string, number[]][] = [
+  ["getpid", [39]],
+  ["gettid", [186]],
+  ["sched_yield", [24]],
+  ["close(-1) -> EBADF", [3, MINUS_ONE]],
+  ["getrandom(NULL, 0)", [318, 0, 0, 0]],
+  ["prlimit64 on itself (read)", [302, 0, 7, 0, 0]],
+  ["setpriority on itself", [141, 0, 0, 0]],
+  ["fcntl F_GETFD", [72, 0, 1]],
+  ["ioctl FIONREAD on a bad fd -> EBADF", [16, MINUS_ONE, 0x541b, 0]],
+  ["socket AF_UNIX", [41, 1, 1, 0]],
+];
+
+let executor: Executor;
+beforeAll(() => {
+  executor = testExecutor();
+});
+afterAll(() => executor.close());
+
+describe.skipIf(arch() !== "x64")("base seccomp filter (default-deny), probed by number", () => {
+  it.each(["warm", "strict"] as const)("answers EPERM to every call off the allow list, and lets the allowed ones through (%s)", async (mode) => {
+    const calls = [...DENIED, ...ALLOWED];
+    const [result, normal] = await executor.execute(keyFor(PROBE, { templateVersionId: "seccomp-probe", mode }), [item({ calls }), item({ calls: ALLOWED })]);
+    expect(result!.outcome, JSON.stringify(result!.error)).toBe("ok");
+    const errnos = Object.fromEntries(result!.scores.map((s) => [s.name, s.value]));
+    expect(Object.fromEntries(DENIED.map(([name]) => [name, errnos[name]]))).toEqual(Object.fromEntries(DENIED.map(([name]) => [name, EPERM])));
+    for (const [name] of ALLOWED) expect(errnos[name], name).not.toBe(EPERM);
+    expect(errnos["close(-1) -> EBADF"]).toBe(9);
+    expect(normal!.outcome).toBe("ok");
+  });
+});
