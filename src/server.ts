@@ -4,7 +4,8 @@ import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import type { App } from "./app.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { schema } from "./graphql/schema.js";
-import { UnauthenticatedError } from "./lib/errors.js";
+import { ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
+import { isInfrastructureError } from "./lib/infra-errors.js";
 import { redisReachable } from "./lib/redis.js";
 
 /** `/ready`: Postgres and Redis answer (yoga's own `/health` is the liveness check). Outside auth. */
@@ -46,6 +47,13 @@ export function createServer(app: App) {
     plugins: [healthPlugin(app)],
     maskedErrors: {
       maskError(error, message, isDev) {
+        const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+        if (!(original instanceof ServiceUnavailableError) && isInfrastructureError(original)) {
+          // Postgres or Redis is down: a retryable answer the client can act on, not a masked 500.
+          app.logger.warn({ err: original instanceof Error ? original.message : String(original) }, "dependency unavailable; request refused as retryable");
+          const unavailable = new ServiceUnavailableError();
+          return error instanceof GraphQLError ? new GraphQLError(unavailable.message, { nodes: error.nodes, path: error.path, extensions: unavailable.extensions }) : unavailable;
+        }
         const masked = maskError(error, message, isDev);
         if (masked !== error) {
           const isGraphQL = error instanceof GraphQLError;
