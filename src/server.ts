@@ -3,6 +3,7 @@ import { GraphQLError } from "graphql";
 import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import type { App } from "./app.js";
 import type { GraphQLContext } from "./graphql/context.js";
+import { rateLimitPlugin, requestLimitPlugins } from "./graphql/limits.js";
 import { schema } from "./graphql/schema.js";
 import { ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
 import { isInfrastructureError } from "./lib/infra-errors.js";
@@ -44,7 +45,15 @@ export function createServer(app: App) {
     graphiql: { title: "Oodle code evaluators", defaultQuery: "{ viewer { workspace { id name } } }" },
     landingPage: false,
     logging: false,
-    plugins: [healthPlugin(app)],
+    plugins: [
+      healthPlugin(app),
+      ...requestLimitPlugins(),
+      rateLimitPlugin(
+        app.redis,
+        { ingestPerMinute: app.config.RATE_LIMIT_INGEST_PER_MINUTE, tryCodePerMinute: app.config.RATE_LIMIT_TRY_CODE_PER_MINUTE, mutationsPerMinute: app.config.RATE_LIMIT_MUTATIONS_PER_MINUTE },
+        app.config.QUEUE_PREFIX,
+      ),
+    ],
     maskedErrors: {
       maskError(error, message, isDev) {
         const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
