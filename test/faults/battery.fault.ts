@@ -16,8 +16,8 @@ import { OwnPostgres, OwnRedis, sparePort } from "./infra.js";
 // experiment completes without a manual retry. The figures are printed (and asserted).
 
 const ROOT = join(import.meta.dirname, "../..");
-const SPANS = Number(process.env.FAULT_SPANS ?? 600);
-const ITEMS = Number(process.env.FAULT_ITEMS ?? 600);
+const SPANS = Number(process.env.FAULT_SPANS ?? 300);
+const ITEMS = Number(process.env.FAULT_ITEMS ?? 300);
 const OUTAGE_MS = Number(process.env.FAULT_OUTAGE_MS ?? 20_000);
 const BATCH = 25;
 

@@ -8,7 +8,7 @@ import type { SpanService } from "../spans/service.js";
 import { isUniqueViolation, objectOf, specsOf } from "../templates/store.js";
 import { resolveParams } from "../templates/values.js";
 import type { RunPreparer } from "./prepare.js";
-import { runColumns, SKIPPED_COLUMNS, USER_FAULTS, type RunColumns } from "./record.js";
+import { INVOCATION_CAP_REASON, runColumns, SKIPPED_COLUMNS, USER_FAULTS, type RunColumns } from "./record.js";
 
 /** Thrown to make BullMQ retry a job whose run hit a sandbox fault (never the user's code). */
 export class SandboxFaultError extends Error {
@@ -223,6 +223,14 @@ export function createRunProcessor(deps: {
     const ctx: RunContext = { payload, attempt, startedAt: new Date(), templateVersionId: null, params: {}, libraryVersions: {}, ...(dependencies ? { dependencies } : {}) };
     if (evaluator.archivedAt) return skipped(ctx, "the evaluator was archived after the span was matched");
     if (!evaluator.enabled) return skipped(ctx, "the evaluator was disabled after the span was matched");
+    if (evaluator.maxInvocationsPerHour !== null) {
+      // Runs that ran in the last hour (skipped ones cost nothing and do not count).
+      const since = new Date(Date.now() - 3_600_000);
+      const used = await prisma.run.count({ where: { evaluatorId, spanId: { not: null }, createdAt: { gte: since }, outcome: { not: "skipped" } } });
+      if (used >= evaluator.maxInvocationsPerHour) {
+        return skipped(ctx, `${INVOCATION_CAP_REASON} (${evaluator.maxInvocationsPerHour}) reached: ${used} runs in the last hour`);
+      }
+    }
     return run(ctx, evaluator, attempt >= (job.opts.attempts ?? 1));
   }
 
