@@ -5,7 +5,7 @@ import type { App } from "./app.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { rateLimitPlugin, requestLimitPlugins } from "./graphql/limits.js";
 import { schema } from "./graphql/schema.js";
-import { ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
+import { BadUserInputError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
 import { isInfrastructureError } from "./lib/infra-errors.js";
 import { redisReachable } from "./lib/redis.js";
 
@@ -57,6 +57,11 @@ export function createServer(app: App) {
     maskedErrors: {
       maskError(error, message, isDev) {
         const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+        if (original instanceof Error && /^Invalid global ID/.test(original.message)) {
+          // A malformed id: the caller's input, with a code and without echoing it back.
+          const bad = new BadUserInputError([{ path: error instanceof GraphQLError && error.path ? error.path.join(".") : "id", message: "is not a valid id of this API (ids come from its answers)" }]);
+          return error instanceof GraphQLError ? new GraphQLError(bad.message, { nodes: error.nodes, path: error.path, extensions: bad.extensions }) : bad;
+        }
         if (!(original instanceof ServiceUnavailableError) && isInfrastructureError(original)) {
           // Postgres or Redis is down: a retryable answer the client can act on, not a masked 500.
           app.logger.warn({ err: original instanceof Error ? original.message : String(original) }, "dependency unavailable; request refused as retryable");

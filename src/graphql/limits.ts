@@ -2,7 +2,8 @@ import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { GraphQLError, Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { RateLimitedError } from "../lib/errors.js";
+import { BadUserInputError, RateLimitedError } from "../lib/errors.js";
+import { unstorableValues } from "../lib/json-safety.js";
 import type { Redis } from "../lib/redis.js";
 
 /** Limits on one request's document (units in the names). */
@@ -83,8 +84,19 @@ export function requestLimitPlugins(): Plugin[] {
     onParams({ params }) {
       // graphql-js parses recursively: a document nested a few thousand deep overflows the stack
       // before any token limit; refuse it from its text first.
-      const nesting = maxNesting(typeof params.query === "string" ? params.query : "");
+      const query = typeof params.query === "string" ? params.query : "";
+      const nesting = maxNesting(query);
       if (nesting > MAX_NESTING) throw limitError(`the document nests ${nesting} levels deep (brackets); at most ${MAX_NESTING}`);
+      // Values that cannot be stored as sent (U+0000, lone surrogates, 1e400, absurd nesting) are
+      // refused naming the variable path, before anything runs. Spans of ingestSpans are checked
+      // one by one by the ingest (a bad span is rejected by index, the others stored).
+      if (params.variables && typeof params.variables === "object") {
+        const ingest = query.includes("ingestSpans");
+        const issues = unstorableValues(params.variables, {
+          skip: ingest ? (path) => path.some((p, i) => p === "spans" && typeof path[i + 1] === "number") : undefined,
+        });
+        if (issues.length) throw new BadUserInputError(issues.map((i) => ({ ...i, path: `variables.${i.path}` })));
+      }
     },
     onValidate({ params }) {
       return ({ result, setResult }) => {

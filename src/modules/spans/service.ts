@@ -1,6 +1,7 @@
 import { Prisma, type Span } from "../../generated/prisma/client.js";
 import { BadUserInputError, LimitExceededError, NotFoundError, type InputIssue } from "../../lib/errors.js";
 import { isInfrastructureError } from "../../lib/infra-errors.js";
+import { unstorableValues } from "../../lib/json-safety.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
@@ -117,13 +118,19 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
   async function ingestSpans(principal: Principal, spans: unknown): Promise<IngestResult> {
     if (!Array.isArray(spans)) throw new BadUserInputError([{ path: "spans", message: "must be a list of spans" }]);
     if (spans.length > MAX_SPANS_PER_BATCH) throw new LimitExceededError(`at most ${MAX_SPANS_PER_BATCH} spans per batch (got ${spans.length}): split the batch`);
-    const sizes = spans.map((s) => Buffer.byteLength(JSON.stringify(s) ?? "", "utf8"));
+    // Checked first, iteratively: a span nested 100,000 deep would overflow JSON.stringify's stack.
+    const unstorable = spans.map((s) => unstorableValues(s, { nul: false }));
+    const sizes = spans.map((s, i) => (unstorable[i]!.length ? 0 : Buffer.byteLength(JSON.stringify(s) ?? "", "utf8")));
     const total = sizes.reduce((a, b) => a + b, 0);
     if (total > MAX_BATCH_BYTES) throw new LimitExceededError(`at most ${MAX_BATCH_BYTES} bytes of spans per batch (got ${total}): split the batch`);
     const now = new Date();
     const accepted: { index: number; span: NormalisedSpan }[] = [];
     const rejected: IngestResult["rejected"] = [];
     spans.forEach((raw, index) => {
+      if (unstorable[index]!.length) {
+        rejected.push({ index, issues: unstorable[index]! });
+        return;
+      }
       if (sizes[index]! > MAX_SPAN_BYTES) {
         rejected.push({ index, issues: [{ path: "", message: `a span must be at most ${MAX_SPAN_BYTES} bytes of JSON (got ${sizes[index]})` }] });
         return;
