@@ -5,7 +5,7 @@ import type { App } from "./app.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { rateLimitPlugin, requestLimitPlugins } from "./graphql/limits.js";
 import { schema } from "./graphql/schema.js";
-import { BadUserInputError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
+import { BadUserInputError, NotFoundError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
 import { isInfrastructureError } from "./lib/infra-errors.js";
 import { redisReachable } from "./lib/redis.js";
 
@@ -57,6 +57,11 @@ export function createServer(app: App) {
     maskedErrors: {
       maskError(error, message, isDev) {
         const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+        if (typeof original === "object" && original !== null && (original as { code?: unknown }).code === "P2025") {
+          // A record required but not found (node(id) of another workspace, one that was deleted): no existence leak.
+          const missing = new NotFoundError("record", "with this id", "no such record in this workspace");
+          return error instanceof GraphQLError ? new GraphQLError("no record with this id in this workspace", { nodes: error.nodes, path: error.path, extensions: missing.extensions }) : missing;
+        }
         if (original instanceof Error && /^Invalid global ID/.test(original.message)) {
           // A malformed id: the caller's input, with a code and without echoing it back.
           const bad = new BadUserInputError([{ path: error instanceof GraphQLError && error.path ? error.path.join(".") : "id", message: "is not a valid id of this API (ids come from its answers)" }]);

@@ -74,3 +74,28 @@ describe("bad input", () => {
     expect(result.errors?.[0]?.message).not.toContain("<script>");
   });
 });
+
+describe("ids of another workspace", () => {
+  let app: App;
+  let client: ReturnType<typeof graphqlClient>;
+  beforeAll(() => {
+    app = createTestApp();
+    client = graphqlClient(app);
+  });
+  afterAll(() => app.close());
+
+  it("node(id) answers NOT_FOUND with a code and nodes(ids) is NOT_FOUND, never a masked error", async () => {
+    const a = await createTestWorkspace(app, "tenancy-a");
+    const b = await createTestWorkspace(app, "tenancy-b");
+    const own = await client.request("{ viewer { workspace { id } apiKey { id } } }", {}, b.secret);
+    const theirs = await client.request("{ viewer { apiKey { id } } }", {}, a.secret);
+    const foreign = theirs.data!.viewer.apiKey.id as string;
+    const one = await client.request("query($id: ID!) { node(id: $id) { id } }", { id: foreign }, b.secret);
+    expect(one.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
+    expect(one.data?.node).toBeNull();
+    const many = await client.request("query($ids: [ID!]!) { nodes(ids: $ids) { id } }", { ids: [own.data!.viewer.apiKey.id, foreign] }, b.secret);
+    // Pothos loads nodes(ids) together: one foreign id fails the field (per-id answers: not done yet).
+    expect(many.errors?.map((e) => e.extensions?.code)).toEqual(["NOT_FOUND"]);
+    expect(JSON.stringify(many)).not.toContain("tenancy-a");
+  });
+});
