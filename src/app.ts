@@ -19,6 +19,7 @@ import { createSharedLibraryService } from "./modules/shared-libraries/service.j
 import { createTemplateService } from "./modules/templates/service.js";
 import { createWorkspaceService } from "./modules/workspaces/service.js";
 import { createQueues, type Queues } from "./queues/queues.js";
+import { createReconciler, type Reconciler } from "./modules/reconcile/service.js";
 
 /** The services of every feature, built once and shared by GraphQL, jobs, CLI and MCP. */
 export interface Services {
@@ -44,6 +45,8 @@ export interface Services {
   experiments: ExperimentService;
   /** The `experiment-batch` job processor. */
   experimentBatch: ExperimentBatchProcessor;
+  /** Re-queues owed evaluations and experiment batches that Redis lost (run periodically by the worker). */
+  reconciler: Reconciler;
 }
 
 /** Everything a process needs: connections, queues, services; `close` releases them. */
@@ -66,7 +69,7 @@ export function createApp(
   overrides: { logger?: Logger; execution?: Executor; enqueueEvaluations?: EvaluationEnqueuer } = {},
 ): App {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
-  const prisma = createPrisma(config.DATABASE_URL);
+  const prisma = createPrisma(config.DATABASE_URL, (err) => logger.warn({ err: err.message }, "postgres connection error (the pool reconnects)"));
   const redis = createRedis(config.REDIS_URL, "producer");
   redis.on("error", (err: Error) => logger.debug({ err: err.message }, "redis connection error"));
   const queues = createQueues(redis, config.QUEUE_PREFIX, logger);
@@ -76,7 +79,8 @@ export function createApp(
   const templates = createTemplateService({ prisma, logger });
   const sharedLibraries = createSharedLibraryService({ prisma, logger });
   const runPreparer = createRunPreparer({ sharedLibraries });
-  const spans = createSpanService({ prisma, logger, enqueue: overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues }) });
+  const enqueue = overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues });
+  const spans = createSpanService({ prisma, logger, enqueue });
   const dependencies = createDependencyService({ prisma, queues });
   const services: Services = {
     workspaces: createWorkspaceService({ prisma, queues, logger }),
@@ -92,6 +96,7 @@ export function createApp(
     datasets: createDatasetService({ prisma, logger }),
     experiments: createExperimentService({ prisma, queues, logger }),
     experimentBatch: createExperimentBatchProcessor({ prisma, execution, preparer: runPreparer, logger }),
+    reconciler: createReconciler({ prisma, queues, enqueue, logger, options: { graceMs: config.RECONCILE_GRACE_MS } }),
   };
   return {
     config,

@@ -20,6 +20,21 @@ export const configSchema = z.object({
   QUEUE_PREFIX: z.string().regex(/^[a-z0-9_-]+$/, "must be lower-case letters, digits, _ or -").default("oodle"),
   /** Bounded time for a graceful shutdown, in milliseconds. */
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** How often the worker's reconciler re-queues owed evaluations and experiment batches that Redis lost (ms; 0: never). */
+  RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
+  /** How old an owed evaluation (or the last re-queue of one) must be before the reconciler looks at it (ms). */
+  RECONCILE_GRACE_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
+  /**
+   * What to do at start when Redis may evict keys (`maxmemory-policy` other than `noeviction`:
+   * BullMQ's jobs and locks could vanish): `warn` (log), `refuse` (the process does not start) or `off`.
+   */
+  REDIS_EVICTION_CHECK: z.enum(["warn", "refuse", "off"]).default("warn"),
+  /** Per-workspace requests per minute: ingestSpans calls (0: no limit). */
+  RATE_LIMIT_INGEST_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /** Per-workspace tryCode calls per minute (0: no limit). */
+  RATE_LIMIT_TRY_CODE_PER_MINUTE: z.coerce.number().int().min(0).default(60),
+  /** Per-workspace mutations per minute, other than ingestSpans and tryCode (0: no limit). */
+  RATE_LIMIT_MUTATIONS_PER_MINUTE: z.coerce.number().int().min(0).default(600),
 });
 
 /** The parsed configuration. */

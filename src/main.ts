@@ -7,6 +7,8 @@ import { createServer as createHttpServer } from "node:http";
 import { parseArgs } from "node:util";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
+import { isInfrastructureError } from "./lib/infra-errors.js";
+import { checkRedisOperations } from "./lib/redis-checks.js";
 import { createServer } from "./server.js";
 import { startWorkers, type Workers } from "./worker.js";
 
@@ -34,6 +36,33 @@ const app = createApp(config);
 const logger = app.logger;
 let workers: Workers | undefined;
 let httpServer: ReturnType<typeof createHttpServer> | undefined;
+
+// A connection error that no listener took (a driver emitting 'error' at an odd moment during a
+// Postgres or Redis restart) must not end the process: the clients reconnect. Anything else does.
+process.on("uncaughtException", (error) => {
+  if (isInfrastructureError(error)) {
+    logger.error({ err: error.message }, "unhandled connection error; carrying on (the clients reconnect)");
+    return;
+  }
+  logger.fatal({ err: error }, "uncaught exception");
+  process.exit(1);
+});
+process.on("unhandledRejection", (reason) => {
+  if (isInfrastructureError(reason)) {
+    logger.error({ err: reason instanceof Error ? reason.message : String(reason) }, "unhandled connection error; carrying on");
+    return;
+  }
+  logger.fatal({ err: reason }, "unhandled rejection");
+  process.exit(1);
+});
+
+try {
+  await checkRedisOperations(app.redis, config.REDIS_EVICTION_CHECK, logger);
+} catch (error) {
+  console.error(error instanceof Error ? error.message : String(error));
+  await app.close();
+  process.exit(1);
+}
 
 if (role !== "api") {
   try {
@@ -81,11 +110,16 @@ async function shutdown(signal: string): Promise<void> {
   }, config.SHUTDOWN_TIMEOUT_MS);
   timer.unref();
   // Stop taking work first: close the listener and workers (active jobs finish or are released).
-  await Promise.all([
-    httpServer ? new Promise<void>((resolve) => httpServer!.close(() => resolve())) : undefined,
-    workers?.close(),
-  ]);
-  httpServer?.closeAllConnections();
+  // Open SSE subscriptions never end by themselves: requests get a short while to finish, then
+  // every connection left (subscriptions among them) is closed, so the process exits 0 in time.
+  const drainMs = Math.min(3_000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 3));
+  const listenerClosed = httpServer ? new Promise<void>((resolve) => httpServer!.close(() => resolve())) : Promise.resolve();
+  httpServer?.closeIdleConnections();
+  const drained = Promise.race([listenerClosed, new Promise<void>((resolve) => setTimeout(resolve, drainMs).unref())]).then(() => {
+    httpServer?.closeAllConnections();
+    return listenerClosed;
+  });
+  await Promise.all([drained, workers?.close()]);
   await app.close();
   logger.info("stopped");
   process.exit(0);

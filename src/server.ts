@@ -3,8 +3,10 @@ import { GraphQLError } from "graphql";
 import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import type { App } from "./app.js";
 import type { GraphQLContext } from "./graphql/context.js";
+import { rateLimitPlugin, requestLimitPlugins } from "./graphql/limits.js";
 import { schema } from "./graphql/schema.js";
-import { UnauthenticatedError } from "./lib/errors.js";
+import { BadUserInputError, NotFoundError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
+import { isInfrastructureError } from "./lib/infra-errors.js";
 import { redisReachable } from "./lib/redis.js";
 
 /** `/ready`: Postgres and Redis answer (yoga's own `/health` is the liveness check). Outside auth. */
@@ -43,9 +45,34 @@ export function createServer(app: App) {
     graphiql: { title: "Oodle code evaluators", defaultQuery: "{ viewer { workspace { id name } } }" },
     landingPage: false,
     logging: false,
-    plugins: [healthPlugin(app)],
+    plugins: [
+      healthPlugin(app),
+      ...requestLimitPlugins(),
+      rateLimitPlugin(
+        app.redis,
+        { ingestPerMinute: app.config.RATE_LIMIT_INGEST_PER_MINUTE, tryCodePerMinute: app.config.RATE_LIMIT_TRY_CODE_PER_MINUTE, mutationsPerMinute: app.config.RATE_LIMIT_MUTATIONS_PER_MINUTE },
+        app.config.QUEUE_PREFIX,
+      ),
+    ],
     maskedErrors: {
       maskError(error, message, isDev) {
+        const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+        if (typeof original === "object" && original !== null && (original as { code?: unknown }).code === "P2025") {
+          // A record required but not found (node(id) of another workspace, one that was deleted): no existence leak.
+          const missing = new NotFoundError("record", "with this id", "no such record in this workspace");
+          return error instanceof GraphQLError ? new GraphQLError("no record with this id in this workspace", { nodes: error.nodes, path: error.path, extensions: missing.extensions }) : missing;
+        }
+        if (original instanceof Error && /^Invalid global ID/.test(original.message)) {
+          // A malformed id: the caller's input, with a code and without echoing it back.
+          const bad = new BadUserInputError([{ path: error instanceof GraphQLError && error.path ? error.path.join(".") : "id", message: "is not a valid id of this API (ids come from its answers)" }]);
+          return error instanceof GraphQLError ? new GraphQLError(bad.message, { nodes: error.nodes, path: error.path, extensions: bad.extensions }) : bad;
+        }
+        if (!(original instanceof ServiceUnavailableError) && isInfrastructureError(original)) {
+          // Postgres or Redis is down: a retryable answer the client can act on, not a masked 500.
+          app.logger.warn({ err: original instanceof Error ? original.message : String(original) }, "dependency unavailable; request refused as retryable");
+          const unavailable = new ServiceUnavailableError();
+          return error instanceof GraphQLError ? new GraphQLError(unavailable.message, { nodes: error.nodes, path: error.path, extensions: unavailable.extensions }) : unavailable;
+        }
         const masked = maskError(error, message, isDev);
         if (masked !== error) {
           const isGraphQL = error instanceof GraphQLError;

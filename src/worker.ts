@@ -1,5 +1,6 @@
-import { Worker, type Job } from "bullmq";
+import { DelayedError, Worker, type Job } from "bullmq";
 import type { App } from "./app.js";
+import { infrastructureBackoffMs, isInfrastructureError } from "./lib/infra-errors.js";
 import { createRedis } from "./lib/redis.js";
 import { queueRegistry, type JobPayload, type QueueName } from "./queues/registry.js";
 
@@ -35,6 +36,8 @@ export interface WorkerOptions {
    * check interval (ms; defaults 30 000 each). Tests of a restart lower them.
    */
   stalled?: { lockDuration?: number; stalledInterval?: number };
+  /** The reconciler's period (ms; 0: not run). Default: the config's RECONCILE_INTERVAL_MS. */
+  reconcileIntervalMs?: number;
 }
 
 /** The worker concurrency of a queue: its registry entry's, else 4. */
@@ -54,19 +57,41 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
   const connection = createRedis(app.config.REDIS_URL, "worker");
   connection.on("error", (err: Error) => app.logger.warn({ err: err.message }, "worker redis connection error"));
   const table = processors(app);
+  // Job id → infrastructure retries so far (for the backoff); forgotten once the job gets through.
+  const infraRetries = new Map<string, number>();
   const workers = names.map((name) => {
     const processor = table[name] as Processor<QueueName>;
     const worker = new Worker(
       name,
-      async (job) => processor(queueRegistry[name].payload.parse(job.data) as JobPayload<QueueName>, job),
+      async (job, token) => {
+        try {
+          const result = await processor(queueRegistry[name].payload.parse(job.data) as JobPayload<QueueName>, job);
+          if (job.id) infraRetries.delete(job.id);
+          return result;
+        } catch (error) {
+          if (!isInfrastructureError(error) || !token || !job.id) throw error;
+          // Postgres or Redis is unavailable: nobody's fault, so it does not use up an attempt
+          // (those are for sandbox faults). Back off and try again for as long as it lasts.
+          const retries = infraRetries.get(job.id) ?? 0;
+          if (infraRetries.size > 100_000) infraRetries.clear();
+          infraRetries.set(job.id, retries + 1);
+          const delay = infrastructureBackoffMs(retries);
+          app.logger.warn({ queue: name, jobId: job.id, retries: retries + 1, delayMs: delay, err: error instanceof Error ? error.message : String(error) }, "dependency unavailable; job delayed (attempts kept)");
+          await job.moveToDelayed(Date.now() + delay, token);
+          throw new DelayedError();
+        }
+      },
       { connection, prefix: app.config.QUEUE_PREFIX, concurrency: concurrencyOf(name), maxStalledCount: 3, ...options.stalled },
     );
     worker.on("failed", (job, err) => app.logger.warn({ queue: name, jobId: job?.id, attempts: job?.attemptsMade, err }, "job failed"));
-    worker.on("error", (err) => app.logger.error({ queue: name, err }, "worker error"));
+    worker.on("error", (err) => app.logger.warn({ queue: name, err: err.message }, "worker error (it reconnects)"));
     return worker;
   });
+  const interval = options.reconcileIntervalMs ?? app.config.RECONCILE_INTERVAL_MS;
+  const stopReconciler = interval > 0 ? app.services.reconciler.start(interval) : undefined;
   return {
     async close() {
+      await stopReconciler?.();
       await Promise.all(workers.map((w) => w.close()));
       connection.disconnect();
     },

@@ -1,7 +1,7 @@
 import { GraphQLError } from "graphql";
 
 /** The closed list of error codes a client can see in `extensions.code`. */
-export type ErrorCode = "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "UNAUTHENTICATED" | "FORBIDDEN" | "LIMIT_EXCEEDED";
+export type ErrorCode = "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "UNAUTHENTICATED" | "FORBIDDEN" | "LIMIT_EXCEEDED" | "SERVICE_UNAVAILABLE";
 
 /** One problem of a bad input: `path` names the field (`params[3].default`), `message` the rule. */
 export interface InputIssue {
@@ -60,6 +60,27 @@ export class ForbiddenError extends AppError {
 export class LimitExceededError extends AppError {
   constructor(message: string) {
     super("LIMIT_EXCEEDED", message, 200);
+  }
+}
+
+/**
+ * A rate limit of the workspace was reached (HTTP 429, `Retry-After` in seconds, and
+ * `extensions.retryAfterSeconds`): nothing was done; send again after that time.
+ */
+export class RateLimitedError extends AppError {
+  constructor(message: string, retryAfterSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super("LIMIT_EXCEEDED", message, 429, { retryAfterSeconds: seconds, http: { status: 429, headers: { "Retry-After": String(seconds) } } });
+  }
+}
+
+/**
+ * Postgres or Redis is unavailable (HTTP 503, `Retry-After`, `extensions.retryable: true`).
+ * Nothing the request asked for was committed (or, for ingest, everything was): send it again.
+ */
+export class ServiceUnavailableError extends AppError {
+  constructor(message = "the service is briefly unavailable (database or queue); nothing was changed: retry the request", retryAfterSeconds = 2) {
+    super("SERVICE_UNAVAILABLE", message, 503, { retryable: true, retryAfterSeconds, http: { status: 503, headers: { "Retry-After": String(retryAfterSeconds) } } });
   }
 }
 

@@ -18,6 +18,10 @@ export interface Queues {
    * delayed any more (already promoted, running or done) — promoting is idempotent.
    */
   promote(queue: QueueName, jobId: string): Promise<boolean>;
+  /** The BullMQ state of each job id ("unknown" when there is no such job), in order. */
+  states(queue: QueueName, jobIds: readonly string[]): Promise<string[]>;
+  /** Removes a finished (failed or completed) job so that its id can be queued again; false when it could not be removed. */
+  remove(queue: QueueName, jobId: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -62,6 +66,20 @@ export function createQueues(connection: Redis, prefix: string, logger: Logger):
         return true;
       } catch {
         return false;
+      }
+    },
+    async states(queue, jobIds) {
+      const q = queues.get(queue)!;
+      return Promise.all(jobIds.map((id) => q.getJobState(id)));
+    },
+    async remove(queue, jobId) {
+      const job = await Job.fromId(queues.get(queue)!, jobId);
+      if (!job) return true;
+      try {
+        await job.remove({ removeChildren: true });
+        return true;
+      } catch {
+        return false; // active (locked) or just taken: it is alive, leave it
       }
     },
     async add(queue, payload, opts) {

@@ -45,6 +45,9 @@ export const samplingRateSchema = z
 /** How the evaluator's items run in the sandbox: warm runners or a fresh process per item. */
 export const isolationSchema = z.enum(["warm", "strict"], { error: "must be warm or strict" });
 
+/** At most this many runs on live spans per rolling hour; null: no cap. */
+export const maxInvocationsPerHourSchema = z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").max(10_000_000, "must be at most 10,000,000").nullable();
+
 /** A template version to stay on; null follows the latest version. */
 export const pinnedVersionSchema = z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").nullable();
 
@@ -60,6 +63,7 @@ const evaluatorFields = {
   attributeEquals: attributeEqualsSchema,
   samplingRate: samplingRateSchema,
   isolation: isolationSchema,
+  maxInvocationsPerHour: maxInvocationsPerHourSchema,
   dependencies: dependenciesInputSchema,
 };
 
@@ -80,6 +84,7 @@ export const createEvaluatorInputSchema = z.object({
   attributeEquals: attributeEqualsSchema.optional(),
   samplingRate: samplingRateSchema.optional(),
   isolation: isolationSchema.optional(),
+  maxInvocationsPerHour: maxInvocationsPerHourSchema.optional(),
 });
 
 /** The input of updateEvaluator: only the given fields change. */

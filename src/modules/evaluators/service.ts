@@ -92,6 +92,7 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
           ...(data.attributeEquals !== undefined ? { attributeEquals: asJson(data.attributeEquals) } : {}),
           ...(data.samplingRate !== undefined ? { samplingRate: data.samplingRate } : {}),
           ...(data.isolation !== undefined ? { isolation: data.isolation } : {}),
+          ...(data.maxInvocationsPerHour !== undefined ? { maxInvocationsPerHour: data.maxInvocationsPerHour } : {}),
         };
         const saved = existing
           ? await tx.evaluator.update({ where: { id: existing.id }, data: fields })

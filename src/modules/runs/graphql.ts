@@ -86,6 +86,7 @@ const EvaluatorStatsRef = builder.objectRef<EvaluatorStats>("EvaluatorStats").im
     skippedName: t.exposeInt("skippedName", { description: "Spans whose name did not match spanNamePattern." }),
     skippedAttributes: t.exposeInt("skippedAttributes", { description: "Spans without the attribute values of attributeEquals." }),
     skippedSampling: t.exposeInt("skippedSampling", { description: "Spans that met the rule but were left out by samplingRate." }),
+    skippedInvocationCap: t.exposeInt("skippedInvocationCap", { description: "Runs recorded as skipped because maxInvocationsPerHour was reached." }),
     runs: t.exposeInt("runs", { description: "Runs on live spans." }),
     runsByOutcome: t.field({ type: [OutcomeCountRef], resolve: (s) => s.runsByOutcome }),
     pending: t.exposeInt("pending", { description: "Matched spans without a run yet (queued or running)." }),

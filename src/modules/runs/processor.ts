@@ -8,7 +8,7 @@ import type { SpanService } from "../spans/service.js";
 import { isUniqueViolation, objectOf, specsOf } from "../templates/store.js";
 import { resolveParams } from "../templates/values.js";
 import type { RunPreparer } from "./prepare.js";
-import { runColumns, SKIPPED_COLUMNS, USER_FAULTS, type RunColumns } from "./record.js";
+import { INVOCATION_CAP_REASON, runColumns, SKIPPED_COLUMNS, USER_FAULTS, type RunColumns } from "./record.js";
 
 /** Thrown to make BullMQ retry a job whose run hit a sandbox fault (never the user's code). */
 export class SandboxFaultError extends Error {
@@ -236,6 +236,14 @@ export function createRunProcessor(deps: {
       logger.error({ ...payload, crashes }, "evaluation job ended its worker repeatedly; recorded as sandbox_error, not run again");
       const message = `the worker running this evaluation ended ${crashes} times before it finished; it is not run again`;
       return write(ctx, runColumns({ outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "WorkerCrashed", message, traceback: "" } }));
+    }
+    if (evaluator.maxInvocationsPerHour !== null) {
+      // Runs that ran in the last hour (skipped ones cost nothing and do not count).
+      const since = new Date(Date.now() - 3_600_000);
+      const used = await prisma.run.count({ where: { evaluatorId, spanId: { not: null }, createdAt: { gte: since }, outcome: { not: "skipped" } } });
+      if (used >= evaluator.maxInvocationsPerHour) {
+        return skipped(ctx, `${INVOCATION_CAP_REASON} (${evaluator.maxInvocationsPerHour}) reached: ${used} runs in the last hour`);
+      }
     }
     return run(ctx, evaluator, attempt >= (job.opts.attempts ?? 1));
   }

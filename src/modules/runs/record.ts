@@ -9,6 +9,9 @@ export const RUN_OUTCOMES = ["ok", "user_error", "timeout", "memory_limit", "out
 /** One run outcome. */
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
+/** The start of the skip reason of a run left out by the evaluator's maxInvocationsPerHour (stats count it). */
+export const INVOCATION_CAP_REASON = "maxInvocationsPerHour";
+
 /** Outcomes caused by the evaluator's own code: recorded once, never retried. */
 export const USER_FAULTS: readonly RunOutcome[] = ["user_error", "timeout", "memory_limit", "output_limit", "invalid_result"];
 

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import { isUuid } from "../templates/store.js";
-import { RUN_OUTCOMES, type RunOutcome } from "./record.js";
+import { INVOCATION_CAP_REASON, RUN_OUTCOMES, type RunOutcome } from "./record.js";
 
 /** Per evaluator on live spans: how spans met its rule, and what its runs ended with. */
 export interface EvaluatorStats {
@@ -12,6 +12,8 @@ export interface EvaluatorStats {
   skippedName: number;
   skippedAttributes: number;
   skippedSampling: number;
+  /** Runs recorded as skipped because the evaluator's maxInvocationsPerHour was reached. */
+  skippedInvocationCap: number;
   /** Every run on a live span, and by outcome (every outcome listed, zeros included). */
   runs: number;
   runsByOutcome: { outcome: RunOutcome; count: number }[];
@@ -35,10 +37,11 @@ export function createRunService(deps: { prisma: PrismaClient }) {
       if (!isUuid(evaluatorId)) return null;
       const evaluator = await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, select: { id: true } });
       if (!evaluator) return null;
-      const [stats, groups, last] = await Promise.all([
+      const [stats, groups, last, capped] = await Promise.all([
         prisma.evaluatorMatchStats.findUnique({ where: { evaluatorId } }),
         prisma.run.groupBy({ by: ["outcome"], where: { evaluatorId, spanId: { not: null } }, _count: { _all: true } }),
         prisma.run.aggregate({ where: { evaluatorId, spanId: { not: null } }, _max: { finishedAt: true } }),
+        prisma.run.count({ where: { evaluatorId, spanId: { not: null }, outcome: "skipped", skipReason: { startsWith: INVOCATION_CAP_REASON } } }),
       ]);
       const counts = new Map(groups.map((g) => [g.outcome, g._count._all]));
       const runs = groups.reduce((n, g) => n + g._count._all, 0);
@@ -50,6 +53,7 @@ export function createRunService(deps: { prisma: PrismaClient }) {
         skippedName: stats?.skippedName ?? 0,
         skippedAttributes: stats?.skippedAttributes ?? 0,
         skippedSampling: stats?.skippedSampling ?? 0,
+        skippedInvocationCap: capped,
         runs,
         runsByOutcome: RUN_OUTCOMES.map((outcome) => ({ outcome, count: counts.get(outcome) ?? 0 })),
         pending: Math.max(0, spansMatched - runs),

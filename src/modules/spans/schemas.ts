@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { formatPath } from "../../lib/errors.js";
 import { SPAN_KINDS, type SpanKind } from "../evaluators/schemas.js";
+import { unstorableValues } from "../../lib/json-safety.js";
 
 /** Shared input schemas of the spans feature (GraphQL, CLI and MCP use the same). */
 
@@ -128,6 +129,9 @@ export function normaliseSpan(raw: unknown, now: Date): { span: NormalisedSpan }
   if (containsNul(raw)) {
     return { issues: [{ path: "", message: "must not contain the character U+0000 (PostgreSQL cannot store it)" }] };
   }
+  // Lone surrogates (traceId and spanId included), 1e400 and absurd nesting: refused, never stored changed.
+  const unstorable = unstorableValues(raw, { nul: false });
+  if (unstorable.length) return { issues: unstorable };
   const parsed = spanInputSchema.safeParse(raw);
   if (!parsed.success) {
     return {

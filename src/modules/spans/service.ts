@@ -1,5 +1,7 @@
 import { Prisma, type Span } from "../../generated/prisma/client.js";
 import { BadUserInputError, LimitExceededError, NotFoundError, type InputIssue } from "../../lib/errors.js";
+import { isInfrastructureError } from "../../lib/infra-errors.js";
+import { unstorableValues } from "../../lib/json-safety.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
@@ -42,7 +44,7 @@ export interface MatchExplanation {
   archived: boolean;
 }
 
-const RULE_FIELDS = { id: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true } as const;
+const RULE_FIELDS = { id: true, kind: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true } as const;
 
 function jsonColumn(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
   return value === null || value === undefined ? Prisma.DbNull : (value as Prisma.InputJsonValue);
@@ -61,12 +63,12 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
   const { prisma, logger } = deps;
 
   /** Stores the valid spans (existing ones kept as they are) and returns their ids in batch order. */
-  async function store(workspaceId: string, accepted: { index: number; span: NormalisedSpan }[]): Promise<IngestedSpan[]> {
+  async function store(db: Prisma.TransactionClient, workspaceId: string, accepted: { index: number; span: NormalisedSpan }[]): Promise<IngestedSpan[]> {
     const firstByKey = new Map<string, { index: number; span: NormalisedSpan }>();
     for (const a of accepted) if (!firstByKey.has(pairKey(a.span.traceId, a.span.spanId))) firstByKey.set(pairKey(a.span.traceId, a.span.spanId), a);
     const unique = [...firstByKey.values()];
     const created = unique.length
-      ? await prisma.span.createManyAndReturn({
+      ? await db.span.createManyAndReturn({
           data: unique.map(({ span }) => ({
             workspaceId,
             traceId: span.traceId,
@@ -89,7 +91,7 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
     const ids = new Map(created.map((row) => [pairKey(row.traceId, row.spanId), { id: row.id, created: true }]));
     const missing = unique.filter(({ span }) => !ids.has(pairKey(span.traceId, span.spanId)));
     if (missing.length) {
-      const existing = await prisma.span.findMany({
+      const existing = await db.span.findMany({
         where: { workspaceId, OR: missing.map(({ span }) => ({ traceId: span.traceId, spanId: span.spanId })) },
         select: { id: true, traceId: true, spanId: true },
       });
@@ -116,13 +118,19 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
   async function ingestSpans(principal: Principal, spans: unknown): Promise<IngestResult> {
     if (!Array.isArray(spans)) throw new BadUserInputError([{ path: "spans", message: "must be a list of spans" }]);
     if (spans.length > MAX_SPANS_PER_BATCH) throw new LimitExceededError(`at most ${MAX_SPANS_PER_BATCH} spans per batch (got ${spans.length}): split the batch`);
-    const sizes = spans.map((s) => Buffer.byteLength(JSON.stringify(s) ?? "", "utf8"));
+    // Checked first, iteratively: a span nested 100,000 deep would overflow JSON.stringify's stack.
+    const unstorable = spans.map((s) => unstorableValues(s, { nul: false }));
+    const sizes = spans.map((s, i) => (unstorable[i]!.length ? 0 : Buffer.byteLength(JSON.stringify(s) ?? "", "utf8")));
     const total = sizes.reduce((a, b) => a + b, 0);
     if (total > MAX_BATCH_BYTES) throw new LimitExceededError(`at most ${MAX_BATCH_BYTES} bytes of spans per batch (got ${total}): split the batch`);
     const now = new Date();
     const accepted: { index: number; span: NormalisedSpan }[] = [];
     const rejected: IngestResult["rejected"] = [];
     spans.forEach((raw, index) => {
+      if (unstorable[index]!.length) {
+        rejected.push({ index, issues: unstorable[index]! });
+        return;
+      }
       if (sizes[index]! > MAX_SPAN_BYTES) {
         rejected.push({ index, issues: [{ path: "", message: `a span must be at most ${MAX_SPAN_BYTES} bytes of JSON (got ${sizes[index]})` }] });
         return;
@@ -131,27 +139,48 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
       if ("span" in result) accepted.push({ index, span: result.span });
       else rejected.push({ index, issues: result.issues });
     });
-    const stored = await store(principal.workspaceId, accepted);
-    const evaluators: EvaluatorRule[] = await prisma.evaluator.findMany({
-      where: { workspaceId: principal.workspaceId, archivedAt: null },
-      select: RULE_FIELDS,
-      orderBy: { createdAt: "asc" },
-    });
-    const pairs: EvaluationPair[] = [];
-    const counts = new Map<string, MatchCounts>(evaluators.map((e) => [e.id, emptyCounts()]));
-    const seen = new Set<string>();
-    stored.forEach((row, i) => {
-      if (seen.has(row.id)) return; // the same span twice in one batch
-      seen.add(row.id);
-      const span = accepted[i]!.span;
-      for (const evaluator of evaluators) {
-        const decision = matchSpan(evaluator, span);
-        if (row.created) countDecision(counts.get(evaluator.id)!, decision);
-        if (decision.matched) pairs.push({ spanId: row.id, evaluatorId: evaluator.id });
-      }
-    });
-    await recordMatchStats(prisma, principal.workspaceId, counts);
-    await deps.enqueue(principal.workspaceId, pairs);
+    // One transaction: the spans, their match counts and the evaluations they owe are committed
+    // together or not at all, so a success answer means nothing can be lost (the reconciler
+    // re-queues owed evaluations whose jobs Redis lost) and a failure means nothing was kept.
+    const { stored, pairs } = await prisma.$transaction(
+      async (tx) => {
+        const stored = await store(tx, principal.workspaceId, accepted);
+        const evaluators: (EvaluatorRule & { kind: string })[] = await tx.evaluator.findMany({
+          where: { workspaceId: principal.workspaceId, archivedAt: null },
+          select: RULE_FIELDS,
+          orderBy: { createdAt: "asc" },
+        });
+        const pairs: EvaluationPair[] = [];
+        const owed: { spanId: string; evaluatorId: string; workspaceId: string }[] = [];
+        const counts = new Map<string, MatchCounts>(evaluators.map((e) => [e.id, emptyCounts()]));
+        const seen = new Set<string>();
+        stored.forEach((row, i) => {
+          if (seen.has(row.id)) return; // the same span twice in one batch
+          seen.add(row.id);
+          const span = accepted[i]!.span;
+          for (const evaluator of evaluators) {
+            const decision = matchSpan(evaluator, span);
+            if (row.created) countDecision(counts.get(evaluator.id)!, decision);
+            if (!decision.matched) continue;
+            pairs.push({ spanId: row.id, evaluatorId: evaluator.id });
+            // External evaluators owe nothing to the queue (their scores are posted).
+            if (evaluator.kind === "code" && row.created) owed.push({ spanId: row.id, evaluatorId: evaluator.id, workspaceId: principal.workspaceId });
+          }
+        });
+        await recordMatchStats(tx, principal.workspaceId, counts);
+        if (owed.length) await tx.owedEvaluation.createMany({ data: owed, skipDuplicates: true });
+        return { stored, pairs };
+      },
+      { maxWait: 10_000, timeout: 60_000 },
+    );
+    try {
+      await deps.enqueue(principal.workspaceId, pairs);
+    } catch (error) {
+      // Committed above: the reconciler queues them once Redis is back. The client is told success,
+      // which is true (its spans and their owed evaluations are stored), never "stored but failed".
+      const level = isInfrastructureError(error) ? "warn" : "error";
+      logger[level]({ workspaceId: principal.workspaceId, pairs: pairs.length, err: error instanceof Error ? error.message : String(error) }, "evaluations not queued now; the reconciler will queue them");
+    }
     logger.debug({ workspaceId: principal.workspaceId, spans: stored.length, rejected: rejected.length, queued: pairs.length }, "spans ingested");
     return { spans: stored, rejected, evaluationsQueued: pairs.length };
   }

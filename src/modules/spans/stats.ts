@@ -26,7 +26,7 @@ export function countDecision(counts: MatchCounts, decision: { matched: boolean;
  * Adds a batch's counts to each evaluator's EvaluatorMatchStats row in one statement (rows are
  * locked in evaluator id order, so two concurrent ingests cannot deadlock).
  */
-export async function recordMatchStats(prisma: PrismaClient, workspaceId: string, byEvaluator: Map<string, MatchCounts>): Promise<void> {
+export async function recordMatchStats(prisma: Pick<PrismaClient, "$executeRaw">, workspaceId: string, byEvaluator: Map<string, MatchCounts>): Promise<void> {
   const rows = [...byEvaluator.entries()]
     .filter(([, c]) => Object.values(c).some((n) => n > 0))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
