@@ -6,6 +6,7 @@ import type { GraphQLContext } from "./graphql/context.js";
 import { schema } from "./graphql/schema.js";
 import { UnauthenticatedError } from "./lib/errors.js";
 import { redisReachable } from "./lib/redis.js";
+import { mcpPlugin } from "./mcp/http.js";
 
 /** `/ready`: Postgres and Redis answer (yoga's own `/health` is the liveness check). Outside auth. */
 function healthPlugin(app: App): Plugin {
@@ -37,13 +38,16 @@ function bearerSecret(request: Request): string | null {
  * with `extensions.code`; anything else is logged with the request id and masked.
  */
 export function createServer(app: App) {
-  return createYoga<Record<string, never>, GraphQLContext>({
+  // Late-bound: the /mcp plugin calls this same server in-process.
+  let self: { fetch: (request: Request) => Response | Promise<Response> } | undefined;
+  const yoga = createYoga<Record<string, never>, GraphQLContext>({
     schema,
     graphqlEndpoint: "/graphql",
     graphiql: { title: "Oodle code evaluators", defaultQuery: "{ viewer { workspace { id name } } }" },
     landingPage: false,
     logging: false,
-    plugins: [healthPlugin(app)],
+    // MCP over streamable HTTP at /mcp: its tools call this same yoga in-process with the caller's key.
+    plugins: [healthPlugin(app), mcpPlugin(app, () => self!)],
     maskedErrors: {
       maskError(error, message, isDev) {
         const masked = maskError(error, message, isDev);
@@ -66,4 +70,6 @@ export function createServer(app: App) {
       return { principal, services: app.services, prisma: app.prisma, logger, requestId };
     },
   });
+  self = yoga;
+  return yoga;
 }
