@@ -70,7 +70,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       response = await doFetch(new Request(endpoint, { method: "POST", headers, body: init.body }));
     } catch (error) {
-      const cause = (error as { cause?: { code?: string } }).cause?.code ?? (error as Error).message;
+      const inner = (error as { cause?: { code?: string; errors?: { code?: string }[] } }).cause;
+      const cause = inner?.code ?? inner?.errors?.[0]?.code ?? (error as Error).message;
       throw new ApiError("UNAVAILABLE", `cannot reach the Oodle API at ${endpoint} (${cause}): is the service running? Set OODLE_API_URL or --url`);
     }
     let body: GraphQLBody<T>;

@@ -17,7 +17,7 @@ export const workbenchInput = z.object({
   params: z.unknown().describe("Setting values for the run {setting name: value}, checked against the settings used; absent ones take their defaults.").optional(),
   span: z.record(z.string(), z.unknown()).describe("Sample: an inline span in the ingestSpans shape, e.g. {input: [{role, content}], output}.").optional(),
   spanId: z.string().describe("Sample: a stored span's global id (try_code); the span to explain (explain_match).").optional(),
-  document: sampleDocumentSchema.describe("Sample: a sample document (oodle-eval-v1.md): input, output, expected_output, attributes, trace, scores, metadata.").optional(),
+  document: sampleDocumentSchema.describe("Without span, spanId or document, try_code runs on an empty sample document (and says so). Sample: a sample document (oodle-eval-v1.md): input, output, expected_output, attributes, trace, scores, metadata.").optional(),
   evaluator: z.string().describe("explain_match: the evaluator, by name or global id.").optional(),
 });
 
@@ -44,8 +44,14 @@ export const workbenchTool = {
           ["sourceCode", "paramSpecs", "libraryPins", "starterId", "templateVersion", "params", "span", "spanId", "document"].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
         );
         if (args.templateId) input.templateId = (await ops.getTemplate(args.templateId)).id;
+        // The page's calls give no sample: then the run is on an empty sample document, as
+        // `python -m oodle_eval run` without --span, and the result says so.
+        const noSample = args.span === undefined && args.spanId === undefined && args.document === undefined;
+        if (noSample) input.document = {};
         const result = await ops.tryCode(input);
-        return toolResult(result, tryText(result));
+        return noSample
+          ? toolResult({ ...result, sample: "empty" }, `${tryText(result)} (no span, spanId or document given: ran on an empty sample document)`)
+          : toolResult(result, tryText(result));
       }
       case "validate": {
         // The settings and code to check: the draft's, a starter's or a saved template version's.
