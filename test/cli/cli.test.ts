@@ -15,7 +15,7 @@ afterAll(async () => {
   await service?.stop();
 });
 
-const T = 240_000;
+const T = 480_000;
 
 /** A workspace with the "Keyword check" template and the "Refund mentioned" evaluator, made with the CLI. */
 async function refundSetup() {
@@ -173,5 +173,39 @@ describe("spans, datasets and experiments", () => {
     const compare = await oodle(["--json", "experiments", "compare", experiment.id, experiment.id]);
     expect(compare.exitCode, compare.stderr).toBe(0);
     expect(JSON.parse(compare.stdout)).toMatchObject({ changeCount: 0, changedItems: 0 });
+  });
+});
+
+describe("shared libraries", () => {
+  it("publish, versions, diff; a pulled folder holds the library and push publishes a changed one first", { timeout: T }, async () => {
+    const { key } = await service.workspace();
+    const oodle = cliRunner(service, key);
+    const dir = mkdtempSync(join(tmpdir(), "oodle-lib-"));
+    writeFileSync(join(dir, "acme_policy.py"), 'BANNED = ["guarantee"]\n\ndef banned_words(text):\n    return [w for w in BANNED if w in text.lower()]\n');
+    expect((await oodle(["genai", "libraries", "publish", "acme_policy", join(dir, "acme_policy.py"), "--note", "first list"])).exitCode).toBe(0);
+    writeFileSync(join(dir, "check.py"), 'from shared.acme_policy import banned_words\n\ndef evaluate(ctx):\n    found = banned_words(str(ctx.output))\n    return EvaluationResult(scores=[Score(name="clean", value=not found, comment=", ".join(found))])\n');
+    writeFileSync(join(dir, "template.json"), JSON.stringify({ name: "Policy", sourceFile: "check.py" }));
+    const created = await oodle(["genai", "templates", "create", "--file", join(dir, "template.json")]);
+    expect(created.exitCode, created.stderr).toBe(0);
+
+    const folder = join(dir, "policy");
+    expect((await oodle(["genai", "templates", "pull", "Policy", folder])).exitCode).toBe(0);
+    expect(readFileSync(join(folder, "shared/acme_policy.py"), "utf8")).toContain('BANNED = ["guarantee"]');
+    writeFileSync(join(folder, "shared/acme_policy.py"), 'BANNED = ["guarantee", "promise"]\n\ndef banned_words(text):\n    return [w for w in BANNED if w in text.lower()]\n');
+    const pushed = await oodle(["--json", "genai", "templates", "push", folder]);
+    expect(pushed.exitCode, pushed.stderr).toBe(0);
+    expect(JSON.parse(pushed.stdout).published).toEqual([{ name: "acme_policy", version: 2 }]);
+
+    const span = join(dir, "span.json");
+    writeFileSync(span, JSON.stringify({ input: [{ role: "user", content: "Will it work?" }], output: "I promise it will." }));
+    const tested = await oodle(["genai", "templates", "test", folder, "--span", span]);
+    expect(tested.exitCode, tested.stderr).toBe(0);
+    expect(tested.stdout).toMatch(/^clean\s+false\s+BOOLEAN\s+promise$/m);
+
+    const versions = await oodle(["--json", "genai", "libraries", "versions", "acme_policy"]);
+    expect(JSON.parse(versions.stdout).map((v: { version: number }) => v.version)).toEqual([2, 1]);
+    const diff = await oodle(["genai", "libraries", "diff", "acme_policy", "1", "2"]);
+    expect(diff.stdout).toContain('+BANNED = ["guarantee", "promise"]');
+    expect(diff.stdout).toContain('-BANNED = ["guarantee"]');
   });
 });

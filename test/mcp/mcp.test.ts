@@ -14,7 +14,7 @@ afterAll(async () => {
   await service?.stop();
 });
 
-const T = 180_000;
+const T = 300_000;
 
 async function connect(transport: "stdio" | "http", key: string): Promise<Client> {
   const client = new Client({ name: "oodle-test", version: "1.0.0" });
@@ -109,6 +109,17 @@ describe.each(["stdio", "http"] as const)("MCP over %s", (transport) => {
       expect(invalid.structuredContent.valid).toBe(false);
       expect(invalid.structuredContent.issues.map((i: { path: string }) => i.path).sort()).toEqual(["paramSpecs[0].default", "sourceCode"].map((p) => p.replace("paramSpecs", "params")).sort());
 
+      // explain_match on a stored span: a chat span matches the evaluator's rule.
+      const ingest = await fetch(`${service.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body: JSON.stringify({ query: "mutation($s: [JSON!]!) { ingestSpans(input: {spans: $s}) { spans { id } } }", variables: { s: [{ traceId: "t1", spanId: "s1", name: "chat", ...SPAN }] } }),
+      }).then((r) => r.json());
+      const spanId = ingest.data.ingestSpans.spans[0].id;
+      const explained = await call(client, "genai_evaluator_workbench", { action: "explain_match", spanId, evaluator: "Refund mentioned" });
+      expect(explained.isError, explained.content[0]?.text).toBeFalsy();
+      expect(explained.structuredContent).toMatchObject({ matched: true, reason: null });
+
       // Another workspace's key sees nothing of this one.
       const other = await service.workspace("mcp-other");
       const stranger = await connect(transport, other.key);
@@ -120,6 +131,9 @@ describe.each(["stdio", "http"] as const)("MCP over %s", (transport) => {
         expect(get.structuredContent.error.code).toBe("NOT_FOUND");
         const templates = await call(stranger, "manage_genai_evaluators", { action: "list_templates" });
         expect(templates.structuredContent).toEqual({ items: [] });
+        const span = await call(stranger, "genai_evaluator_workbench", { action: "try_code", starterId: "keyword-check", spanId });
+        expect(span.isError).toBe(true);
+        expect(span.structuredContent.error.code).toBe("NOT_FOUND");
       } finally {
         await stranger.close();
       }

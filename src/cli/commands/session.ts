@@ -1,4 +1,3 @@
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Command } from "commander";
 import { createApiClient } from "../client.js";
 import { profilesPath, resolveConnection, writeProfile } from "../config.js";
@@ -6,7 +5,6 @@ import { action } from "../context.js";
 import { CliError } from "../exit-codes.js";
 import { createOperations } from "../operations.js";
 import { emit } from "../output.js";
-import { createMcpServer } from "../../mcp/server.js";
 
 /** `oodle login`, `oodle whoami` and `oodle mcp serve`. */
 export function sessionCommands(program: Command): void {
@@ -44,7 +42,10 @@ export function sessionCommands(program: Command): void {
       const o = command.optsWithGlobals();
       const connection = resolveConnection({ url: o.url, apiKey: o.apiKey, profile: o.profile });
       if (!connection.key) process.stderr.write(`oodle mcp serve: no API key (set OODLE_API_KEY or run oodle login; profiles in ${profilesPath()}): every tool call will fail with UNAUTHENTICATED\n`);
+      // Loaded here only: the MCP server pulls in the modules' schemas, which other commands do not need.
+      const { createMcpServer } = await import("../../mcp/server.js");
       const server = createMcpServer(createOperations(createApiClient(connection)));
+      const { StdioServerTransport } = await import("@modelcontextprotocol/sdk/server/stdio.js");
       await server.connect(new StdioServerTransport());
     });
 }
