@@ -8,6 +8,7 @@ import { schema } from "./graphql/schema.js";
 import { BadUserInputError, NotFoundError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
 import { isInfrastructureError } from "./lib/infra-errors.js";
 import { redisReachable } from "./lib/redis.js";
+import { mcpPlugin } from "./mcp/http.js";
 
 /** `/ready`: Postgres and Redis answer (yoga's own `/health` is the liveness check). Outside auth. */
 function healthPlugin(app: App): Plugin {
@@ -39,7 +40,9 @@ function bearerSecret(request: Request): string | null {
  * with `extensions.code`; anything else is logged with the request id and masked.
  */
 export function createServer(app: App) {
-  return createYoga<Record<string, never>, GraphQLContext>({
+  // Late-bound: the /mcp plugin calls this same server in-process.
+  let self: { fetch: (request: Request) => Response | Promise<Response> } | undefined;
+  const yoga = createYoga<Record<string, never>, GraphQLContext>({
     schema,
     graphqlEndpoint: "/graphql",
     graphiql: { title: "Oodle code evaluators", defaultQuery: "{ viewer { workspace { id name } } }" },
@@ -47,6 +50,9 @@ export function createServer(app: App) {
     logging: false,
     plugins: [
       healthPlugin(app),
+      // MCP over streamable HTTP at /mcp: its tools call this same yoga in-process with the caller's
+      // key, so the request limits below apply to every tool call too.
+      mcpPlugin(app, () => self!),
       ...requestLimitPlugins(),
       rateLimitPlugin(
         app.redis,
@@ -93,4 +99,6 @@ export function createServer(app: App) {
       return { principal, services: app.services, prisma: app.prisma, logger, requestId };
     },
   });
+  self = yoga;
+  return yoga;
 }

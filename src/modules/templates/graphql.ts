@@ -1,6 +1,7 @@
 import { resolveArrayConnection } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
+import type { TemplateValidation } from "./service.js";
 import type { ParamSpec } from "./settings.js";
 import { findStarter, listStarters, starterFile, starterNotFound, type Starter } from "./starters/index.js";
 import { specsOf, uuidOrNil } from "./store.js";
@@ -108,7 +109,38 @@ export const StarterRef = builder.objectRef<Starter>("Starter").implement({
   }),
 });
 
+const ValidationIssueRef = builder.objectRef<{ path: string; message: string }>("ValidationIssue").implement({
+  description: "One problem of an input: the field (`params[3].default`, `sourceCode`) and the rule it breaks.",
+  fields: (t) => ({ path: t.exposeString("path"), message: t.exposeString("message") }),
+});
+
+const TemplateValidationRef = builder.objectRef<TemplateValidation>("TemplateValidation").implement({
+  description: "What the save rules of a template found in a draft, without saving or running it.",
+  fields: (t) => ({
+    valid: t.boolean({ description: "No issues: a save would pass these checks.", resolve: (v) => v.issues.length === 0 }),
+    issues: t.field({ type: [ValidationIssueRef], resolve: (v) => v.issues }),
+    entryPoint: t.field({ type: EntryPointRef, nullable: true, description: "The entry point, when the code passed its checks.", resolve: (v) => v.entryPoint }),
+    sharedImports: t.stringList({ description: "The shared libraries the code imports directly.", resolve: (v) => v.sharedImports }),
+  }),
+});
+
 builder.queryFields((t) => ({
+  validateTemplate: t.field({
+    type: TemplateValidationRef,
+    description: "Checks a template draft by every save rule (fields, settings, code, shared imports and pins; example values when given) without saving or running it.",
+    args: {
+      sourceCode: t.arg.string({ required: true }),
+      params: t.arg({ type: "JSON", description: "The settings list, as createTemplate takes it." }),
+      libraryPins: t.arg({ type: "JSON", description: "Shared-library pins: {library name: version}." }),
+      name: t.arg.string({ description: "Checked when given." }),
+      description: t.arg.string(),
+      values: t.arg({ type: "JSON", description: "Example setting values, checked as an evaluator's values (issues at values.<name>)." }),
+    },
+    resolve: (_root, args, ctx) => {
+      const { values, ...draft } = args;
+      return ctx.services.templates.validateTemplate(ctx.principal, withoutNulls(draft), values ?? undefined);
+    },
+  }),
   templates: t.prismaConnection({
     type: "Template",
     cursor: "id",

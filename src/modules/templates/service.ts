@@ -12,6 +12,16 @@ import type { ParamSpec } from "./settings.js";
 import { validateImportsAndPins } from "../shared-libraries/resolve.js";
 import { findStarter, starterNotFound } from "./starters/index.js";
 import { asJson, isUuid, lockTemplate, specsOf, withUniqueName } from "./store.js";
+import { validateValues } from "./values.js";
+
+/** What a dry-run check of a template draft found (nothing is saved or run). */
+export interface TemplateValidation {
+  issues: InputIssue[];
+  /** The entry point found, when the code passed its checks. */
+  entryPoint: { kind: string; name: string } | null;
+  /** The shared libraries the code imports directly. */
+  sharedImports: string[];
+}
 
 /** A template and its latest version. */
 export interface TemplateWithLatest {
@@ -93,6 +103,26 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
   return {
     /** Creates a template with version 1 (see the function above). */
     createTemplate,
+
+    /**
+     * Every rule of a template save, without saving or running anything: the fields (name and
+     * description when given), the settings, the code checks, the shared imports and pins of the
+     * caller's workspace, and optionally example `values` checked as an evaluator's values would be.
+     * Used by `oodle genai templates validate` and MCP `validate`. @returns the issues, by field.
+     */
+    async validateTemplate(principal: Principal, input: unknown, values?: unknown): Promise<TemplateValidation> {
+      const { specs, pins, issues } = parseTemplateInput(updateTemplateInputSchema, input);
+      const source = (input as { sourceCode?: unknown } | null)?.sourceCode;
+      if (source === undefined || source === null) issues.push({ path: "sourceCode", message: "is required: the code to check" });
+      const inspection = await codeChecks(input, inspector, issues);
+      if (inspection) issues.push(...(await validateImportsAndPins(prisma, principal.workspaceId, inspection.sharedLibraries, pins ?? {})));
+      if (values !== undefined && values !== null) issues.push(...validateValues(specs ?? [], values, "values").issues);
+      return {
+        issues,
+        entryPoint: inspection ? { kind: inspection.entryPoint.kind, name: inspection.entryPoint.name } : null,
+        sharedImports: inspection?.sharedLibraries ?? [],
+      };
+    },
 
     /**
      * Changes a template. New code, settings or library pins make version N+1 (an identical save makes none);

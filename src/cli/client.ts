@@ -1,0 +1,104 @@
+import { openAsBlob } from "node:fs";
+import { basename } from "node:path";
+
+/** One problem of a bad input, as the API reports it: the field and the rule. */
+export interface ApiIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * An error the API answered with, or a failure to reach it. `code` is the API's
+ * `extensions.code` (BAD_USER_INPUT, NOT_FOUND, CONFLICT, UNAUTHENTICATED, FORBIDDEN,
+ * LIMIT_EXCEEDED), or UNAVAILABLE (no answer) / INTERNAL (a masked server error).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly issues: ApiIssue[] = [],
+    readonly details: unknown[] = [],
+    readonly status = 0,
+  ) {
+    super(message);
+    this.name = "ApiError";
+  }
+
+  /** The first field named by the error, if any. */
+  get field(): string | undefined {
+    return this.issues[0]?.path || undefined;
+  }
+}
+
+/** Where the API is and how to call it. `fetch` is replaceable (the in-process /mcp passes yoga's). */
+export interface ApiClientOptions {
+  /** The service's base URL, e.g. http://127.0.0.1:4000 (the GraphQL endpoint is `<url>/graphql`). */
+  url: string;
+  /** An API key (sent as `Authorization: Bearer <key>`). */
+  key?: string;
+  /** Sent as is instead of a Bearer header built from `key` (the caller's own header on /mcp). */
+  authorization?: string;
+  fetch?: (request: Request) => Promise<Response>;
+}
+
+interface GraphQLBody<T> {
+  data?: T | null;
+  errors?: { message: string; extensions?: { code?: string; issues?: ApiIssue[]; details?: unknown[] } }[];
+}
+
+/** A typed GraphQL client over HTTP: every CLI command and MCP tool goes through it. */
+export interface ApiClient {
+  /** Runs one operation; @throws ApiError for any error the API reports (the first one). */
+  request<T>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  /**
+   * Runs one operation with a file upload (GraphQL multipart request): `filePath` is sent as
+   * the variable at `fileVariable` (e.g. `input.file`).
+   */
+  upload<T>(query: string, variables: Record<string, unknown>, fileVariable: string, filePath: string): Promise<T>;
+}
+
+/** Creates the API client. */
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const endpoint = `${options.url.replace(/\/+$/, "")}/graphql`;
+  const doFetch = options.fetch ?? ((request: Request) => fetch(request));
+  const authorization = options.authorization ?? (options.key ? `Bearer ${options.key}` : undefined);
+
+  async function send<T>(init: { body: BodyInit; headers: Record<string, string> }): Promise<T> {
+    const headers: Record<string, string> = { ...init.headers };
+    if (authorization) headers.authorization = authorization;
+    let response: Response;
+    try {
+      response = await doFetch(new Request(endpoint, { method: "POST", headers, body: init.body }));
+    } catch (error) {
+      const inner = (error as { cause?: { code?: string; errors?: { code?: string }[] } }).cause;
+      const cause = inner?.code ?? inner?.errors?.[0]?.code ?? (error as Error).message;
+      throw new ApiError("UNAVAILABLE", `cannot reach the Oodle API at ${endpoint} (${cause}): is the service running? Set OODLE_API_URL or --url`);
+    }
+    let body: GraphQLBody<T>;
+    try {
+      body = (await response.json()) as GraphQLBody<T>;
+    } catch {
+      throw new ApiError(response.status === 401 ? "UNAUTHENTICATED" : "INTERNAL", `the API answered HTTP ${response.status} without a GraphQL body`, [], [], response.status);
+    }
+    const first = body.errors?.[0];
+    if (first) {
+      const code = first.extensions?.code ?? (response.status === 401 ? "UNAUTHENTICATED" : "INTERNAL");
+      const known = ["BAD_USER_INPUT", "NOT_FOUND", "CONFLICT", "UNAUTHENTICATED", "FORBIDDEN", "LIMIT_EXCEEDED", "GRAPHQL_VALIDATION_FAILED"];
+      throw new ApiError(known.includes(code) ? code : "INTERNAL", first.message, first.extensions?.issues ?? [], first.extensions?.details ?? [], response.status);
+    }
+    if (!body.data) throw new ApiError("INTERNAL", `the API answered HTTP ${response.status} with no data`, [], [], response.status);
+    return body.data;
+  }
+
+  return {
+    request: (query, variables = {}) =>
+      send({ body: JSON.stringify({ query, variables }), headers: { "content-type": "application/json" } }),
+    async upload(query, variables, fileVariable, filePath) {
+      const form = new FormData();
+      form.set("operations", JSON.stringify({ query, variables }));
+      form.set("map", JSON.stringify({ "0": [`variables.${fileVariable}`] }));
+      form.set("0", new File([await openAsBlob(filePath)], basename(filePath), { type: "application/x-ndjson" }));
+      return send({ body: form, headers: {} });
+    },
+  };
+}

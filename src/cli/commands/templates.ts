@@ -1,0 +1,210 @@
+import { dirname, resolve } from "node:path";
+import type { Command } from "commander";
+import { action, type CommandContext } from "../context.js";
+import { CliError, EXIT } from "../exit-codes.js";
+import { jsonOrFile, parseDataFile, readText } from "../inputs.js";
+import type { Setting, TemplateRecord } from "../operations.js";
+import { emit, fields, table } from "../output.js";
+import { changedLibraries, FILES, folderDraft, pathInFolder, pullTemplate, pushFolder, readFolder } from "../template-folder.js";
+import { buildSample, printTryResult, sampleOptions, type SampleFlags } from "./try.js";
+
+/** One setting as a short phrase: `mode (enum all|any, default "all")`. */
+export function describeSetting(s: Setting): string {
+  const type = s.type === "enum" && s.options ? `enum ${s.options.join("|")}` : s.type;
+  const parts = [type, ...(s.required ? ["required"] : []), s.hasDefault ? `default ${JSON.stringify(s.default)}` : "no default"];
+  return `${s.name} (${parts.join(", ")})`;
+}
+
+function templateText(t: TemplateRecord, withCode: boolean): string {
+  const v = t.latestVersion;
+  const lines = [
+    fields([
+      ["name", t.name],
+      ["id", t.id],
+      ["version", v.version],
+      ["entry point", `${v.entryPoint.kind} ${v.entryPoint.name}`],
+      ["library pins", Object.keys(v.libraryPins).length ? v.libraryPins : "none"],
+      ["shared imports", v.sharedImports.length ? v.sharedImports.join(", ") : "none"],
+      ["updated", t.updatedAt],
+    ]),
+    v.params.length ? `settings:\n${v.params.map((s) => `  ${describeSetting(s)}`).join("\n")}` : "settings: none",
+  ];
+  if (withCode) lines.push("", v.sourceCode);
+  return lines.join("\n");
+}
+
+/** Fields of a template save from --file (JSON/YAML, `sourceFile` relative to it) and flags. */
+function templateFields(options: Record<string, any>): Record<string, unknown> {
+  const input: Record<string, unknown> = {};
+  if (options.file) {
+    const data = parseDataFile(options.file, "--file");
+    if (typeof data !== "object" || data === null || Array.isArray(data)) throw new CliError("BAD_USER_INPUT", "must hold an object (name, sourceCode or sourceFile, params, libraryPins)", "--file");
+    const { sourceFile, ...rest } = data as Record<string, unknown>;
+    Object.assign(input, rest);
+    if (typeof sourceFile === "string") input.sourceCode = readText(resolve(dirname(options.file), sourceFile), "sourceFile");
+  }
+  if (options.name !== undefined) input.name = options.name;
+  if (options.description !== undefined) input.description = options.description;
+  if (options.source !== undefined) input.sourceCode = readText(options.source, "--source");
+  if (options.params !== undefined) input.params = jsonOrFile(options.params, "--params");
+  if (options.libraryPins !== undefined) input.libraryPins = jsonOrFile(options.libraryPins, "--library-pins");
+  return input;
+}
+
+async function printValidation(ctx: CommandContext, dir: string): Promise<number> {
+  const folder = readFolder(dir);
+  const result = await ctx.ops.validateTemplate({ ...folderDraft(folder), values: ctx.options.params ? jsonOrFile(ctx.options.params, "--params") : undefined });
+  const issues = result.issues.map((i) => ({ field: pathInFolder(i.path), apiField: i.path, message: i.message }));
+  const unpublished = changedLibraries(folder);
+  emit(ctx.output, { valid: result.valid, issues, entryPoint: result.entryPoint, sharedImports: result.sharedImports, unpublishedLibraries: unpublished }, () =>
+    result.valid
+      ? `ok: ${FILES.code} defines ${result.entryPoint!.kind} ${result.entryPoint!.name}; ${folder.manifest.settings.length} setting(s)` +
+        (unpublished.length ? `\nnote: push publishes the changed libraries ${unpublished.join(", ")}` : "")
+      : `${issues.length} problem(s):\n${issues.map((i) => `  ${i.field}: ${i.message}`).join("\n")}`,
+  );
+  return result.valid ? EXIT.ok : EXIT.badInput;
+}
+
+/** `oodle genai templates …`. */
+export function templatesCommand(genai: Command): void {
+  const templates = genai.command("templates").description("code templates: code with typed settings, saved as versions");
+
+  templates
+    .command("starters [id]")
+    .description("the built-in starters with their setting names; with an id, the starter as a template file (each setting's type and default, then the code)")
+    .addHelpText("after", "\nExamples:\n  oodle genai templates starters\n  oodle genai templates starters keyword-check")
+    .action(
+      action(async (ctx, id?: string) => {
+        if (id) {
+          const starter = await ctx.ops.getStarter(id);
+          emit(ctx.output, starter, () => starter.file);
+          return;
+        }
+        const starters = await ctx.ops.listStarters();
+        emit(ctx.output, starters, () => table(["id", "name", "settings"], starters.map((s) => [s.id, s.name, s.settingNames.join(", ") || "-"])));
+      }),
+    );
+
+  templates
+    .command("list")
+    .description("the workspace's templates")
+    .action(
+      action(async (ctx) => {
+        const list = await ctx.ops.listTemplates();
+        emit(ctx.output, list, () =>
+          table(["name", "version", "settings", "updated"], list.map((t) => [t.name, t.latestVersionNumber, t.latestVersion.params.map((p) => p.name).join(", ") || "-", t.updatedAt])),
+        );
+      }),
+    );
+
+  templates
+    .command("get <name>")
+    .description("a template (by name or id): version, settings with types and defaults, pins; --code adds the code")
+    .option("--version <n>", "a given version instead of the latest")
+    .option("--code", "print the code too")
+    .addHelpText("after", '\nExample:\n  oodle genai templates get "Keyword check" --code')
+    .action(
+      action(async (ctx, name: string) => {
+        const t = await ctx.ops.getTemplate(name);
+        if (ctx.options.version) t.latestVersion = await ctx.ops.getTemplateVersion(t.id, Number(ctx.options.version));
+        emit(ctx.output, t, () => templateText(t, Boolean(ctx.options.code)));
+      }),
+    );
+
+  const saveOptions = (c: Command) =>
+    c
+      .option("--file <file>", "a JSON or YAML file with name, description, sourceCode (or sourceFile, relative to it), params, libraryPins")
+      .option("--name <name>", "the template's name")
+      .option("--description <text>")
+      .option("--source <file.py>", "the code")
+      .option("--params <json|@file>", "the settings list, e.g. '[{\"name\": \"at\", \"type\": \"number\", \"default\": 0.5}]'")
+      .option("--library-pins <json|@file>", 'shared-library pins, e.g. \'{"acme_policy": 2}\'');
+
+  saveOptions(templates.command("create").description("creates a template (from --file, flags, or --starter)"))
+    .option("--starter <id>", "copy a built-in starter (its code and settings)")
+    .addHelpText("after", "\nExamples:\n  oodle genai templates create --starter keyword-check\n  oodle genai templates create --name 'Word budget' --source budget.py --params @settings.yaml")
+    .action(
+      action(async (ctx) => {
+        const input = templateFields(ctx.options);
+        const t = ctx.options.starter
+          ? await ctx.ops.createTemplateFromStarter({ starterId: ctx.options.starter, name: input.name as string | undefined, description: input.description as string | undefined })
+          : await ctx.ops.createTemplate(input);
+        emit(ctx.output, t, () => `created template "${t.name}" version ${t.latestVersionNumber} (${t.id})`);
+      }),
+    );
+
+  saveOptions(templates.command("update <name>").description("changes a template (by name or id); new code, settings or pins make a new version"))
+    .addHelpText("after", "\nA change of settings that an evaluator's values would break is refused (exit 4), naming the evaluators.\n\nExample:\n  oodle genai templates update 'Keyword check' --params @settings.yaml")
+    .action(
+      action(async (ctx, name: string) => {
+        const t = await ctx.ops.updateTemplate(name, templateFields(ctx.options));
+        emit(ctx.output, t, () => `template "${t.name}" is at version ${t.latestVersionNumber}`);
+      }),
+    );
+
+  templates
+    .command("delete <name>")
+    .description("deletes a template (refused, exit 4, while evaluators run it)")
+    .action(
+      action(async (ctx, name: string) => {
+        const t = await ctx.ops.deleteTemplate(name);
+        emit(ctx.output, t, () => `deleted template "${t.name}"`);
+      }),
+    );
+
+  templates
+    .command("pull <name> <dir>")
+    .description(`writes ${FILES.code}, ${FILES.manifest} (settings, library pins), ${FILES.shared}/<lib>.py and ${FILES.lock} (version and hash) into DIR`)
+    .addHelpText("after", "\nThen: edit, `oodle genai templates test DIR --span span.json`, `oodle genai templates push DIR`.\nLocally: pip install ./python-lib && cd DIR && python -m oodle_eval run evaluate.py --span doc.json")
+    .action(
+      action(async (ctx, name: string, dir: string) => {
+        const { template, files, lock } = await pullTemplate(ctx.ops, name, dir);
+        emit(ctx.output, { template: { id: template.id, name: template.name, version: lock.template.version }, dir, files, lock }, () =>
+          `pulled "${template.name}" version ${lock.template.version} into ${dir}:\n${files.map((f) => `  ${f}`).join("\n")}`,
+        );
+      }),
+    );
+
+  templates
+    .command("push <dir>")
+    .description("validates DIR and saves it as a new version (changed shared libraries are published first); refused (exit 4) when the server's version moved since the pull")
+    .option("--force", "save even when the server's version moved since the pull")
+    .action(
+      action(async (ctx, dir: string) => {
+        const result = await pushFolder(ctx.ops, dir, { force: Boolean(ctx.options.force) });
+        emit(ctx.output, { template: { id: result.template.id, name: result.template.name, version: result.template.latestVersionNumber }, created: result.created, newVersion: result.newVersion, published: result.published }, () =>
+          [
+            ...result.published.map((p) => `published shared library ${p.name} version ${p.version}`),
+            result.created
+              ? `created template "${result.template.name}" version ${result.template.latestVersionNumber}`
+              : result.newVersion
+                ? `saved template "${result.template.name}" version ${result.template.latestVersionNumber}`
+                : `nothing changed: template "${result.template.name}" stays at version ${result.template.latestVersionNumber}`,
+          ].join("\n"),
+        );
+      }),
+    );
+
+  sampleOptions(
+    templates
+      .command("test <dir>")
+      .description("runs DIR's code and settings on a sample through the server's sandbox (tryCode); stores nothing")
+      .option("--params <json|@file>", "setting values for the run (absent ones take their defaults)"),
+  )
+    .addHelpText("after", `\nShared libraries run as published on the server (push them to try a change).\n\nExamples:\n  oodle genai templates test ./kw --span span.json --params '{"required": ["refund"]}'\n  oodle genai templates test ./gate --document doc.json --scores '{"JSON check": {"is_json": true}}'`)
+    .action(
+      action(async (ctx, dir: string) => {
+        const folder = readFolder(dir);
+        const sample = await buildSample(ctx, ctx.options as SampleFlags);
+        const params = ctx.options.params ? jsonOrFile(ctx.options.params, "--params") : undefined;
+        const result = await ctx.ops.tryCode({ sourceCode: folder.sourceCode, paramSpecs: folder.manifest.settings, libraryPins: folder.manifest.libraryPins, params, ...sample });
+        return printTryResult(ctx, result);
+      }),
+    );
+
+  templates
+    .command("validate <dir>")
+    .description("checks DIR by every save rule (settings, code, imports, pins) without running or saving; problems by file and field (exit 2)")
+    .option("--params <json|@file>", "example setting values to check against the settings")
+    .action(action(async (ctx, dir: string) => printValidation(ctx, dir)));
+}

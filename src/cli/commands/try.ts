@@ -1,0 +1,86 @@
+import { existsSync } from "node:fs";
+import type { Command } from "commander";
+import { action, type CommandContext } from "../context.js";
+import { CliError, EXIT } from "../exit-codes.js";
+import { jsonOrFile, parseDataFile, readText } from "../inputs.js";
+import type { TryCodeRecord } from "../operations.js";
+import { cell, emit, table } from "../output.js";
+
+/** The sample flags of `try` and `templates test`. */
+export interface SampleFlags {
+  span?: string;
+  document?: string;
+  scores?: string;
+}
+
+/** Adds --span, --document and --scores. */
+export function sampleOptions(command: Command): Command {
+  return command
+    .option("--span <file|id>", "a span: a JSON file in the ingestSpans shape, or a stored span's id")
+    .option("--document <file>", "a sample document (JSON, oodle-eval-v1.md), e.g. a dataset item's")
+    .option("--scores <json|@file>", 'upstream scores by evaluator name, e.g. \'{"JSON check": {"is_json": true}}\' (with --document or a stored span)');
+}
+
+/** The sample of a tryCode input from the flags: an inline span, a stored span id, or a document. */
+export async function buildSample(ctx: CommandContext, flags: SampleFlags): Promise<Record<string, unknown>> {
+  if (flags.span && flags.document) throw new CliError("BAD_USER_INPUT", "give --span or --document, not both", "--span");
+  const scores = flags.scores ? jsonOrFile(flags.scores, "--scores") : undefined;
+  if (flags.document) {
+    const document = parseDataFile(flags.document, "--document") as Record<string, unknown>;
+    return { document: scores === undefined ? document : { ...document, scores } };
+  }
+  if (flags.span && existsSync(flags.span)) {
+    if (scores !== undefined) throw new CliError("BAD_USER_INPUT", "needs --document or a stored span id (an inline span has no scores)", "--scores");
+    return { span: JSON.parse(readText(flags.span, "--span")) };
+  }
+  if (flags.span) {
+    if (scores === undefined) return { spanId: flags.span };
+    const document = (await ctx.ops.spanDocument(flags.span)) as Record<string, unknown>;
+    return { document: { ...document, scores } };
+  }
+  if (scores !== undefined) return { document: { scores } };
+  return {};
+}
+
+/** Prints a tryCode result; exit 6 when the run did not end ok. */
+export function printTryResult(ctx: CommandContext, result: TryCodeRecord): number {
+  emit(ctx.output, result, () => {
+    const lines = [`outcome: ${result.outcome} (${result.durationMs.toFixed(1)} ms)`, `ctx.params: ${JSON.stringify(result.params)}`];
+    if (result.scores.length) lines.push(table(["score", "value", "type", "comment"], result.scores.map((s) => [s.name, cell(s.value), s.dataType, s.comment])));
+    if (result.error) lines.push(`error: ${result.error.type}: ${result.error.message}`, ...(result.error.traceback ? [result.error.traceback] : []));
+    if (result.stdout) lines.push(`stdout:\n${result.stdout}`);
+    return lines.join("\n");
+  });
+  return result.outcome === "ok" ? EXIT.ok : EXIT.evaluationFailed;
+}
+
+/** `oodle genai try`. */
+export function tryCommand(genai: Command): void {
+  sampleOptions(
+    genai
+      .command("try [file]")
+      .description("runs code on one sample through the server's sandbox and prints its scores; stores nothing")
+      .option("--param-specs <json|@file>", "the draft's settings (a params list), with FILE")
+      .option("--params <json|@file>", "setting values for the run (absent ones take their defaults)")
+      .option("--starter <id>", "run a built-in starter instead of FILE")
+      .option("--template <name>", "run a saved template instead of FILE")
+      .option("--template-version <n>", "with --template: that version"),
+  )
+    .addHelpText(
+      "after",
+      `\nExamples:\n  oodle genai try check.py --param-specs '[{"name": "at", "type": "number", "default": 0.5}]' --params '{"at": 0.7}' --span span.json\n  oodle genai try --starter keyword-check --params '{"required": ["refund"]}' --span span.json\n  oodle genai try --template "Keyword check" --span <span id>`,
+    )
+    .action(
+      action(async (ctx, file?: string) => {
+        const o = ctx.options;
+        const input: Record<string, unknown> = await buildSample(ctx, o as SampleFlags);
+        if (file) input.sourceCode = readText(file, "file");
+        if (o.paramSpecs) input.paramSpecs = jsonOrFile(o.paramSpecs, "--param-specs");
+        if (o.params) input.params = jsonOrFile(o.params, "--params");
+        if (o.starter) input.starterId = o.starter;
+        if (o.template) input.templateId = (await ctx.ops.getTemplate(o.template)).id;
+        if (o.templateVersion) input.templateVersion = Number(o.templateVersion);
+        return printTryResult(ctx, await ctx.ops.tryCode(input));
+      }),
+    );
+}

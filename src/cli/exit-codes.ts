@@ -1,0 +1,55 @@
+import { ApiError } from "./client.js";
+
+/**
+ * The exit codes of `oodle` (documented in `oodle --help` and the README):
+ * 0 success; 1 a server error (unreachable, or an unexpected error it masked); 2 bad input
+ * (a flag, a file or a field the API refused; also a template with problems on `validate`);
+ * 3 not found; 4 conflict (HTTP 409: e.g. evaluators hold values the new settings refuse, or the
+ * server's template version moved since the pull); 5 authentication (no, unknown or revoked key);
+ * 6 the evaluator ran but did not end ok (`try`, `templates test`: user_error, timeout, …).
+ */
+export const EXIT = {
+  ok: 0,
+  server: 1,
+  badInput: 2,
+  notFound: 3,
+  conflict: 4,
+  auth: 5,
+  evaluationFailed: 6,
+} as const;
+
+/** The help text listing the exit codes. */
+export const EXIT_CODES_HELP = `Exit codes:
+  0  success
+  1  server error (unreachable, or an unexpected error)
+  2  bad input (the message names the field)
+  3  not found
+  4  conflict (HTTP 409; lists the evaluators that block the change)
+  5  authentication (no, unknown or revoked API key)
+  6  the evaluator ran but did not end ok (try, templates test)`;
+
+/** The exit code of an API error code. */
+export function exitCodeOf(code: string): number {
+  switch (code) {
+    case "BAD_USER_INPUT":
+    case "LIMIT_EXCEEDED":
+    case "GRAPHQL_VALIDATION_FAILED":
+      return EXIT.badInput;
+    case "NOT_FOUND":
+      return EXIT.notFound;
+    case "CONFLICT":
+      return EXIT.conflict;
+    case "UNAUTHENTICATED":
+    case "FORBIDDEN":
+      return EXIT.auth;
+    default:
+      return EXIT.server;
+  }
+}
+
+/** An error of the CLI itself (bad flag, unreadable file) with its API-like code and field. */
+export class CliError extends ApiError {
+  constructor(code: "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "UNAUTHENTICATED", message: string, field?: string, details: unknown[] = []) {
+    super(code, message, field ? [{ path: field, message }] : [], details);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * `oodle`: the command line of Oodle code evaluators. A typed GraphQL client of a running
+ * service (OODLE_API_URL, OODLE_API_KEY or a profile from `oodle login`); it never needs
+ * database credentials. Exit codes: see exit-codes.ts.
+ */
+import { Command, CommanderError } from "commander";
+import { datasetsCommand } from "./commands/datasets.js";
+import { evaluatorsCommand } from "./commands/evaluators.js";
+import { experimentsCommand } from "./commands/experiments.js";
+import { librariesCommand } from "./commands/libraries.js";
+import { sessionCommands } from "./commands/session.js";
+import { spansCommand } from "./commands/spans.js";
+import { templatesCommand } from "./commands/templates.js";
+import { tryCommand } from "./commands/try.js";
+import { DEFAULT_API_URL } from "./config.js";
+import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
+
+/** The whole command tree. */
+export function buildProgram(): Command {
+  const program = new Command("oodle")
+    .description("Oodle code evaluators: templates, evaluators, shared libraries, spans, datasets and experiments")
+    .option("--url <url>", `the service (default: OODLE_API_URL, the profile's, else ${DEFAULT_API_URL})`)
+    .option("--api-key <key>", "the workspace's API key (default: OODLE_API_KEY, else the profile's)")
+    .option("--profile <name>", "a profile saved by oodle login (default: OODLE_PROFILE, else default)")
+    .option("--json", "machine output: JSON on stdout (errors as JSON on stderr)")
+    .showHelpAfterError()
+    .addHelpText("after", `\nExamples:\n  oodle genai templates starters\n  oodle genai templates starters keyword-check\n  oodle genai evaluators get "Refund mentioned"\n\n${EXIT_CODES_HELP}`);
+  const genai = program.command("genai").description("code evaluators: templates, evaluators, libraries, try");
+  templatesCommand(genai);
+  evaluatorsCommand(genai);
+  librariesCommand(genai);
+  tryCommand(genai);
+  spansCommand(program);
+  datasetsCommand(program);
+  experimentsCommand(program);
+  sessionCommands(program);
+  // Usage errors (unknown command, missing argument) are bad input: exit 2, as commander's own default.
+  const exitOverride = (c: Command) => {
+    c.exitOverride();
+    c.commands.forEach(exitOverride);
+  };
+  exitOverride(program);
+  return program;
+}
+
+try {
+  await buildProgram().parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) {
+    const helpShown = error.code === "commander.helpDisplayed" || error.code === "commander.help" || error.code === "commander.version";
+    process.exitCode = helpShown ? EXIT.ok : EXIT.badInput;
+  } else throw error;
+}

@@ -1,0 +1,200 @@
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parse as parseYaml, stringify as toYaml } from "yaml";
+import { ApiError } from "./client.js";
+import { CliError } from "./exit-codes.js";
+import { readText } from "./inputs.js";
+import type { Operations, Setting, TemplateRecord } from "./operations.js";
+
+/**
+ * A template as a folder, for authoring with an editor and git:
+ *   evaluate.py         the code
+ *   template.yaml       name, description, settings (the params list), libraryPins
+ *   shared/<lib>.py     the shared libraries it imports (transitively), as pulled
+ *   oodle.lock.json     what was pulled: template id, version and hash; each library's version and hash
+ * The same folder runs locally with `python -m oodle_eval run evaluate.py` (shared/ is on sys.path).
+ */
+export const FILES = { code: "evaluate.py", manifest: "template.yaml", lock: "oodle.lock.json", shared: "shared" } as const;
+
+/** template.yaml. */
+export interface Manifest {
+  name: string;
+  description?: string;
+  settings: Record<string, unknown>[];
+  libraryPins: Record<string, number>;
+}
+
+/** oodle.lock.json: the server's state at the last pull or push. */
+export interface Lock {
+  template: { id: string; name: string; version: number; sha256: string };
+  libraries: Record<string, { version: number; sha256: string }>;
+}
+
+/** A folder read from disk. */
+export interface TemplateFolder {
+  dir: string;
+  sourceCode: string;
+  manifest: Manifest;
+  libraries: Record<string, string>;
+  lock: Lock | null;
+}
+
+/** sha256 hex of text. */
+export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** The hash of a template version's content: code, settings and pins (canonical JSON). */
+export function versionHash(sourceCode: string, settings: unknown, libraryPins: unknown): string {
+  return sha256(JSON.stringify({ sourceCode, settings, libraryPins: Object.fromEntries(Object.entries((libraryPins ?? {}) as object).sort()) }));
+}
+
+/** A setting as the API returns it → the params entry a save takes (no nulls, no hasDefault). */
+export function settingToSpec(setting: Setting): Record<string, unknown> {
+  const spec: Record<string, unknown> = { name: setting.name, type: setting.type };
+  if (setting.label !== null) spec.label = setting.label;
+  if (setting.description !== null) spec.description = setting.description;
+  if (setting.hasDefault) spec.default = setting.default;
+  if (setting.required) spec.required = true;
+  if (setting.options !== null) spec.options = setting.options;
+  return spec;
+}
+
+/** Writes the template's latest version and its libraries into `dir` (created; existing files replaced). */
+export async function pullTemplate(ops: Operations, ref: string, dir: string): Promise<{ template: TemplateRecord; files: string[]; lock: Lock }> {
+  const template = await ops.getTemplate(ref);
+  const latest = template.latestVersion;
+  const settings = latest.params.map(settingToSpec);
+  const manifest: Manifest = { name: template.name, ...(template.description ? { description: template.description } : {}), settings, libraryPins: latest.libraryPins };
+  mkdirSync(dir, { recursive: true });
+  const files: string[] = [FILES.code, FILES.manifest];
+  writeFileSync(join(dir, FILES.code), latest.sourceCode);
+  writeFileSync(join(dir, FILES.manifest), toYaml(manifest));
+  const libraries: Lock["libraries"] = {};
+  for (const [name, version] of Object.entries(latest.resolvedLibraries)) {
+    const library = await ops.getLibrary(name, version);
+    const source = library.version!.sourceCode;
+    mkdirSync(join(dir, FILES.shared), { recursive: true });
+    writeFileSync(join(dir, FILES.shared, `${name}.py`), source);
+    files.push(join(FILES.shared, `${name}.py`));
+    libraries[name] = { version, sha256: sha256(source) };
+  }
+  const lock: Lock = { template: { id: template.id, name: template.name, version: latest.version, sha256: versionHash(latest.sourceCode, settings, latest.libraryPins) }, libraries };
+  writeFileSync(join(dir, FILES.lock), `${JSON.stringify(lock, null, 2)}\n`);
+  files.push(FILES.lock);
+  return { template, files, lock };
+}
+
+/** Reads a template folder; a missing or malformed file is bad input naming it. */
+export function readFolder(dir: string): TemplateFolder {
+  if (!existsSync(join(dir, FILES.code))) throw new CliError("BAD_USER_INPUT", `${dir} has no ${FILES.code}: pull a template first (oodle genai templates pull NAME ${dir})`, FILES.code);
+  const sourceCode = readText(join(dir, FILES.code), FILES.code);
+  let manifest: Manifest;
+  try {
+    const raw = (parseYaml(readText(join(dir, FILES.manifest), FILES.manifest)) ?? {}) as Partial<Manifest>;
+    manifest = { name: raw.name ?? "", description: raw.description, settings: raw.settings ?? [], libraryPins: raw.libraryPins ?? {} };
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    throw new CliError("BAD_USER_INPUT", `${FILES.manifest} is not valid YAML: ${(error as Error).message}`, FILES.manifest);
+  }
+  const libraries: Record<string, string> = {};
+  const sharedDir = join(dir, FILES.shared);
+  if (existsSync(sharedDir)) {
+    for (const file of readdirSync(sharedDir).sort()) {
+      if (file.endsWith(".py") && file !== "__init__.py") libraries[file.slice(0, -3)] = readText(join(sharedDir, file), `${FILES.shared}/${file}`);
+    }
+  }
+  const lock = existsSync(join(dir, FILES.lock)) ? (JSON.parse(readText(join(dir, FILES.lock), FILES.lock)) as Lock) : null;
+  return { dir, sourceCode, manifest, libraries, lock };
+}
+
+/** The libraries of the folder that differ from the lock (or are new). */
+export function changedLibraries(folder: TemplateFolder): string[] {
+  return Object.entries(folder.libraries)
+    .filter(([name, source]) => folder.lock?.libraries[name]?.sha256 !== sha256(source))
+    .map(([name]) => name);
+}
+
+/** The draft of a folder as createTemplate / validateTemplate take it. */
+export function folderDraft(folder: TemplateFolder) {
+  return { name: folder.manifest.name, description: folder.manifest.description, sourceCode: folder.sourceCode, params: folder.manifest.settings, libraryPins: folder.manifest.libraryPins };
+}
+
+/** What a push did. */
+export interface PushResult {
+  template: TemplateRecord;
+  created: boolean;
+  /** False when nothing changed since the pull (no new version). */
+  newVersion: boolean;
+  published: { name: string; version: number }[];
+}
+
+/**
+ * Validates and saves the folder as a new version: libraries that changed first (then pins of
+ * those libraries move to the new versions), then the template. Refused with CONFLICT when the
+ * server's version moved since the pull, unless `force`. Rewrites the lock (and template.yaml
+ * when pins moved).
+ */
+export async function pushFolder(ops: Operations, dir: string, options: { force?: boolean } = {}): Promise<PushResult> {
+  const folder = readFolder(dir);
+  const ref = folder.lock?.template.id ?? folder.manifest.name;
+  let current: TemplateRecord | null = null;
+  try {
+    current = await ops.getTemplate(ref);
+  } catch (error) {
+    if ((error as { code?: string }).code !== "NOT_FOUND") throw error;
+    if (folder.lock) throw new CliError("NOT_FOUND", `template "${folder.lock.template.name}" of ${FILES.lock} no longer exists: delete the lock file to create it again`, FILES.lock);
+  }
+  if (current && !options.force) {
+    if (!folder.lock) {
+      throw new CliError("CONFLICT", `a template "${current.name}" already exists (version ${current.latestVersionNumber}): pull it first, or push --force to save this folder over it`, "name", [{ template: current.name, version: current.latestVersionNumber }]);
+    }
+    if (current.latestVersionNumber !== folder.lock.template.version) {
+      throw new CliError(
+        "CONFLICT",
+        `template "${current.name}" moved on the server since the pull (pulled version ${folder.lock.template.version}, now ${current.latestVersionNumber}): pull again and merge, or push --force`,
+        "version",
+        [{ template: current.name, pulledVersion: folder.lock.template.version, serverVersion: current.latestVersionNumber }],
+      );
+    }
+  }
+  // Check the template before publishing anything, so a bad folder changes nothing on the server.
+  const libraryNames = new Set(Object.keys(folder.libraries));
+  const check = await ops.validateTemplate({ ...folderDraft(folder), libraryPins: Object.fromEntries(Object.entries(folder.manifest.libraryPins).filter(([n]) => !libraryNames.has(n))) });
+  const blocking = check.issues.filter((i) => !(i.path === "sourceCode" && [...libraryNames].some((n) => i.message.includes(`shared.${n},`))));
+  if (blocking.length) throw new ApiError("BAD_USER_INPUT", "the folder has problems", blocking.map((i) => ({ ...i, path: pathInFolder(i.path) })));
+
+  const published: PushResult["published"] = [];
+  const pins = { ...folder.manifest.libraryPins };
+  for (const name of changedLibraries(folder)) {
+    const version = await ops.publishLibrary({ name, sourceCode: folder.libraries[name]!, note: `pushed from ${FILES.shared}/${name}.py` });
+    published.push({ name, version: version.version });
+    if (pins[name] !== undefined) pins[name] = version.version;
+  }
+  const draft = { ...folderDraft(folder), libraryPins: pins };
+  const hash = versionHash(draft.sourceCode, draft.params, pins);
+  let template: TemplateRecord;
+  let newVersion = true;
+  if (!current) template = await ops.createTemplate(draft);
+  else {
+    template = await ops.updateTemplate(current.id, { sourceCode: draft.sourceCode, params: draft.params, libraryPins: pins, name: draft.name, description: draft.description });
+    newVersion = template.latestVersionNumber !== current.latestVersionNumber;
+  }
+  if (JSON.stringify(pins) !== JSON.stringify(folder.manifest.libraryPins)) writeFileSync(join(dir, FILES.manifest), toYaml({ ...folder.manifest, libraryPins: pins }));
+  const libraries: Lock["libraries"] = {};
+  for (const [name, source] of Object.entries(folder.libraries)) {
+    const pushed = published.find((p) => p.name === name);
+    libraries[name] = { version: pushed?.version ?? folder.lock?.libraries[name]?.version ?? 0, sha256: sha256(source) };
+  }
+  const lock: Lock = { template: { id: template.id, name: template.name, version: template.latestVersionNumber, sha256: hash }, libraries };
+  writeFileSync(join(dir, FILES.lock), `${JSON.stringify(lock, null, 2)}\n`);
+  return { template, created: !current, newVersion, published };
+}
+
+/** An API field of a template save → where it lives in the folder (`params[1].default` → `template.yaml settings[1].default`). */
+export function pathInFolder(path: string): string {
+  if (path === "sourceCode") return FILES.code;
+  if (path.startsWith("params")) return `${FILES.manifest} settings${path.slice("params".length)}`;
+  if (path.startsWith("libraryPins")) return `${FILES.manifest} ${path}`;
+  if (path === "name" || path === "description") return `${FILES.manifest} ${path}`;
+  return path;
+}

@@ -1,0 +1,42 @@
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Operations } from "../cli/operations.js";
+import { toInputIssues } from "../lib/errors.js";
+import { badArguments, toolError } from "./results.js";
+import { manageEvaluatorsTool } from "./tools/manage-evaluators.js";
+import { workbenchTool } from "./tools/workbench.js";
+
+/** The MCP tools: each a zod input schema (the modules' own field schemas) and a handler over the operations. */
+const TOOLS = [manageEvaluatorsTool, workbenchTool] as const;
+
+/** The JSON Schema of a tool's input, from its zod schema with the descriptions. */
+function jsonSchemaOf(schema: z.ZodType): { type: "object"; [key: string]: unknown } {
+  const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
+  return { ...json, type: "object" };
+}
+
+/**
+ * One MCP server over the operations (HTTP to the API for stdio, in-process yoga for /mcp), so
+ * every rule is the API's. Bad arguments and every expected API error are `isError` results with
+ * the code and the field, never protocol failures.
+ */
+export function createMcpServer(ops: Operations): Server {
+  const server = new Server({ name: "oodle", version: "0.1.0" }, { capabilities: { tools: {} } });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: jsonSchemaOf(t.inputSchema) })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = TOOLS.find((t) => t.name === request.params.name);
+    if (!tool) return toolError(badArguments([{ path: "name", message: `unknown tool "${request.params.name}": the tools are ${TOOLS.map((t) => t.name).join(", ")}` }]));
+    const parsed = tool.inputSchema.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) return toolError(badArguments(toInputIssues(parsed.error.issues)));
+    try {
+      // The original arguments go to the API (it applies the same schemas again, with its own rules).
+      return await tool.run(ops, { ...(request.params.arguments as object), action: parsed.data.action } as never);
+    } catch (error) {
+      return toolError(error);
+    }
+  });
+  return server;
+}

@@ -1,0 +1,132 @@
+import { z } from "zod";
+import { attributeEqualsSchema, evaluatorNameSchema, isolationSchema, pinnedVersionSchema, samplingRateSchema, spanKindSchema } from "../../modules/evaluators/schemas.js";
+import { dependenciesInputSchema, evaluatorKindSchema } from "../../modules/dependencies/schemas.js";
+import { sourceCodeSchema, templateDescriptionSchema, templateNameSchema } from "../../modules/templates/schemas.js";
+import type { Operations } from "../../cli/operations.js";
+import { badArguments, toolResult } from "../results.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+
+const ACTIONS = [
+  "list_evaluators",
+  "get_evaluator",
+  "create_evaluator",
+  "update_evaluator",
+  "delete_evaluator",
+  "list_templates",
+  "get_template",
+  "create_template",
+  "update_template",
+  "delete_template",
+  "list_starters",
+  "get_starter",
+] as const;
+
+/** The arguments of manage_genai_evaluators: the modules' own field schemas, every one optional but `action`. */
+export const manageEvaluatorsInput = z.object({
+  action: z.enum(ACTIONS).describe("What to do. Evaluators and templates are named by `name` (or `id`)."),
+  name: z.string().describe("The evaluator or template to get, update or delete, by name; for create_*, the new name.").optional(),
+  id: z.string().describe("Instead of name: the global id.").optional(),
+  newName: evaluatorNameSchema.describe("update_*: rename to this.").optional(),
+  params: z
+    .unknown()
+    .describe("Evaluators: the setting values {setting name: value} (update replaces them). Templates: the settings list [{name, type, label, description, default, required, options}].")
+    .optional(),
+  templateName: templateNameSchema.describe("create_evaluator / update_evaluator: the template it runs, by name (or templateId).").optional(),
+  templateId: z.string().describe("The template's global id.").optional(),
+  enabled: z.boolean().describe("Evaluators: whether it runs on live spans.").optional(),
+  kind: evaluatorKindSchema.describe("create_evaluator: code (default) or external.").optional(),
+  spanKind: spanKindSchema.describe("Evaluators: the kind of span it runs on (default chat).").optional(),
+  spanNamePattern: z.string().nullable().describe("Evaluators: a glob over span names; null matches every name.").optional(),
+  attributeEquals: attributeEqualsSchema.describe("Evaluators: span attributes that must be equal.").optional(),
+  samplingRate: samplingRateSchema.describe("Evaluators: the share of matching spans evaluated, 0 to 1.").optional(),
+  isolation: isolationSchema.describe("Evaluators: warm (default) or strict.").optional(),
+  pinnedVersion: pinnedVersionSchema.describe("Evaluators: stay on this template version; null follows the latest.").optional(),
+  dependencies: dependenciesInputSchema.describe("Evaluators: the evaluators it runs after, each optionally a gate.").optional(),
+  sourceCode: sourceCodeSchema.describe("Templates: Python defining evaluate(ctx).").optional(),
+  description: templateDescriptionSchema.describe("Templates: a description.").optional(),
+  libraryPins: z.record(z.string(), z.number()).describe("Templates: shared-library pins {library name: version}.").optional(),
+  starterId: z.string().describe("get_starter: the starter's id; create_template: copy this starter.").optional(),
+});
+
+/** The tool's arguments. */
+export type ManageEvaluatorsArgs = z.infer<typeof manageEvaluatorsInput>;
+
+const EVALUATOR_FIELDS = ["params", "templateName", "templateId", "enabled", "kind", "spanKind", "spanNamePattern", "attributeEquals", "samplingRate", "isolation", "pinnedVersion", "dependencies"] as const;
+const TEMPLATE_FIELDS = ["params", "sourceCode", "description", "libraryPins"] as const;
+
+function pick(args: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));
+}
+
+function target(args: ManageEvaluatorsArgs, what: string): string {
+  const ref = args.id ?? args.name;
+  if (!ref) throw badArguments([{ path: "name", message: `is required: the ${what} to ${args.action.split("_")[0]}` }]);
+  return ref;
+}
+
+/** manage_genai_evaluators: evaluators, templates and starters, through the same GraphQL operations as the CLI. */
+export const manageEvaluatorsTool = {
+  name: "manage_genai_evaluators",
+  description:
+    "Manage Oodle code evaluators and templates of your workspace. Actions: list/get/create/update/delete _evaluator (by name), list/get/create/update/delete _template (by name), list_starters, get_starter. " +
+    'Example: {"action": "update_evaluator", "name": "Refund mentioned", "params": {"required": ["refund", "return"]}}. A settings change that an evaluator\'s values would break is refused (CONFLICT) naming the evaluators.',
+  inputSchema: manageEvaluatorsInput,
+  async run(ops: Operations, args: ManageEvaluatorsArgs): Promise<CallToolResult> {
+    const raw = args as Record<string, unknown>;
+    switch (args.action) {
+      case "list_evaluators": {
+        const list = await ops.listEvaluators({ template: args.templateName ?? args.templateId });
+        return toolResult(list, list.length ? list.map((e) => `${e.name} (${e.template?.name ?? "external"}; values ${JSON.stringify(e.params)})`).join("\n") : "no evaluators");
+      }
+      case "get_evaluator": {
+        const e = await ops.getEvaluator(target(args, "evaluator"));
+        return toolResult(e, `${e.name}: template ${e.template?.name ?? "-"} version ${e.templateVersion?.version ?? "-"}, values ${JSON.stringify(e.params)}, ctx.params ${JSON.stringify(e.resolvedParams)}`);
+      }
+      case "create_evaluator": {
+        if (!args.name) throw badArguments([{ path: "name", message: "is required: the new evaluator's name" }]);
+        const e = await ops.createEvaluator({ name: args.name, ...pick(raw, EVALUATOR_FIELDS) });
+        return toolResult(e, `created evaluator "${e.name}" with values ${JSON.stringify(e.params)}`);
+      }
+      case "update_evaluator": {
+        const e = await ops.updateEvaluator(target(args, "evaluator"), { ...pick(raw, EVALUATOR_FIELDS), ...(args.newName ? { name: args.newName } : {}) });
+        return toolResult(e, `updated evaluator "${e.name}": values ${JSON.stringify(e.params)}, ctx.params ${JSON.stringify(e.resolvedParams)}`);
+      }
+      case "delete_evaluator": {
+        const e = await ops.deleteEvaluator(target(args, "evaluator"));
+        return toolResult(e, `deleted evaluator "${e.name}"`);
+      }
+      case "list_templates": {
+        const list = await ops.listTemplates();
+        return toolResult(list, list.length ? list.map((t) => `${t.name} v${t.latestVersionNumber} (settings: ${t.latestVersion.params.map((p) => p.name).join(", ") || "none"})`).join("\n") : "no templates");
+      }
+      case "get_template": {
+        const t = await ops.getTemplate(target(args, "template"));
+        return toolResult(t, `${t.name} version ${t.latestVersionNumber}; settings: ${t.latestVersion.params.map((p) => `${p.name} (${p.type})`).join(", ") || "none"}`);
+      }
+      case "create_template": {
+        const t = args.starterId
+          ? await ops.createTemplateFromStarter({ starterId: args.starterId, name: args.name, description: args.description })
+          : await ops.createTemplate({ name: args.name, ...pick(raw, TEMPLATE_FIELDS) });
+        return toolResult(t, `created template "${t.name}" version ${t.latestVersionNumber}`);
+      }
+      case "update_template": {
+        const t = await ops.updateTemplate(target(args, "template"), { ...pick(raw, TEMPLATE_FIELDS), ...(args.newName ? { name: args.newName } : {}) });
+        return toolResult(t, `template "${t.name}" is at version ${t.latestVersionNumber}`);
+      }
+      case "delete_template": {
+        const t = await ops.deleteTemplate(target(args, "template"));
+        return toolResult(t, `deleted template "${t.name}"`);
+      }
+      case "list_starters": {
+        const list = await ops.listStarters();
+        return toolResult(list, list.map((s) => `${s.id}: ${s.settingNames.join(", ") || "no settings"}`).join("\n"));
+      }
+      case "get_starter": {
+        const id = args.starterId ?? args.id ?? args.name;
+        if (!id) throw badArguments([{ path: "starterId", message: "is required: the starter's id (see list_starters)" }]);
+        const s = await ops.getStarter(id);
+        return toolResult(s, s.file);
+      }
+    }
+  },
+};

@@ -1,0 +1,86 @@
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import type { Operations, TryCodeRecord } from "../../cli/operations.js";
+import { libraryPinsSchema, sampleDocumentSchema } from "../../modules/try-code/schemas.js";
+import { sourceCodeSchema } from "../../modules/templates/schemas.js";
+import { badArguments, toolResult } from "../results.js";
+
+/** The arguments of genai_evaluator_workbench (the tryCode input, plus what validate and explain_match need). */
+export const workbenchInput = z.object({
+  action: z.enum(["try_code", "validate", "explain_match"]).describe("try_code: run code on one sample and return its scores (stores nothing); validate: the save checks of settings and code without running; explain_match: why an evaluator did or did not run on a span."),
+  sourceCode: sourceCodeSchema.describe("Draft Python defining evaluate(ctx); its settings come from paramSpecs.").optional(),
+  paramSpecs: z.unknown().describe("The draft's settings, a template's params list: [{name, type, label, description, default, required, options}].").optional(),
+  libraryPins: libraryPinsSchema.describe("The draft's shared-library pins {library name: version}.").optional(),
+  starterId: z.string().describe("Instead of sourceCode: a built-in starter (its code and settings), e.g. keyword-check.").optional(),
+  templateId: z.string().describe("Instead of sourceCode: a saved template, by global id or name (its code and settings).").optional(),
+  templateVersion: z.number().int().describe("With templateId: that version (default the latest).").optional(),
+  params: z.unknown().describe("Setting values for the run {setting name: value}, checked against the settings used; absent ones take their defaults.").optional(),
+  span: z.record(z.string(), z.unknown()).describe("Sample: an inline span in the ingestSpans shape, e.g. {input: [{role, content}], output}.").optional(),
+  spanId: z.string().describe("Sample: a stored span's global id (try_code); the span to explain (explain_match).").optional(),
+  document: sampleDocumentSchema.describe("Without span, spanId or document, try_code runs on an empty sample document (and says so). Sample: a sample document (oodle-eval-v1.md): input, output, expected_output, attributes, trace, scores, metadata.").optional(),
+  evaluator: z.string().describe("explain_match: the evaluator, by name or global id.").optional(),
+});
+
+/** The tool's arguments. */
+export type WorkbenchArgs = z.infer<typeof workbenchInput>;
+
+function tryText(r: TryCodeRecord): string {
+  const scores = r.scores.map((s) => `${s.name}=${JSON.stringify(s.value)}`).join(", ");
+  return `outcome ${r.outcome}${scores ? `; scores ${scores}` : ""}; ctx.params ${JSON.stringify(r.params)}${r.error ? `; ${r.error.type}: ${r.error.message}` : ""}`;
+}
+
+/** genai_evaluator_workbench: try_code, validate and explain_match over the same GraphQL operations as the CLI. */
+export const workbenchTool = {
+  name: "genai_evaluator_workbench",
+  description:
+    "Try and check Oodle code evaluators without saving anything. try_code runs sourceCode + paramSpecs, a starterId or a templateId with params on an inline span, a stored spanId or a document " +
+    '(e.g. {"action": "try_code", "starterId": "keyword-check", "params": {"required": ["refund"]}}); validate checks settings, code, imports and example params without running; explain_match tells why an evaluator did or did not run on a span.',
+  inputSchema: workbenchInput,
+  async run(ops: Operations, args: WorkbenchArgs): Promise<CallToolResult> {
+    const raw = args as Record<string, unknown>;
+    switch (args.action) {
+      case "try_code": {
+        const input = Object.fromEntries(
+          ["sourceCode", "paramSpecs", "libraryPins", "starterId", "templateVersion", "params", "span", "spanId", "document"].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
+        );
+        if (args.templateId) input.templateId = (await ops.getTemplate(args.templateId)).id;
+        // The page's calls give no sample: then the run is on an empty sample document, as
+        // `python -m oodle_eval run` without --span, and the result says so.
+        const noSample = args.span === undefined && args.spanId === undefined && args.document === undefined;
+        if (noSample) input.document = {};
+        const result = await ops.tryCode(input);
+        return noSample
+          ? toolResult({ ...result, sample: "empty" }, `${tryText(result)} (no span, spanId or document given: ran on an empty sample document)`)
+          : toolResult(result, tryText(result));
+      }
+      case "validate": {
+        // The settings and code to check: the draft's, a starter's or a saved template version's.
+        let draft: { sourceCode: string; params?: unknown; libraryPins?: unknown };
+        if (args.starterId) {
+          const s = await ops.getStarter(args.starterId);
+          draft = { sourceCode: s.sourceCode, params: s.params.map(({ hasDefault, ...p }) => Object.fromEntries(Object.entries(p).filter(([k, v]) => v !== null || (k === "default" && hasDefault)))) };
+        } else if (args.templateId) {
+          const v = await ops.getTemplateVersion(args.templateId, args.templateVersion);
+          draft = { sourceCode: v.sourceCode, params: v.params.map(({ hasDefault, ...p }) => Object.fromEntries(Object.entries(p).filter(([k, v]) => v !== null || (k === "default" && hasDefault)))), libraryPins: v.libraryPins };
+        } else {
+          if (args.sourceCode === undefined) throw badArguments([{ path: "sourceCode", message: "is required: give sourceCode (with paramSpecs), starterId or templateId" }]);
+          draft = { sourceCode: args.sourceCode, params: args.paramSpecs, libraryPins: args.libraryPins };
+        }
+        const result = await ops.validateTemplate({ ...draft, values: args.params });
+        const text = result.valid
+          ? `valid: entry point ${result.entryPoint?.kind} ${result.entryPoint?.name}`
+          : `${result.issues.length} problem(s): ${result.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`;
+        return toolResult(result, text);
+      }
+      case "explain_match": {
+        const issues = [
+          ...(args.spanId ? [] : [{ path: "spanId", message: "is required: the span" }]),
+          ...(args.evaluator ? [] : [{ path: "evaluator", message: "is required: the evaluator, by name or id" }]),
+        ];
+        if (issues.length) throw badArguments(issues);
+        const r = await ops.explainMatch(args.spanId!, args.evaluator!);
+        return toolResult(r, `${r.matched ? "matches" : `does not match (${r.reason})`}: ${r.detail}`);
+      }
+    }
+  },
+};
