@@ -7,6 +7,7 @@ import { createServer as createHttpServer } from "node:http";
 import { parseArgs } from "node:util";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
+import { startMetricsListener } from "./modules/metrics/http.js";
 import { createServer } from "./server.js";
 import { startWorkers, type Workers } from "./worker.js";
 
@@ -34,6 +35,7 @@ const app = createApp(config);
 const logger = app.logger;
 let workers: Workers | undefined;
 let httpServer: ReturnType<typeof createHttpServer> | undefined;
+let metricsServer: ReturnType<typeof createHttpServer> | undefined;
 
 if (role !== "api") {
   try {
@@ -70,6 +72,15 @@ if (role !== "worker") {
   }
 }
 
+if (config.METRICS_PORT !== undefined) {
+  // Every role can serve its metrics on the admin address (a worker has no API port).
+  metricsServer = await startMetricsListener(app).catch((error: NodeJS.ErrnoException) => {
+    console.error(`cannot listen for metrics on ${config.METRICS_HOST}:${config.METRICS_PORT}: ${error.code ?? error.message}`);
+    process.exit(1);
+  });
+  logger.info({ url: `http://${config.METRICS_HOST}:${config.METRICS_PORT}/metrics` }, "metrics listening");
+}
+
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -83,6 +94,7 @@ async function shutdown(signal: string): Promise<void> {
   // Stop taking work first: close the listener and workers (active jobs finish or are released).
   await Promise.all([
     httpServer ? new Promise<void>((resolve) => httpServer!.close(() => resolve())) : undefined,
+    metricsServer ? new Promise<void>((resolve) => metricsServer!.close(() => resolve())) : undefined,
     workers?.close(),
   ]);
   httpServer?.closeAllConnections();

@@ -6,6 +6,7 @@ import type { GraphQLContext } from "./graphql/context.js";
 import { schema } from "./graphql/schema.js";
 import { UnauthenticatedError } from "./lib/errors.js";
 import { redisReachable } from "./lib/redis.js";
+import { metricsPlugin } from "./modules/metrics/http.js";
 import { otlpPlugin } from "./modules/otlp/plugin.js";
 
 /** `/ready`: Postgres and Redis answer (yoga's own `/health` is the liveness check). Outside auth. */
@@ -44,7 +45,7 @@ export function createServer(app: App) {
     graphiql: { title: "Oodle code evaluators", defaultQuery: "{ viewer { workspace { id name } } }" },
     landingPage: false,
     logging: false,
-    plugins: [healthPlugin(app), otlpPlugin(app)],
+    plugins: [healthPlugin(app), otlpPlugin(app), metricsPlugin(app)],
     maskedErrors: {
       maskError(error, message, isDev) {
         const masked = maskError(error, message, isDev);

@@ -58,7 +58,13 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
     const processor = table[name] as Processor<QueueName>;
     const worker = new Worker(
       name,
-      async (job) => processor(queueRegistry[name].payload.parse(job.data) as JobPayload<QueueName>, job),
+      async (job) => {
+        // Queue wait of first attempts only (a retry's wait includes its backoff).
+        if (job.attemptsMade === 0) app.metrics.jobStarted(name, job.timestamp + (job.delay ?? 0));
+        const status = await processor(queueRegistry[name].payload.parse(job.data) as JobPayload<QueueName>, job);
+        if (name === "evaluate-span" && status === "recorded") app.metrics.evaluationRecorded(job.timestamp);
+        return status;
+      },
       { connection, prefix: app.config.QUEUE_PREFIX, concurrency: concurrencyOf(name), maxStalledCount: 3, ...options.stalled },
     );
     worker.on("failed", (job, err) => app.logger.warn({ queue: name, jobId: job?.id, attempts: job?.attemptsMade, err }, "job failed"));
