@@ -6,6 +6,7 @@ import type { GraphQLContext } from "./graphql/context.js";
 import { schema } from "./graphql/schema.js";
 import { UnauthenticatedError } from "./lib/errors.js";
 import { redisReachable } from "./lib/redis.js";
+import { renderOfflineGraphiQL, rootRedirectPlugin } from "./modules/graphiql/plugin.js";
 import { metricsPlugin } from "./modules/metrics/http.js";
 import { otlpPlugin } from "./modules/otlp/plugin.js";
 
@@ -43,9 +44,10 @@ export function createServer(app: App) {
     schema,
     graphqlEndpoint: "/graphql",
     graphiql: { title: "Oodle code evaluators", defaultQuery: "{ viewer { workspace { id name } } }" },
+    renderGraphiQL: renderOfflineGraphiQL,
     landingPage: false,
     logging: false,
-    plugins: [healthPlugin(app), otlpPlugin(app), metricsPlugin(app)],
+    plugins: [healthPlugin(app), otlpPlugin(app), metricsPlugin(app), rootRedirectPlugin("/graphql")],
     maskedErrors: {
       maskError(error, message, isDev) {
         const masked = maskError(error, message, isDev);
