@@ -7,9 +7,7 @@
  * is logged, never thrown: scores stay in PostgreSQL whatever the collector does.
  */
 import { context, trace, TraceFlags } from "@opentelemetry/api";
-import { OTLPLogExporter } from "@opentelemetry/exporter-logs-otlp-proto";
-import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchLogRecordProcessor, LoggerProvider, type LogRecordExporter } from "@opentelemetry/sdk-logs";
+import type { LogRecordExporter } from "@opentelemetry/sdk-logs";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { evaluationEvents, EVALUATION_EVENT } from "./score-events.js";
@@ -37,15 +35,25 @@ function loggingExporter(inner: LogRecordExporter, logger: Logger): LogRecordExp
   };
 }
 
+/** The logs SDK and its OTLP exporter, loaded on first use (seconds of imports a process without export never pays). */
+async function createProvider(endpoint: string, serviceName: string, logger: Logger) {
+  const [{ OTLPLogExporter }, { resourceFromAttributes }, { BatchLogRecordProcessor, LoggerProvider }] = await Promise.all([
+    import("@opentelemetry/exporter-logs-otlp-proto"),
+    import("@opentelemetry/resources"),
+    import("@opentelemetry/sdk-logs"),
+  ]);
+  const exporter = loggingExporter(new OTLPLogExporter({ url: endpoint }), logger);
+  return new LoggerProvider({
+    resource: resourceFromAttributes({ "service.name": serviceName }),
+    processors: [new BatchLogRecordProcessor({ exporter, scheduledDelayMillis: 1000 })],
+  });
+}
+
 /** Creates the exporter to `endpoint` (an OTLP/HTTP logs URL). */
 export function createScoreExporter(deps: { endpoint: string; prisma: PrismaClient; logger: Logger; serviceName?: string }): ScoreExporter {
   const { prisma, logger } = deps;
-  const exporter = loggingExporter(new OTLPLogExporter({ url: deps.endpoint }), logger);
-  const provider = new LoggerProvider({
-    resource: resourceFromAttributes({ "service.name": deps.serviceName ?? "oodle-code-evaluators" }),
-    processors: [new BatchLogRecordProcessor({ exporter, scheduledDelayMillis: 1000 })],
-  });
-  const otelLogger = provider.getLogger("oodle.evaluations", "1");
+  let providing: ReturnType<typeof createProvider> | undefined;
+  const provider = () => (providing ??= createProvider(deps.endpoint, deps.serviceName ?? "oodle-code-evaluators", logger));
   const pending = new Set<Promise<void>>();
 
   async function exportRun(key: { spanId: string; evaluatorId: string }): Promise<void> {
@@ -62,6 +70,7 @@ export function createScoreExporter(deps: { endpoint: string; prisma: PrismaClie
       },
     });
     if (!run) return;
+    const otelLogger = (await provider()).getLogger("oodle.evaluations", "1");
     for (const event of evaluationEvents(run)) {
       const ctx = event.spanContext
         ? trace.setSpanContext(context.active(), { traceId: event.spanContext.traceId, spanId: event.spanContext.spanId, traceFlags: TraceFlags.SAMPLED })
@@ -79,11 +88,11 @@ export function createScoreExporter(deps: { endpoint: string; prisma: PrismaClie
     },
     async flush() {
       await Promise.all([...pending]);
-      await provider.forceFlush();
+      if (providing) await (await providing).forceFlush();
     },
     async close() {
       await Promise.all([...pending]);
-      await provider.shutdown().catch((error: unknown) => logger.warn({ err: error }, "score exporter shutdown failed"));
+      if (providing) await (await providing).shutdown().catch((error: unknown) => logger.warn({ err: error }, "score exporter shutdown failed"));
     },
   };
 }
