@@ -26,12 +26,14 @@ const servicePackages: [pkg: string, probe: string][] = [
   ["python3.11", "/usr/bin/python3.11"],
   ["python3-seccomp", "/usr/lib/python3/dist-packages/seccomp.cpython-311-x86_64-linux-gnu.so"],
 ];
-/** Reference implementations the Python tests compare against (machine-facts: Debian ships them). */
+/** Test-only packages: reference implementations the Python tests compare against (machine-facts: Debian ships them), a browser. */
 const testPackages: [pkg: string, probe: string][] = [
   ["python3-levenshtein", "/usr/lib/python3/dist-packages/Levenshtein"],
   ["python3-phonenumbers", "/usr/lib/python3/dist-packages/phonenumbers"],
   ["python3-pyphen", "/usr/lib/python3/dist-packages/pyphen"],
   ["pocketsphinx-en-us", "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"],
+  // Headless browser of the GraphiQL test (test/graphiql), driven by playwright-core.
+  ["chromium", "/usr/bin/chromium"],
 ];
 
 function ensureDebianPackages(): void {

@@ -9,9 +9,11 @@ import { dependencyEnqueuer } from "./modules/dependencies/flows.js";
 import { createEvaluatorService } from "./modules/evaluators/service.js";
 import { createExperimentBatchProcessor, type ExperimentBatchProcessor } from "./modules/experiments/batch.js";
 import { createExperimentService, type ExperimentService } from "./modules/experiments/service.js";
+import { createMetrics, type Metrics } from "./modules/metrics/registry.js";
+import { createScoreExporter, type ScoreExporter } from "./modules/otlp/score-export.js";
 import type { EvaluationEnqueuer } from "./modules/runs/enqueue.js";
 import { createRunPreparer, type RunPreparer } from "./modules/runs/prepare.js";
-import { createRunProcessor, type RunProcessor } from "./modules/runs/processor.js";
+import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
 import { createSpanService, type SpanService } from "./modules/spans/service.js";
 import { createTryCodeService, type TryCodeService } from "./modules/try-code/service.js";
@@ -58,9 +60,25 @@ export interface App {
   redis: Redis;
   queues: Queues;
   services: Services;
+  /** Prometheus metrics of this process (modules/metrics). */
+  metrics: Metrics;
+  /** Exports live runs' scores as OpenTelemetry evaluation events (when SCORE_EXPORT_OTLP_ENDPOINT is set). */
+  scoreExporter?: ScoreExporter;
   /** The sandbox executor (warm runner pool) shared by live runs, try_code and experiments; created on first use. */
   readonly execution: Executor;
   close(): Promise<void>;
+}
+
+/** The span service with ingest counted in the metrics (ingestSpans and OTLP both go through it). */
+function countIngest(spans: SpanService, metrics: Metrics): SpanService {
+  return {
+    ...spans,
+    async ingestSpans(principal, input) {
+      const result = await spans.ingestSpans(principal, input);
+      metrics.spansIngested(result.spans.length, result.rejected.length);
+      return result;
+    },
+  };
 }
 
 /** The composition root: builds Prisma, Redis, queues and services from the configuration. */
@@ -74,14 +92,21 @@ export function createApp(
   redis.on("error", (err: Error) => logger.debug({ err: err.message }, "redis connection error"));
   const queues = createQueues(redis, config.QUEUE_PREFIX, logger);
   let executor: Executor | undefined = overrides.execution;
-  const execution = (): Executor => (executor ??= createExecutor({ logger }));
+  const metrics = createMetrics({ redis, queuePrefix: config.QUEUE_PREFIX, pool: () => executor?.stats?.() });
+  const execution = (): Executor => (executor ??= createExecutor({ logger, observer: metrics.runnerObserver }));
+  const scoreExporter = config.SCORE_EXPORT_OTLP_ENDPOINT ? createScoreExporter({ endpoint: config.SCORE_EXPORT_OTLP_ENDPOINT, prisma, logger }) : undefined;
   const evaluators = createEvaluatorService({ prisma, logger });
   const templates = createTemplateService({ prisma, logger });
   const sharedLibraries = createSharedLibraryService({ prisma, logger });
   const runPreparer = createRunPreparer({ sharedLibraries });
   const enqueue = overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues });
-  const spans = createSpanService({ prisma, logger, enqueue });
+  const spans = countIngest(createSpanService({ prisma, logger, enqueue }), metrics);
   const dependencies = createDependencyService({ prisma, queues });
+  // After a live run committed: count it, and export its scores (in the background) when configured.
+  const onRecorded = (run: RecordedRun) => {
+    metrics.runRecorded(run);
+    scoreExporter?.runRecorded(run);
+  };
   const services: Services = {
     workspaces: createWorkspaceService({ prisma, queues, logger }),
     templates,
@@ -91,7 +116,7 @@ export function createApp(
     spans,
     runs: createRunService({ prisma }),
     runPreparer,
-    runProcessor: createRunProcessor({ prisma, logger, execution, spans, preparer: runPreparer, afterEvaluation: dependencies.afterEvaluation }),
+    runProcessor: createRunProcessor({ prisma, logger, execution, spans, preparer: runPreparer, afterEvaluation: dependencies.afterEvaluation, onRecorded }),
     tryCode: createTryCodeService({ execution, preparer: runPreparer, templates, spans }),
     datasets: createDatasetService({ prisma, logger }),
     experiments: createExperimentService({ prisma, queues, logger }),
@@ -105,10 +130,14 @@ export function createApp(
     redis,
     queues,
     services,
+    metrics,
+    ...(scoreExporter ? { scoreExporter } : {}),
     get execution() {
       return execution();
     },
     async close() {
+      await scoreExporter?.close().catch(() => undefined);
+      await metrics.close();
       await queues.close().catch(() => undefined);
       await executor?.close().catch(() => undefined);
       redis.disconnect();

@@ -35,6 +35,16 @@ export const configSchema = z.object({
   RATE_LIMIT_TRY_CODE_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   /** Per-workspace mutations per minute, other than ingestSpans and tryCode (0: no limit). */
   RATE_LIMIT_MUTATIONS_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /** Cap of an OTLP/HTTP request body (`POST /v1/traces`), in bytes, compressed and after decompression. */
+  OTLP_MAX_BODY_BYTES: z.coerce.number().int("must be a whole number").min(1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
+  /** Bearer token of `GET /metrics` on the API port; unset: /metrics is not served there (use METRICS_PORT). */
+  METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Port of a separate metrics listener (`/metrics`, no token) on METRICS_HOST, in every role; unset: none. */
+  METRICS_PORT: z.coerce.number().int("must be a whole number").min(0).max(65535).optional(),
+  /** Address of the metrics listener (an admin address; loopback by default). */
+  METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  /** OTLP/HTTP logs endpoint (e.g. http://collector:4318/v1/logs) that receives every live run's scores as `gen_ai.evaluation.result` events; unset: no export. */
+  SCORE_EXPORT_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
 });
 
 /** The parsed configuration. */

@@ -9,6 +9,7 @@ import { createApp } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
 import { isInfrastructureError } from "./lib/infra-errors.js";
 import { checkRedisOperations } from "./lib/redis-checks.js";
+import { startMetricsListener } from "./modules/metrics/http.js";
 import { createServer } from "./server.js";
 import { startWorkers, type Workers } from "./worker.js";
 
@@ -36,6 +37,7 @@ const app = createApp(config);
 const logger = app.logger;
 let workers: Workers | undefined;
 let httpServer: ReturnType<typeof createHttpServer> | undefined;
+let metricsServer: ReturnType<typeof createHttpServer> | undefined;
 
 // A connection error that no listener took (a driver emitting 'error' at an odd moment during a
 // Postgres or Redis restart) must not end the process: the clients reconnect. Anything else does.
@@ -99,6 +101,15 @@ if (role !== "worker") {
   }
 }
 
+if (config.METRICS_PORT !== undefined) {
+  // Every role can serve its metrics on the admin address (a worker has no API port).
+  metricsServer = await startMetricsListener(app).catch((error: NodeJS.ErrnoException) => {
+    console.error(`cannot listen for metrics on ${config.METRICS_HOST}:${config.METRICS_PORT}: ${error.code ?? error.message}`);
+    process.exit(1);
+  });
+  logger.info({ url: `http://${config.METRICS_HOST}:${config.METRICS_PORT}/metrics` }, "metrics listening");
+}
+
 let stopping = false;
 async function shutdown(signal: string): Promise<void> {
   if (stopping) return;
@@ -119,7 +130,8 @@ async function shutdown(signal: string): Promise<void> {
     httpServer?.closeAllConnections();
     return listenerClosed;
   });
-  await Promise.all([drained, workers?.close()]);
+  const metricsClosed = metricsServer ? new Promise<void>((resolve) => metricsServer!.close(() => resolve())) : undefined;
+  await Promise.all([drained, metricsClosed, workers?.close()]);
   await app.close();
   logger.info("stopped");
   process.exit(0);

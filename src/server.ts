@@ -9,6 +9,9 @@ import { BadUserInputError, NotFoundError, ServiceUnavailableError, Unauthentica
 import { isInfrastructureError } from "./lib/infra-errors.js";
 import { redisReachable } from "./lib/redis.js";
 import { mcpPlugin } from "./mcp/http.js";
+import { renderOfflineGraphiQL, rootRedirectPlugin } from "./modules/graphiql/plugin.js";
+import { metricsPlugin } from "./modules/metrics/http.js";
+import { otlpPlugin } from "./modules/otlp/plugin.js";
 
 /** `/ready`: Postgres and Redis answer (yoga's own `/health` is the liveness check). Outside auth. */
 function healthPlugin(app: App): Plugin {
@@ -46,6 +49,7 @@ export function createServer(app: App) {
     schema,
     graphqlEndpoint: "/graphql",
     graphiql: { title: "Oodle code evaluators", defaultQuery: "{ viewer { workspace { id name } } }" },
+    renderGraphiQL: renderOfflineGraphiQL,
     landingPage: false,
     logging: false,
     plugins: [
@@ -53,6 +57,9 @@ export function createServer(app: App) {
       // MCP over streamable HTTP at /mcp: its tools call this same yoga in-process with the caller's
       // key, so the request limits below apply to every tool call too.
       mcpPlugin(app, () => self!),
+      otlpPlugin(app),
+      metricsPlugin(app),
+      rootRedirectPlugin("/graphql"),
       ...requestLimitPlugins(),
       rateLimitPlugin(
         app.redis,

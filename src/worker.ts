@@ -65,9 +65,12 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
       name,
       async (job, token) => {
         try {
-          const result = await processor(queueRegistry[name].payload.parse(job.data) as JobPayload<QueueName>, job);
+          // Queue wait of first attempts only (a retry's wait includes its backoff).
+          if (job.attemptsMade === 0) app.metrics.jobStarted(name, job.timestamp + (job.delay ?? 0));
+          const status = await processor(queueRegistry[name].payload.parse(job.data) as JobPayload<QueueName>, job);
           if (job.id) infraRetries.delete(job.id);
-          return result;
+          if (name === "evaluate-span" && status === "recorded") app.metrics.evaluationRecorded(job.timestamp);
+          return status;
         } catch (error) {
           if (!isInfrastructureError(error) || !token || !job.id) throw error;
           // Postgres or Redis is unavailable: nobody's fault, so it does not use up an attempt

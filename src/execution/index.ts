@@ -24,6 +24,22 @@ export interface ExecutorOptions {
   pythonLibDir?: string;
   /** Pool sizing; defaults: maxBusy = os.availableParallelism(), maxIdle 16, idleMs 60 000. */
   pool?: Partial<PoolOptions>;
+  /** Told when a runner starts and when one is closed because it retired or died (metrics). */
+  observer?: RunnerObserver;
+}
+
+/** Runner lifecycle events, for metrics. */
+export interface RunnerObserver {
+  runnerStarted(): void;
+  /** `died`: the process exited mid-work; `retired`: it asked to be replaced (limits) or broke the protocol. */
+  runnerClosed(reason: "retired" | "died"): void;
+}
+
+/** The runner pool right now (metrics). */
+export interface PoolStats {
+  busy: number;
+  idle: number;
+  maxBusy: number;
 }
 
 /** Runs evaluator code in the sandbox. */
@@ -44,6 +60,8 @@ export interface Executor {
   close(): Promise<void>;
   /** The effective limits. */
   readonly limits: Readonly<Limits>;
+  /** Busy slots, idle warm runners and the slot count (optional: test doubles need not have it). */
+  stats?(): PoolStats;
 }
 
 const MAX_BATCH = 1024;
@@ -73,7 +91,12 @@ export function createExecutor(options: ExecutorOptions): Executor {
       await preflight(paths, seccompProgram);
     })());
 
-  const start = (key: ExecuteKey) => RunnerProcess.start({ paths: paths!, seccompProgram: seccompProgram!, limits, key, logger });
+  const start = async (key: ExecuteKey) => {
+    const runner = await RunnerProcess.start({ paths: paths!, seccompProgram: seccompProgram!, limits, key, logger });
+    options.observer?.runnerStarted();
+    return runner;
+  };
+  const retire = (runner: RunnerProcess) => options.observer?.runnerClosed(runner.died ? "died" : "retired");
 
   async function execute(key: ExecuteKey, items: ExecuteItem[]): Promise<ItemResult[]> {
     const foreign = items.findIndex((item) => item.workspaceId !== key.workspaceId);
@@ -109,7 +132,10 @@ export function createExecutor(options: ExecutorOptions): Executor {
           while (queue.length > 0 && inflight.length < (isolate > 0 ? 1 : 2)) {
             if (!runner?.usable) {
               if (inflight.length > 0) break; // let the old runner's batches come back first
-              if (runner) void runner.close();
+              if (runner) {
+                retire(runner);
+                void runner.close();
+              }
               runner = undefined;
               try {
                 runner = await start(key);
@@ -168,6 +194,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
           if (queue.length * avgMs > 300 * lanes && pool.hasFreeSlot && lanes < pool.options.maxBusy) void extra.push(lane());
         }
       } finally {
+        if (runner && !runner.usable) retire(runner);
         if (runner) pool.put(poolKey, runner);
         pool.releaseSlot(key.workspaceId);
       }
@@ -184,6 +211,7 @@ export function createExecutor(options: ExecutorOptions): Executor {
     execute,
     ready: ensureReady,
     limits,
+    stats: () => pool.stats(),
     close: () => pool.close(),
   };
 }

@@ -118,6 +118,11 @@ export class RunnerPool {
     while (this.idle.length > this.options.maxIdle) void this.idle.shift()!.runner.close();
   }
 
+  /** Busy slots, idle runners and the slot count (metrics). */
+  stats(): { busy: number; idle: number; maxBusy: number } {
+    return { busy: this.busy, idle: this.idle.length, maxBusy: this.options.maxBusy };
+  }
+
   /** Number of idle runners (for tests and metrics). */
   get idleCount(): number {
     return this.idle.length;

@@ -44,6 +44,13 @@ export interface EvaluationPayload {
 /** What the processor did with a job (for logs and tests). */
 export type ProcessStatus = "recorded" | "already-recorded" | "span-gone" | "evaluator-gone" | "external";
 
+/** A run that was just committed. */
+export interface RecordedRun extends EvaluationPayload {
+  outcome: string;
+  /** The item's time in the sandbox, ms. */
+  durationMs: number;
+}
+
 /** Called once an evaluation is finished on a span (whatever the outcome): releases what waits for it. */
 export type AfterEvaluation = (payload: EvaluationPayload) => Promise<void>;
 
@@ -104,6 +111,8 @@ export function createRunProcessor(deps: {
   preparer: RunPreparer;
   /** Releases the dependents of a finished evaluation (default: nothing). */
   afterEvaluation?: AfterEvaluation;
+  /** Told after a run was committed (metrics, score export); must not throw. */
+  onRecorded?: (event: RecordedRun) => void;
 }) {
   const { prisma, logger } = deps;
   // Template versions never change: cache them by (template, version) so a job reads only the evaluator.
@@ -178,6 +187,12 @@ export function createRunProcessor(deps: {
   }
 
   async function write(ctx: RunContext, columns: RunColumns): Promise<ProcessStatus> {
+    const status = await writeOnce(ctx, columns);
+    if (status === "recorded") deps.onRecorded?.({ ...ctx.payload, outcome: columns.outcome, durationMs: columns.durationMs });
+    return status;
+  }
+
+  async function writeOnce(ctx: RunContext, columns: RunColumns): Promise<ProcessStatus> {
     if (ctx.dependencies) return writeDependent(ctx, columns);
     try {
       await prisma.run.create({ data: runData(ctx, columns) });

@@ -94,7 +94,23 @@ const OPERATION_KINDS: Record<string, SpanKind> = {
   invoke_agent: "agent",
   create_agent: "agent",
   embeddings: "retrieval",
+  retrieval: "retrieval",
 };
+
+/** OpenInference's `openinference.span.kind` values (upper case) and the kind they map to. */
+const OPENINFERENCE_KINDS: Record<string, SpanKind> = {
+  LLM: "chat",
+  TOOL: "tool",
+  AGENT: "agent",
+  RETRIEVER: "retrieval",
+  EMBEDDING: "retrieval",
+  RERANKER: "retrieval",
+};
+
+/** True when the attributes carry a conversation in a flattened form (OpenLLMetry, OpenInference). */
+function hasFlattenedMessages(attrs: Record<string, unknown>): boolean {
+  return Object.keys(attrs).some((key) => /^(gen_ai\.prompt|llm\.input_messages)\.\d+\./.test(key));
+}
 
 /** True when the input is a list of chat messages (`{role, ...}`), as OpenAI-style chat spans send. */
 function isMessageList(value: unknown): boolean {
@@ -102,14 +118,18 @@ function isMessageList(value: unknown): boolean {
 }
 
 /**
- * The kind a span gets when it gives none: from `gen_ai.operation.name`; else "chat" when it
- * carries a conversation (a message list as input, or GenAI message attributes), since
- * evaluators run on chat spans by default; else "other".
+ * The kind a span gets when it gives none: from `gen_ai.operation.name`, else OpenInference's
+ * `openinference.span.kind` (LLM → chat, TOOL, AGENT, RETRIEVER / EMBEDDING / RERANKER →
+ * retrieval); else "chat" when it carries a conversation (a message list as input, GenAI message
+ * attributes, or flattened OpenLLMetry / OpenInference messages), since evaluators run on chat
+ * spans by default; else "other".
  */
 export function defaultKind(attrs: Record<string, unknown>, input?: unknown): SpanKind {
   const operation = attrs["gen_ai.operation.name"];
   if (typeof operation === "string" && OPERATION_KINDS[operation]) return OPERATION_KINDS[operation]!;
-  if (isMessageList(input) || "gen_ai.input.messages" in attrs || "gen_ai.output.messages" in attrs) return "chat";
+  const openInference = attrs["openinference.span.kind"];
+  if (typeof openInference === "string" && OPENINFERENCE_KINDS[openInference.toUpperCase()]) return OPENINFERENCE_KINDS[openInference.toUpperCase()]!;
+  if (isMessageList(input) || "gen_ai.input.messages" in attrs || "gen_ai.output.messages" in attrs || "gen_ai.prompt" in attrs || hasFlattenedMessages(attrs)) return "chat";
   return "other";
 }
 

@@ -1,0 +1,165 @@
+/**
+ * The service's Prometheus metrics (prom-client), one registry per process. Label sets are closed
+ * lists (queue names, job states, run outcomes, evaluator kinds, runner close reasons, ingest
+ * results): no span, trace, evaluator or workspace id is ever a label.
+ *
+ * In `--role all` the API and the worker share the process and so this registry; with split
+ * roles each process serves its own (the API: ingest; the worker: runs, sandbox, runner pool),
+ * and both report the queue gauges, which are read from Redis at scrape time.
+ */
+import { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
+import type { PoolStats, RunnerObserver } from "../../execution/index.js";
+import { queueRegistry, type QueueName } from "../../queues/registry.js";
+
+/** BullMQ job states reported per queue. */
+export const JOB_STATES = ["waiting", "active", "delayed", "prioritized", "waiting-children", "failed"] as const;
+
+/** Seconds buckets for sandbox item durations (1 ms … 30 s). */
+const ITEM_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+/** Seconds buckets for queue waits and evaluation lag (5 ms … 10 min). */
+const LAG_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600];
+
+/** What the metrics read at scrape time. */
+export interface MetricSources {
+  redis: Redis;
+  queuePrefix: string;
+  /** The runner pool, when this process has started one. */
+  pool(): PoolStats | undefined;
+}
+
+/** A live run that was recorded (one per span and evaluator). */
+export interface RecordedRunEvent {
+  outcome: string;
+  /** Time the item ran in the sandbox, in ms (0 for a skipped run). */
+  durationMs: number;
+}
+
+/** Creates the registry and the metric families; `close` releases the queue readers. */
+export function createMetrics(sources: MetricSources) {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: "oodle_process_" });
+  const readers = new Map<QueueName, Queue>();
+  const reader = (name: QueueName) => {
+    let queue = readers.get(name);
+    if (!queue) {
+      queue = new Queue(name, { connection: sources.redis, prefix: sources.queuePrefix });
+      queue.on("error", () => undefined); // a scrape during a Redis outage reports no queue values
+      readers.set(name, queue);
+    }
+    return queue;
+  };
+  const names = Object.keys(queueRegistry) as QueueName[];
+
+  const queueAge = new Gauge({
+    name: "oodle_queue_oldest_waiting_job_age_seconds",
+    help: "Age of the oldest job waiting in each queue, in seconds (0 when none waits).",
+    labelNames: ["queue"] as const,
+    registers: [registry],
+  });
+  new Gauge({
+    name: "oodle_queue_jobs",
+    help: "Jobs in each BullMQ queue by state (read at scrape time).",
+    labelNames: ["queue", "state"] as const,
+    registers: [registry],
+    // One collect for both queue families: one Redis round trip per queue and scrape.
+    async collect() {
+      this.reset();
+      queueAge.reset();
+      await Promise.all(
+        names.map(async (name) => {
+          try {
+            const queue = reader(name);
+            const [counts, oldest] = await Promise.all([queue.getJobCounts(...JOB_STATES), queue.getJobs(["wait"], 0, 0, true)]);
+            for (const state of JOB_STATES) this.set({ queue: name, state }, counts[state] ?? 0);
+            const first = oldest[0];
+            queueAge.set({ queue: name }, first ? Math.max(0, (Date.now() - first.timestamp) / 1000) : 0);
+          } catch {
+            // Redis down: this queue is missing from the scrape (absent, not zero).
+          }
+        }),
+      );
+    },
+  });
+
+  const runs = new Counter({ name: "oodle_runs_total", help: "Live runs recorded, by outcome and evaluator kind.", labelNames: ["outcome", "evaluator_kind"] as const, registers: [registry] });
+  const itemSeconds = new Histogram({
+    name: "oodle_sandbox_item_duration_seconds",
+    help: "Time one item of a live run took in the sandbox, by outcome.",
+    labelNames: ["outcome"] as const,
+    buckets: ITEM_BUCKETS,
+    registers: [registry],
+  });
+  const queueWait = new Histogram({
+    name: "oodle_queue_wait_seconds",
+    help: "Time a job waited from enqueue (after its delay) until a worker took it, by queue.",
+    labelNames: ["queue"] as const,
+    buckets: LAG_BUCKETS,
+    registers: [registry],
+  });
+  const lag = new Histogram({
+    name: "oodle_evaluation_lag_seconds",
+    help: "Time from a span's evaluation being queued (at ingest) to its run being recorded.",
+    buckets: LAG_BUCKETS,
+    registers: [registry],
+  });
+  const ingest = new Counter({ name: "oodle_ingest_spans_total", help: "Spans received by ingestSpans and OTLP, by result.", labelNames: ["result"] as const, registers: [registry] });
+  const starts = new Counter({ name: "oodle_runner_starts_total", help: "Sandbox runner processes started.", registers: [registry] });
+  const closed = new Counter({ name: "oodle_runner_retirements_total", help: "Sandbox runners closed because they retired or died.", labelNames: ["reason"] as const, registers: [registry] });
+  new Gauge({
+    name: "oodle_runner_pool",
+    help: "The runner pool: busy slots, idle warm runners, slot count (absent before the pool starts).",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    collect() {
+      const stats = sources.pool();
+      this.reset();
+      if (!stats) return;
+      this.set({ state: "busy" }, stats.busy);
+      this.set({ state: "idle" }, stats.idle);
+      this.set({ state: "max_busy" }, stats.maxBusy);
+    },
+  });
+  for (const outcome of ["accepted", "rejected"]) ingest.inc({ result: outcome }, 0);
+  starts.inc(0);
+
+  const observer: RunnerObserver = {
+    runnerStarted: () => starts.inc(),
+    runnerClosed: (reason) => closed.inc({ reason }),
+  };
+
+  return {
+    registry,
+    /** For the executor. */
+    runnerObserver: observer,
+    /** A batch of spans was ingested. */
+    spansIngested(accepted: number, rejected: number): void {
+      if (accepted) ingest.inc({ result: "accepted" }, accepted);
+      if (rejected) ingest.inc({ result: "rejected" }, rejected);
+    },
+    /** A live run was recorded. */
+    runRecorded(event: RecordedRunEvent, evaluatorKind = "code"): void {
+      runs.inc({ outcome: event.outcome, evaluator_kind: evaluatorKind });
+      if (event.outcome !== "skipped") itemSeconds.observe({ outcome: event.outcome }, event.durationMs / 1000);
+    },
+    /** A worker took a job: `enqueuedAt` is when it became ready (ms since the epoch). */
+    jobStarted(queue: QueueName, enqueuedAt: number): void {
+      queueWait.observe({ queue }, Math.max(0, Date.now() - enqueuedAt) / 1000);
+    },
+    /** An evaluation queued at `queuedAt` (ms since the epoch) was recorded now. */
+    evaluationRecorded(queuedAt: number): void {
+      lag.observe(Math.max(0, Date.now() - queuedAt) / 1000);
+    },
+    /** The text exposition format. */
+    async scrape(): Promise<{ contentType: string; body: string }> {
+      return { contentType: registry.contentType, body: await registry.metrics() };
+    },
+    async close(): Promise<void> {
+      await Promise.all([...readers.values()].map((q) => q.close().catch(() => undefined)));
+    },
+  };
+}
+
+/** The metrics of a process. */
+export type Metrics = ReturnType<typeof createMetrics>;
