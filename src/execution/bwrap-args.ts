@@ -1,4 +1,5 @@
 import type { Limits } from "./limits.js";
+import { packageBindArgs, type PackageBind } from "./sandbox-packages.js";
 
 /** Where things live on the host. Every path is absolute and already resolved (no symlinks). */
 export interface SandboxPaths {
@@ -14,6 +15,8 @@ export interface SandboxPaths {
   pythonLibDir: string;
   /** python3-seccomp's extension module file: /sandbox/seccomp-module/<name> inside. */
   seccompModule: string;
+  /** The curated packages' read-only binds (sandbox-packages.ts); none when absent. */
+  packageBinds?: PackageBind[];
 }
 
 /** Paths as seen inside the sandbox. */
@@ -64,6 +67,7 @@ export function buildBwrapArgs(
     "--ro-bind", paths.runnerDir, INSIDE.runnerDir,
     "--ro-bind", paths.pythonLibDir, INSIDE.lib,
     "--ro-bind", paths.seccompModule, `${INSIDE.seccompModuleDir}/${basename(paths.seccompModule)}`,
+    ...packageBindArgs(paths.packageBinds ?? []),
     "--dev-bind", "/dev/null", "/dev/null",
     "--dev-bind", "/dev/urandom", "/dev/urandom",
     "--perms", "1777",
