@@ -127,12 +127,13 @@ def _strip_punctuation(token: str) -> str:
     )
 
 
-def tokenize(text: str) -> list[str | float]:
-    """Content tokens of a text: words (str) and numbers (float), stop words and citation markers removed."""
+def tokenize(text: str, drop_polarity: bool = True) -> list[str | float]:
+    """Content tokens of a text: words (str) and numbers (float), stop words and citation markers
+    removed; ``drop_polarity=False`` keeps POLARITY_WORDS (the reference's tokens)."""
     text = unicodedata.normalize("NFC", text).translate(_TYPOGRAPHIC_APOSTROPHES).casefold()
     text = CITATION_MARKER.sub(" ", text)
     text = _RANGE_DASH.sub(" ", text)
-    stops = _dropped_words()
+    stops = _dropped_words() if drop_polarity else stopwords()
     tokens: list[str | float] = []
     for raw in text.split():
         m = _NUMBER_TOKEN.match(raw)
