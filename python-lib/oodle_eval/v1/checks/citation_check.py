@@ -20,8 +20,8 @@ Citations recognised:
 
 Not citations: list literals in prose and unfenced code (``is_list_literal``: "the list
 [2, 4, 6]", ``func([1, 2, 3])``, ``x = [1, 2]``, ``[1, 2].copy()``), which the index pattern alone
-read as citations (issue 19: a reply with code was "cited", or failed on "out of range"
-indexes); anything inside Markdown code (fenced blocks and inline code spans); Markdown
+read as citations (issue 19, docs/checks.md: a reply with code was "cited", or failed on "out
+of range" indexes); anything inside Markdown code (fenced blocks and inline code spans); Markdown
 links ``[1](url)``, reference links ``[text][1]`` and link definitions ``[1]: url`` at a line
 start (decisions for the last two: they are link syntax, like ``[1](url)``).
 

@@ -35,7 +35,7 @@ Deliberate deviations (listed in the spec or only visible outside ASCII):
 - symmetric polarity (issue 19): "yes", "yeah", "yep", "yup" and "nope" are dropped like NLTK's
   stop word "no" (``POLARITY_WORDS``), so a bare "yes" and a bare "no" both score 1.0 (with the
   reference "yes" scored 0.0 and "no" 1.0 against the same context), and "Yes, Paris." scores as
-  "No, Paris." does. On HaluEval's QA development split this raises AUROC against the
+  "No, Paris." does (docs/checks.md). On HaluEval's QA development split this raises AUROC against the
   hallucination labels from 0.896 to the figure ``npm run quality`` prints.
 - no context -> 0.0 (an empty answer still scores 1.0).
 - citation markers (``[1]``, ``[1, 2]``, ``[^note]``) are not content: removed before tokenising,
