@@ -32,8 +32,10 @@ export const INSIDE = {
  *
  * The sandbox: every namespace unshared (own network namespace with only a down loopback, own
  * PID namespace, own user namespace mapped to nobody), a session of its own (no TIOCSTI), killed
- * with its parent; an empty environment; no /proc, no /etc, no /home; read-only binds of the
- * interpreter, its libraries, the runner and python-lib only; a size-capped tmpfs /tmp; the root
+ * with its parent; an empty environment; no /proc, no /home, no /etc but the BLAS/LAPACK
+ * alternatives files numpy links through; read-only binds of the
+ * interpreter, its libraries, the runner, python-lib and the curated packages (each entry on its own,
+ * sandbox-packages.ts) only; a size-capped tmpfs /tmp; the root
  * remounted read-only; the base seccomp filter read from `seccompFd`.
  *
  * @param paths - host paths, see {@link SandboxPaths}.
