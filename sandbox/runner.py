@@ -55,6 +55,7 @@ import types
 RESULT_FD_NODE = 3
 LIB_DIR = "/sandbox/lib"
 SHIMS_DIR = "/sandbox/lib/sandbox_shims"
+PACKAGES_DIR = "/sandbox/packages"  # the curated, read-only Debian packages (sandbox/packages.json)
 SECCOMP_MODULE_DIR = "/sandbox/seccomp-module"
 POLICY_DIR = "/sandbox/runner/seccomp"
 TMP_DIR = "/tmp"
@@ -394,7 +395,7 @@ class Runner:
 
     def prepare_library(self) -> None:
         """Import oodle_eval and the modules most evaluators use (trusted code)."""
-        sys.path[:] = [LIB_DIR] + [p for p in sys.path if p.startswith("/usr/lib/python3.11")] + [SHIMS_DIR]
+        sys.path[:] = [LIB_DIR] + [p for p in sys.path if p.startswith("/usr/lib/python3.11")] + [PACKAGES_DIR, SHIMS_DIR]
         sys.dont_write_bytecode = True
         from oodle_eval.v1 import entrypoint, score  # noqa: PLC0415
 

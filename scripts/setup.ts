@@ -25,11 +25,17 @@ const servicePackages: [pkg: string, probe: string][] = [
   ["bubblewrap", "/usr/bin/bwrap"],
   ["python3.11", "/usr/bin/python3.11"],
   ["python3-seccomp", "/usr/lib/python3/dist-packages/seccomp.cpython-311-x86_64-linux-gnu.so"],
+  // The curated packages importable inside the sandbox (sandbox/packages.json; README "Packages inside the sandbox").
+  ["python3-phonenumbers", "/usr/lib/python3/dist-packages/phonenumbers"],
+  ["python3-jsonschema", "/usr/lib/python3/dist-packages/jsonschema"],
+  ["python3-yaml", "/usr/lib/python3/dist-packages/yaml"],
+  ["python3-dateutil", "/usr/lib/python3/dist-packages/dateutil"],
+  ["python3-regex", "/usr/lib/python3/dist-packages/regex"],
+  ["python3-numpy", "/usr/lib/python3/dist-packages/numpy"],
 ];
 /** Test-only packages: reference implementations the Python tests compare against (machine-facts: Debian ships them), a browser. */
 const testPackages: [pkg: string, probe: string][] = [
   ["python3-levenshtein", "/usr/lib/python3/dist-packages/Levenshtein"],
-  ["python3-phonenumbers", "/usr/lib/python3/dist-packages/phonenumbers"],
   ["python3-pyphen", "/usr/lib/python3/dist-packages/pyphen"],
   ["pocketsphinx-en-us", "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"],
   // Headless browser of the GraphiQL test (test/graphiql), driven by playwright-core.

@@ -23,6 +23,35 @@ def _ensure_opik_shim() -> None:
 _ensure_opik_shim()
 
 
+def _ensure_sandbox_packages() -> None:
+    """Make the sandbox's curated packages (sandbox/packages.json) importable, and only those: a
+    directory of links to the same dist-packages entries the sandbox binds, at the end of sys.path
+    (pytest's Python may have none of them; pii_leak needs phonenumbers)."""
+    import json
+    import tempfile
+
+    manifest = json.loads((LIB.parent / "sandbox" / "packages.json").read_text(encoding="utf-8"))
+    source = Path(manifest["distPackages"])
+    if not source.is_dir():
+        return
+    target = Path(tempfile.mkdtemp(prefix="oodle-sandbox-packages-"))
+    names = {e.name for e in source.iterdir()}
+    for package in manifest["packages"]:
+        for module in package["modules"]:
+            prefix = module[:-1] if module.endswith("*") else None
+            for name in sorted(names):
+                if name == module or (prefix is not None and name.startswith(prefix)):
+                    (target / name).symlink_to(source / name)
+        for dist in package["distributions"]:
+            for name in names:
+                if name.startswith(dist + "-") and name[len(dist) + 1 : len(dist) + 2].isdigit() and name.endswith(("dist-info", "egg-info")):
+                    (target / name).symlink_to(source / name)
+    sys.path.append(str(target))
+
+
+_ensure_sandbox_packages()
+
+
 def run_source(
     source: str,
     document: Mapping[str, Any] | None = None,

@@ -272,6 +272,21 @@ def test_grounding_empty_no_context_and_stopword_only():
     assert grounding(ctx_of("", None))["grounding"].value == 1.0
 
 
+@pytest.mark.parametrize("answer", ["yes", "Yes.", "no", "No!", "Yep", "nope"])
+def test_grounding_bare_polarity_answers_score_alike(answer):
+    # Defect fixed (grounding docstring, "symmetric polarity"): "no" is an NLTK stop word and
+    # "yes" is not, so with the reference a bare "yes" scored 0.0 and a bare "no" 1.0.
+    s = grounding(ctx_of(answer, PARIS_CONTEXT))["grounding"]
+    assert s.value == 1.0
+    assert "only stop words" in s.comment
+
+
+def test_grounding_polarity_with_content_is_symmetric():
+    yes = grounding(ctx_of("Yes, Paris and Lyon.", PARIS_CONTEXT))["grounding"].value
+    no = grounding(ctx_of("No, Paris and Lyon.", PARIS_CONTEXT))["grounding"].value
+    assert yes == no == 0.5  # paris is in the context, lyon is not
+
+
 def test_grounding_context_order():
     doc = {
         "input": [{"role": "system", "content": "Docs: Lyon is a city."}, {"role": "user", "content": "Tell me"}],
@@ -482,3 +497,38 @@ def test_citation_context_from_argument_and_key():
     assert citation_check(ctx)["citations_ok"].value is True  # no list context: >= 1 only
     assert citation_check(ctx, context_key="docs")["citations_ok"].value is False
     assert citation_check(ctx, context=["a", "b", "c"])["citations_ok"].value is True
+
+
+@pytest.mark.parametrize(
+    "reply",
+    [
+        "The even numbers below 8 are [2, 4, 6].",
+        "Call it as func([1, 2, 3]) and print the result.",
+        "Set x = [1, 2] first.",
+        "The list [2, 4, 6] is sorted.",
+        "sorted(x) returns [1, 2, 3].",
+        "Copy it with [1, 2].copy() before changing it.",
+    ],
+)
+def test_citation_list_literals_are_not_citations(reply):
+    # Defect fixed (citation_check docstring): the index pattern read list literals as citations,
+    # so a reply with none was "cited" (or failed on out-of-range indexes with a document list).
+    s = citation_check(make_context({"output": reply}))["citations_ok"]
+    assert s.value is False
+    assert s.metadata["citations"] == 0 and s.metadata["invalid_indexes"] == []
+
+
+@pytest.mark.parametrize(
+    "reply,numeric",
+    [
+        ("Paris is the capital [1, 2].", [1, 2]),
+        ("It was so (see [2]).", [2]),
+        ("Paris ([1]).", [1]),
+        ("Paris [1][2] is big.", [1, 2]),
+        ("As the results of [1] show, it grew.", [1]),
+    ],
+)
+def test_citation_real_citations_stay(reply, numeric):
+    s = citation_check(make_context({"output": reply}))["citations_ok"]
+    assert s.value is True, s.comment
+    assert s.metadata["numeric"] == numeric

@@ -1,4 +1,5 @@
 import type { Limits } from "./limits.js";
+import { packageBindArgs, type PackageBind } from "./sandbox-packages.js";
 
 /** Where things live on the host. Every path is absolute and already resolved (no symlinks). */
 export interface SandboxPaths {
@@ -14,6 +15,8 @@ export interface SandboxPaths {
   pythonLibDir: string;
   /** python3-seccomp's extension module file: /sandbox/seccomp-module/<name> inside. */
   seccompModule: string;
+  /** The curated packages' read-only binds (sandbox-packages.ts); none when absent. */
+  packageBinds?: PackageBind[];
 }
 
 /** Paths as seen inside the sandbox. */
@@ -29,8 +32,10 @@ export const INSIDE = {
  *
  * The sandbox: every namespace unshared (own network namespace with only a down loopback, own
  * PID namespace, own user namespace mapped to nobody), a session of its own (no TIOCSTI), killed
- * with its parent; an empty environment; no /proc, no /etc, no /home; read-only binds of the
- * interpreter, its libraries, the runner and python-lib only (no /dev); a size-capped tmpfs /tmp; the root
+ * with its parent; an empty environment; no /proc, no /home, no /etc but the BLAS/LAPACK
+ * alternatives files numpy links through; read-only binds of the
+ * interpreter, its libraries, the runner, python-lib and the curated packages (each entry on its own,
+ * sandbox-packages.ts) only (no /dev); a size-capped tmpfs /tmp; the root
  * remounted read-only; the base seccomp filter read from `seccompFd`.
  *
  * @param paths - host paths, see {@link SandboxPaths}.
@@ -64,6 +69,7 @@ export function buildBwrapArgs(
     "--ro-bind", paths.runnerDir, INSIDE.runnerDir,
     "--ro-bind", paths.pythonLibDir, INSIDE.lib,
     "--ro-bind", paths.seccompModule, `${INSIDE.seccompModuleDir}/${basename(paths.seccompModule)}`,
+    ...packageBindArgs(paths.packageBinds ?? []),
     // No /dev at all: CPython 3.11 takes randomness from getrandom(), and the host's device nodes
     // are not the sandbox's to chmod or utime.
     "--perms", "1777",

@@ -3,9 +3,13 @@ import { arch } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SandboxPaths } from "./bwrap-args.js";
+import { resolveSandboxPackages } from "./sandbox-packages.js";
 
 /** The repository root (this file is src/execution/paths.ts). */
 export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..");
+
+/** The curated list of packages importable inside the sandbox. */
+export const SANDBOX_PACKAGES_MANIFEST = join(REPO_ROOT, "sandbox", "packages.json");
 
 const BPF_ARCH: Record<string, string> = { x64: "x86_64", arm64: "aarch64" };
 
@@ -19,7 +23,8 @@ export function seccompFilterPath(): string {
 /**
  * Host paths of the sandbox, resolved through symlinks.
  * @param pythonLibDir - python-lib directory; defaults to the repository's.
- * @throws Error (ENOENT) when the interpreter, a system directory or python3-seccomp is missing.
+ * @throws Error (ENOENT) when the interpreter, a system directory or python3-seccomp is missing;
+ *   SandboxPackageMissingError when a curated package (sandbox/packages.json) is not installed.
  */
 export function defaultSandboxPaths(pythonLibDir?: string): SandboxPaths {
   const python = realpathSync("/usr/bin/python3.11");
@@ -42,5 +47,6 @@ export function defaultSandboxPaths(pythonLibDir?: string): SandboxPaths {
     runnerDir: realpathSync(join(REPO_ROOT, "sandbox")),
     pythonLibDir: realpathSync(pythonLibDir ?? join(REPO_ROOT, "python-lib")),
     seccompModule: realpathSync(join(distPackages, seccompFile)),
+    packageBinds: resolveSandboxPackages(SANDBOX_PACKAGES_MANIFEST).flatMap((p) => p.binds),
   };
 }

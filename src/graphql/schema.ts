@@ -10,6 +10,7 @@ import "../modules/dependencies/graphql.js";
 import "../modules/try-code/graphql.js";
 import "../modules/datasets/graphql.js";
 import "../modules/experiments/graphql.js";
+import "../modules/sandbox/graphql.js";
 
 /** The executable GraphQL schema. */
 export const schema = builder.toSchema({ sortSchema: true });

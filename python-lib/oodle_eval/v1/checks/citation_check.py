@@ -18,7 +18,10 @@ Citations recognised:
   the check fail (a decision: the spec requires the definition). The definition is not a citation.
 - ``(Source: ...)`` / ``(Sources: ...)``, any case, with some text before the ``)``.
 
-Not citations: anything inside Markdown code (fenced blocks and inline code spans); Markdown
+Not citations: list literals in prose and unfenced code (``is_list_literal``: "the list
+[2, 4, 6]", ``func([1, 2, 3])``, ``x = [1, 2]``, ``[1, 2].copy()``), which the index pattern alone
+read as citations (issue 19, docs/checks.md: a reply with code was "cited", or failed on "out
+of range" indexes); anything inside Markdown code (fenced blocks and inline code spans); Markdown
 links ``[1](url)``, reference links ``[text][1]`` and link definitions ``[1]: url`` at a line
 start (decisions for the last two: they are link syntax, like ``[1](url)``).
 
@@ -66,6 +69,14 @@ _SENTENCE_END = re.compile(
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|cf|al|approx|fig|dr|mr|mrs|ms|prof|st|jr|sr)|\b[A-Za-z])\.$", re.IGNORECASE)
 _HAS_CONTENT = re.compile(r"[^\W_]")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
+# List literals (issue 19): a bracket right after a call's "(", another opening bracket, "=",
+# an arrow, or a word that introduces a value ("returns [2, 4, 6]", "the list [1, 2]") ...
+_LIST_BEFORE = re.compile(
+    r"(?:\w\(|[\[{]|=|->|=>|\u2192|\b(?:lists?|arrays?|vectors?|tuples?|sets?|returns?|returned|yields?|gives|outputs?|prints?|becomes|equals|contains|is|are|was)\b)\s*$",
+    re.IGNORECASE,
+)
+# ... or followed by what continues code: a method, an operator ("[1][2]" stays two citations).
+_LIST_AFTER = re.compile(r"^(?:\s*[+*=]|\.\w)")
 
 
 def _blank(match: re.Match[str]) -> str:
@@ -104,8 +115,22 @@ def numeric_citations(text: str) -> list[list[int]]:
             before = text[max(0, start - 200) : start]
             if not _NUMERIC_BEFORE.search(before):
                 continue
+        if is_list_literal(text, m.start(), m.end()):
+            continue
         out.append(_indexes(m.group(1)))
     return out
+
+
+def is_list_literal(text: str, start: int, end: int) -> bool:
+    """Whether the bracket ``text[start:end]`` is a list literal in prose or unfenced code rather
+    than a citation: after a call's "(", "=", an arrow or a word that introduces a value ("the
+    list [2, 4, 6]", "returns [1, 2]", "is [3]"), or followed by a method or an operator. A
+    citation follows the claim it supports: "Paris is big [1, 2]."
+    """
+    line_start = text.rfind("\n", 0, start) + 1
+    before = text[max(line_start, start - 40) : start]
+    after = text[end : end + 20].split("\n", 1)[0]
+    return bool(_LIST_BEFORE.search(before) or _LIST_AFTER.match(after))
 
 
 def _sentences(text: str) -> list[str]:

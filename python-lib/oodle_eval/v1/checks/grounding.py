@@ -32,6 +32,11 @@ Deliberate deviations (listed in the spec or only visible outside ASCII):
   (categories P* and S*: curly quotes, dashes, emoji) are stripped as ASCII punctuation is.
 - empty answer -> 1.0 (nothing in it is ungrounded); an answer whose tokens are all stop words or
   punctuation -> 1.0 too (the reference divides by zero there and returns 0.0).
+- symmetric polarity (issue 19): "yes", "yeah", "yep", "yup" and "nope" are dropped like NLTK's
+  stop word "no" (``POLARITY_WORDS``), so a bare "yes" and a bare "no" both score 1.0 (with the
+  reference "yes" scored 0.0 and "no" 1.0 against the same context), and "Yes, Paris." scores as
+  "No, Paris." does (docs/checks.md). On HaluEval's QA development split this raises AUROC against the
+  hallucination labels from 0.896 to the figure ``npm run quality`` prints.
 - no context -> 0.0 (an empty answer still scores 1.0).
 - citation markers (``[1]``, ``[1, 2]``, ``[^note]``) are not content: removed before tokenising,
   so a cited answer is not marked down for its ``1`` (the RAG recipe runs ``citation_check`` on
@@ -87,6 +92,10 @@ CITATION_MARKER = re.compile(
 )
 
 _stopwords: frozenset[str] | None = None
+#: "no" is an NLTK stop word and "yes" is not, so a bare "no" scored 1.0 and a bare "yes" 0.0 with
+#: the same context. These answer words (yes and its casual forms, nope) are removed like "no":
+#: token overlap can neither support nor contradict a polarity, and both now score the same.
+POLARITY_WORDS = frozenset({"yes", "yeah", "yep", "yup", "nope"})
 
 
 def stopwords() -> frozenset[str]:
@@ -101,18 +110,30 @@ def stopwords() -> frozenset[str]:
     return _stopwords
 
 
+_dropped: frozenset[str] | None = None
+
+
+def _dropped_words() -> frozenset[str]:
+    """Stop words and POLARITY_WORDS: the words tokenize drops."""
+    global _dropped
+    if _dropped is None:
+        _dropped = stopwords() | POLARITY_WORDS
+    return _dropped
+
+
 def _strip_punctuation(token: str) -> str:
     return "".join(
         c for c in token if c not in _ASCII_PUNCT and unicodedata.category(c)[0] not in "PS"
     )
 
 
-def tokenize(text: str) -> list[str | float]:
-    """Content tokens of a text: words (str) and numbers (float), stop words and citation markers removed."""
+def tokenize(text: str, drop_polarity: bool = True) -> list[str | float]:
+    """Content tokens of a text: words (str) and numbers (float), stop words and citation markers
+    removed; ``drop_polarity=False`` keeps POLARITY_WORDS (the reference's tokens)."""
     text = unicodedata.normalize("NFC", text).translate(_TYPOGRAPHIC_APOSTROPHES).casefold()
     text = CITATION_MARKER.sub(" ", text)
     text = _RANGE_DASH.sub(" ", text)
-    stops = stopwords()
+    stops = _dropped_words() if drop_polarity else stopwords()
     tokens: list[str | float] = []
     for raw in text.split():
         m = _NUMBER_TOKEN.match(raw)
