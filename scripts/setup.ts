@@ -1,7 +1,8 @@
 /**
  * Sets up whatever is missing on a fresh machine of this project's kind, then exits:
- * the generated Prisma client, the Debian packages the service (and tests) need, the database
- * and its migrations. Safe to run any number of times.
+ * the generated Prisma client, the Debian packages the service (and tests) need, PostgreSQL and
+ * Redis when none answers at the configured URLs (scripts/services.ts), the database and its
+ * migrations. Safe to run any number of times.
  *
  * Usage: tsx scripts/setup.ts [--test]   (--test: the test database and the test-only packages)
  */
@@ -10,7 +11,8 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { TEST_DATABASE_URL } from "../test/env.js";
+import { TEST_DATABASE_URL, TEST_REDIS_URL } from "../test/env.js";
+import { ensureServices } from "./services.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const forTests = process.argv.includes("--test");
@@ -78,6 +80,13 @@ function ensurePrismaClient(): void {
 ensurePrismaClient();
 ensureDebianPackages();
 const databaseUrl = forTests ? TEST_DATABASE_URL : (process.env.DATABASE_URL || "postgresql://postgres@127.0.0.1:5432/oodle");
+const redisUrl = forTests ? TEST_REDIS_URL : (process.env.REDIS_URL || "redis://127.0.0.1:6379");
+try {
+  await ensureServices(databaseUrl, redisUrl, step);
+} catch (error) {
+  console.error(`[setup] ${error instanceof Error ? error.message : String(error)}`);
+  process.exit(1);
+}
 const { migrate } = await import("../src/lib/migrations.js");
 step(`database ${new URL(databaseUrl).pathname.slice(1)}: ${await migrate(databaseUrl, "deploy")}`);
 step(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
