@@ -8,7 +8,11 @@ executed.
 
 Output for a template (the default)::
 
-    {"ok": true, "entryPoint": {"kind", "name", "line"}, "sharedLibraries": ["acme_policy", ...]}
+    {"ok": true, "entryPoint": {"kind", "name", "line"}, "sharedLibraries": ["acme_policy", ...],
+     "scoreReads": ["PII leak", ...]}
+
+where ``scoreReads`` are the evaluator names read with ``ctx.score("Name", ...)`` (literal names
+only): the dependencies the code declares by reading them.
 
 For a shared library (``--library``: no entry point is needed)::
 
@@ -30,7 +34,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from oodle_eval.v1.entrypoint import EntryPointError, detect_entry_point, imported_shared_libraries  # noqa: E402
+from oodle_eval.v1.entrypoint import EntryPointError, detect_entry_point, imported_shared_libraries, score_reads  # noqa: E402
 
 
 def relative_imports(tree: ast.Module) -> list[str]:
@@ -53,9 +57,10 @@ def inspect_template(source: str) -> dict:
     try:
         entry = detect_entry_point(source)
         libraries = imported_shared_libraries(source)
+        reads = score_reads(source)
     except EntryPointError as error:
         return {"ok": False, "error": error.to_dict()}
-    return {"ok": True, "entryPoint": entry, "sharedLibraries": libraries}
+    return {"ok": True, "entryPoint": entry, "sharedLibraries": libraries, "scoreReads": reads}
 
 
 def inspect_library(source: str) -> dict:

@@ -45,6 +45,7 @@ __all__ = [
     "make_namespace",
     "opik_fields",
     "run_entry_point",
+    "score_reads",
 ]
 
 MAIN_PARAMETERS = ("input", "output", "context", "full_history", "generated_response")
@@ -284,6 +285,45 @@ def imported_shared_libraries(source: str) -> list[str]:
                 for alias in node.names:
                     if alias.name != "*":
                         add(alias.name)
+    return names
+
+
+def _context_names(tree: ast.Module) -> set[str]:
+    """Names that hold the context: ``ctx``, and the parameter of every top-level ``evaluate``."""
+    names = {"ctx"}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "evaluate":
+            params = node.args.posonlyargs + node.args.args
+            if params:
+                names.add(params[0].arg)
+    return names
+
+
+def score_reads(source: str) -> list[str]:
+    """Evaluator names read with a literal name: ``ctx.score("Name", ...)`` (or ``evaluator_name="Name"``).
+
+    These declare dependencies (the cookbook: "Oodle runs this evaluator after both of them").
+    A read with a computed name (``ctx.score(name)``) is not found here: such a dependency must be
+    declared. Receivers counted: ``ctx`` and the parameter of ``evaluate``. In order of first
+    appearance, each once.
+
+    Raises:
+        EntryPointError: the source has a syntax error.
+    """
+    tree = _parse(source, "<evaluator>")
+    receivers = _context_names(tree)
+    names: list[str] = []
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    calls.sort(key=lambda n: (n.lineno, n.col_offset))
+    for node in calls:
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "score" and isinstance(func.value, ast.Name) and func.value.id in receivers):
+            continue
+        arg: ast.expr | None = node.args[0] if node.args else None
+        if arg is None:
+            arg = next((k.value for k in node.keywords if k.arg == "evaluator_name"), None)
+        if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value and arg.value not in names:
+            names.append(arg.value)
     return names
 
 

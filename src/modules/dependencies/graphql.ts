@@ -18,7 +18,7 @@ const GateRef = builder.objectRef<Gate>("DependencyGate").implement({
 });
 
 /** One edge: `evaluatorId` runs after `dependsOnId`. */
-type EdgeShape = { evaluatorId: string; dependsOnId: string; gate: Gate | null };
+type EdgeShape = { evaluatorId: string; dependsOnId: string; gate: Gate | null; inferred?: boolean };
 
 const EdgeRef = builder.objectRef<EdgeShape>("EvaluatorDependency").implement({
   description: "An evaluator dependency: `evaluator` runs after `dependsOn` on the same span or item and reads its scores with ctx.score.",
@@ -26,6 +26,10 @@ const EdgeRef = builder.objectRef<EdgeShape>("EvaluatorDependency").implement({
     evaluator: t.prismaField({ type: "Evaluator", resolve: (query, e, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: e.evaluatorId } }) }),
     dependsOn: t.prismaField({ type: "Evaluator", resolve: (query, e, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: e.dependsOnId } }) }),
     gate: t.field({ type: GateRef, nullable: true, resolve: (e) => e.gate }),
+    inferred: t.boolean({
+      description: 'True when found in the code (a literal ctx.score("Name", ...)) rather than declared in `dependencies`; declared ones keep their gates.',
+      resolve: (e) => e.inferred ?? false,
+    }),
   }),
 });
 
@@ -47,12 +51,13 @@ const GraphRef = builder.objectRef<{ nodes: { evaluatorId: string; layer: number
 builder.prismaObjectFields("Evaluator", (t) => ({
   dependencies: t.field({
     type: [EdgeRef],
-    description: "The evaluators it runs after, in the order given, with their gates.",
+    description: "The evaluators it runs after: the declared ones in the order given, with their gates, then those inferred from its code (`inferred`).",
     resolve: async (e, _a, ctx) =>
       (await ctx.prisma.evaluatorDependency.findMany({ where: { evaluatorId: e.id }, orderBy: { position: "asc" } })).map((r) => ({
         evaluatorId: r.evaluatorId,
         dependsOnId: r.dependsOnId,
         gate: r.gateScore === null ? null : { score: r.gateScore, at: r.gateAt },
+        inferred: r.inferred,
       })),
   }),
   dependents: t.prismaField({
