@@ -136,6 +136,7 @@ export function createRunProcessor(deps: {
       durationMs: columns.durationMs,
       attempts: ctx.attempt,
       inputRunIds: ctx.dependencies ? inputRunIds(ctx.dependencies.inputs) : {},
+      missingDependencies: ctx.dependencies ? ctx.dependencies.declared.filter((d) => !ctx.dependencies!.inputs.get(d.dependsOnId)?.scores.length).map((d) => d.name) : [],
       startedAt: ctx.startedAt,
       finishedAt: new Date(),
       scores: {
