@@ -67,6 +67,27 @@ describe("dependencies inferred from ctx.score calls", () => {
       (await h.app.prisma.run.findUniqueOrThrow({ where: { spanId_evaluatorId: { spanId, evaluatorId: overallId } }, include: { scores: true } })).scores[0]!.value;
     expect(await overall(clean!)).toBeCloseTo((0.8 * 3 + 1) / 4, 10);
     expect(await overall(leaky!)).toBeCloseTo((0.6 * 3 + 0) / 4, 10); // the e-mail address is a PII leak
+
+    // Item 2: tryCode on the stored span reads the scores stored there, as the live run did.
+    const TRY = `mutation($input: TryCodeInput!) { tryCode(input: $input) { outcome scores { name value } scoreFallbacks { evaluator score line } } }`;
+    const templateId = t.data!.createTemplate.template.id;
+    for (const spanId of [clean!, leaky!]) {
+      const draft = await ws.gql(TRY, { input: { templateId, spanId: Buffer.from(`Span:${spanId}`).toString("base64") } });
+      expect(draft.errors).toBeUndefined();
+      expect(draft.data!.tryCode.outcome).toBe("ok");
+      expect(draft.data!.tryCode.scores[0].value).toBeCloseTo((await overall(spanId)) as number, 10);
+      expect(draft.data!.tryCode.scoreFallbacks).toEqual([]);
+    }
+    // On an inline span nothing is stored: it says which reads fell back to their defaults.
+    const inline = await ws.gql(TRY, { input: { sourceCode: LLM_JUDGE_AND_CODE, span: { input: [{ role: "user", content: "hi" }], output: "Write to jane.doe@example.com." } } });
+    expect(inline.data!.tryCode.scores[0].value).toBeCloseTo(0.25, 10);
+    expect(inline.data!.tryCode.scoreFallbacks).toEqual([
+      { evaluator: "Answer relevance", score: null, line: 5 },
+      { evaluator: "PII leak", score: "pii_free", line: 6 },
+    ]);
+    const given = await ws.gql(TRY, { input: { sourceCode: LLM_JUDGE_AND_CODE, document: { output: "x", scores: { "PII leak": { pii_free: false } } } } });
+    expect(given.data!.tryCode.scores[0].value).toBeCloseTo(0, 10);
+    expect(given.data!.tryCode.scoreFallbacks).toEqual([{ evaluator: "Answer relevance", score: null, line: 5 }]);
   });
 
   it("follows the template: a new version's reads replace the inferred edges, an unknown one refuses the update", async () => {

@@ -45,6 +45,7 @@ __all__ = [
     "make_namespace",
     "opik_fields",
     "run_entry_point",
+    "score_read_calls",
     "score_reads",
 ]
 
@@ -299,31 +300,54 @@ def _context_names(tree: ast.Module) -> set[str]:
     return names
 
 
-def score_reads(source: str) -> list[str]:
-    """Evaluator names read with a literal name: ``ctx.score("Name", ...)`` (or ``evaluator_name="Name"``).
+def score_read_calls(source: str) -> list[dict[str, Any]]:
+    """Every ``ctx.score`` call with a literal evaluator name: ``{"evaluator", "score", "line"}``.
 
-    These declare dependencies (the cookbook: "Oodle runs this evaluator after both of them").
-    A read with a computed name (``ctx.score(name)``) is not found here: such a dependency must be
-    declared. Receivers counted: ``ctx`` and the parameter of ``evaluate``. In order of first
-    appearance, each once.
+    ``score`` is the literal score name, or None when the call names none (the evaluator's first
+    score) or computes it. Receivers counted: ``ctx`` and the parameter of ``evaluate``. In
+    source order. A call with a computed evaluator name is left out.
 
     Raises:
         EntryPointError: the source has a syntax error.
     """
     tree = _parse(source, "<evaluator>")
     receivers = _context_names(tree)
-    names: list[str] = []
+    found: list[dict[str, Any]] = []
     calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
     calls.sort(key=lambda n: (n.lineno, n.col_offset))
+
+    def argument(node: ast.Call, index: int, keyword: str) -> ast.expr | None:
+        if len(node.args) > index:
+            return node.args[index]
+        return next((k.value for k in node.keywords if k.arg == keyword), None)
+
     for node in calls:
         func = node.func
         if not (isinstance(func, ast.Attribute) and func.attr == "score" and isinstance(func.value, ast.Name) and func.value.id in receivers):
             continue
-        arg: ast.expr | None = node.args[0] if node.args else None
-        if arg is None:
-            arg = next((k.value for k in node.keywords if k.arg == "evaluator_name"), None)
-        if isinstance(arg, ast.Constant) and isinstance(arg.value, str) and arg.value and arg.value not in names:
-            names.append(arg.value)
+        name = argument(node, 0, "evaluator_name")
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value):
+            continue
+        score = argument(node, 1, "score_name")
+        literal = score.value if isinstance(score, ast.Constant) and isinstance(score.value, str) else None
+        found.append({"evaluator": name.value, "score": literal, "line": node.lineno})
+    return found
+
+
+def score_reads(source: str) -> list[str]:
+    """Evaluator names read with a literal name: ``ctx.score("Name", ...)`` (or ``evaluator_name="Name"``).
+
+    These declare dependencies (the cookbook: "Oodle runs this evaluator after both of them").
+    A read with a computed name (``ctx.score(name)``) is not found here: such a dependency must be
+    declared. In order of first appearance, each once (see ``score_read_calls``).
+
+    Raises:
+        EntryPointError: the source has a syntax error.
+    """
+    names: list[str] = []
+    for call in score_read_calls(source):
+        if call["evaluator"] not in names:
+            names.append(call["evaluator"])
     return names
 
 
