@@ -426,7 +426,9 @@ def main_arguments(ctx: Context) -> dict[str, Any]:
     """The keyword arguments that an Open Chat Studio ``main`` receives for this context.
 
     * ``input``: the newest user message as ``{"content", "role": "human"}`` (content "" when there is none);
-    * ``output``: the expected AI response ``{"content": expected_output or "", "role": "ai"}``;
+    * ``output``: the expected AI response ``{"content": expected_output, "role": "ai"}``, or ``{}``
+      when there is none (a live span), as Open Chat Studio passes it: a ``main`` that reads
+      ``output['content']`` then fails instead of comparing with "" (which every reply contains);
     * ``context``: the span's or item's metadata (a copy);
     * ``full_history``: the turns before the reply being evaluated (the input messages) as
       "role: content" lines, as Open Chat Studio's example shows (it ends with the user's message);
@@ -440,7 +442,7 @@ def main_arguments(ctx: Context) -> dict[str, Any]:
     reply = _newest_reply(ctx)
     return {
         "input": {"content": user or "", "role": "human"},
-        "output": {"content": _message_text(ctx.expected_output), "role": "ai"},
+        "output": {} if ctx.expected_output is None else {"content": _message_text(ctx.expected_output), "role": "ai"},
         "context": dict(ctx.metadata),
         "full_history": "\n".join(f"{t['role']}: {t['content']}" for t in history_turns),
         "generated_response": reply or "",
