@@ -53,6 +53,9 @@ export const RunRef = builder.prismaNode("Run", {
     templateVersion: t.relation("templateVersion", { nullable: true, description: "The template version run (null when skipped)." }),
     outcome: t.exposeString("outcome", { description: `One of ${RUN_OUTCOMES.join(", ")}.` }),
     skipReason: t.exposeString("skipReason", { nullable: true, description: "Why it did not run (outcome skipped)." }),
+    outputTruncated: t.exposeBoolean("outputTruncated", {
+      description: "The item printed more than the output cap (64 KiB by default): stdout/stderr end with a marker, the rest was dropped, the scores were kept.",
+    }),
     missingDependencies: t.exposeStringList("missingDependencies", {
       description: "Dependencies it read that had no scores for its span or item (ctx.score returned its default): empty when every one had scores.",
     }),

@@ -70,6 +70,7 @@ builder.relayMutationField(
       params: t.field({ type: "JSON", description: "ctx.params as the run saw them.", resolve: (r) => r.params }),
       templateVersion: t.exposeInt("templateVersion", { nullable: true, description: "The template version run (templateId only)." }),
       libraryVersions: t.field({ type: "JSON", resolve: (r) => r.libraryVersions }),
+      outputTruncated: t.exposeBoolean("outputTruncated", { description: "The code printed more than the output cap: the output ends with a marker, the scores were kept." }),
       scoreFallbacks: t.field({
         type: [ScoreFallbackRef],
         description:

@@ -11,6 +11,7 @@ import type { TemplateService } from "../templates/service.js";
 import { validateParamSpecs, type ParamSpec } from "../templates/settings.js";
 import { findStarter, starterNotFound } from "../templates/starters/index.js";
 import { isUuid, specsOf } from "../templates/store.js";
+import { outputWasTruncated } from "../runs/record.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { itemColumnsOf } from "../datasets/item-record.js";
 import { itemToDocument, type DocumentItem } from "../experiments/document.js";
@@ -37,6 +38,8 @@ export interface TryCodeResult {
    * default (on a stored span: the scores those evaluators have there; else `document.scores`).
    */
   scoreFallbacks: ScoreFallback[];
+  /** The code printed more than the output cap: output cut with a marker, scores kept. */
+  outputTruncated: boolean;
 }
 
 /** A ctx.score read that found nothing: the evaluator, the score name (null: its first score) and the line. */
@@ -240,6 +243,7 @@ export function createTryCodeService(deps: {
         params,
         templateVersion: subject.templateVersion,
         libraryVersions: prepared.libraryVersions,
+        outputTruncated: outputWasTruncated(result!),
         scoreFallbacks: scoreFallbacks(calls, (document as { scores?: Record<string, Record<string, unknown>> }).scores),
       };
     },
