@@ -210,6 +210,28 @@ FLOOD_FACTOR = 16
 MARKER_RESERVE = 160
 
 
+def name_memory_limit(result: dict, memory_bytes: int) -> None:
+    """A MemoryError's message is usually empty: say which limit was hit (issue 13, item 9)."""
+    error = result.get("error") or {}
+    if memory_bytes and not error.get("message"):
+        error["message"] = f"the evaluator used more than its memory limit of {memory_bytes // (1024 * 1024)} MiB"
+
+
+def explain_network_error(result: dict, error: BaseException) -> None:
+    """An OSError raised by a socket call says, before the raw OS error, that the sandbox has no network."""
+    if not isinstance(error, OSError):
+        return
+    import socket as _socket  # stdlib; imported lazily (only on a failure)
+
+    from_socket = isinstance(error, (_socket.gaierror, _socket.herror)) or any(
+        frame.f_code.co_filename.endswith(("/socket.py", "/ssl.py", "/http/client.py", "/urllib/request.py")) for frame, _ in traceback.walk_tb(error.__traceback__)
+    )
+    if not from_socket:
+        return
+    details = result.get("error") or {}
+    details["message"] = f"the sandbox has no network: evaluators cannot open sockets or resolve names ({details.get('message', '')})"[:MAX_MESSAGE_CHARS]
+
+
 def truncation_marker(limit: int) -> str:
     """The line appended to stderr when an item printed more than its cap (issue 13, item 8)."""
     return f"\n[oodle: output truncated: the item printed more than {limit} bytes of stdout and stderr; the rest was dropped]\n"
@@ -377,6 +399,7 @@ class Runner:
             resource.setrlimit(which, (value, value))
 
         both(resource.RLIMIT_AS, limits["memoryBytes"])
+        self.memory_bytes = limits["memoryBytes"]
         both(resource.RLIMIT_FSIZE, limits["tmpfsBytes"])
         both(resource.RLIMIT_NOFILE, limits["openFiles"])
         both(resource.RLIMIT_CORE, 0)
@@ -557,6 +580,7 @@ class Runner:
             result = self._failure("timeout", error)
         except MemoryError as error:
             result = self._failure("memory_limit", error)
+            name_memory_limit(result, getattr(self, "memory_bytes", 0))
             self.retire = True  # start the next item from a clean heap
         except OutputLimit as error:
             result = self._failure("output_limit", error)
@@ -564,6 +588,7 @@ class Runner:
             result = self._failure("invalid_result", error)
         except BaseException as error:  # noqa: BLE001 -- anything user code raises is its error
             result = self._failure("user_error", error)
+            explain_network_error(result, error)
         # Sticky flags win over what user code did with the exception.
         if self.timed_out and result["outcome"] != "timeout":
             result = self._failure("timeout", ItemTimeout("the evaluator used more than its time for one item"))

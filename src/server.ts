@@ -3,6 +3,7 @@ import { GraphQLError } from "graphql";
 import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import type { App } from "./app.js";
 import type { GraphQLContext } from "./graphql/context.js";
+import { inputErrorsPlugin } from "./graphql/input-errors.js";
 import { schema } from "./graphql/schema.js";
 import { UnauthenticatedError } from "./lib/errors.js";
 import { redisReachable } from "./lib/redis.js";
@@ -43,7 +44,7 @@ export function createServer(app: App) {
     graphiql: { title: "Oodle code evaluators", defaultQuery: "{ viewer { workspace { id name } } }" },
     landingPage: false,
     logging: false,
-    plugins: [healthPlugin(app)],
+    plugins: [healthPlugin(app), inputErrorsPlugin()],
     maskedErrors: {
       maskError(error, message, isDev) {
         const masked = maskError(error, message, isDev);
