@@ -63,7 +63,7 @@ export function scoreFallbacks(calls: readonly ScoreReadCall[], scores: Record<s
 }
 
 /** Keys only an items.jsonl line has (not the sample document): such a document is mapped as dataset import maps it. */
-const ITEM_ONLY_KEYS = ["id", "context", "tool_calls", "expected_tool_calls", "trace"] as const;
+const ITEM_ONLY_KEYS = ["id", "context", "tool_calls", "expected_tool_calls"] as const;
 
 /** The code and settings a draft run uses, from one of the three ways to name them. */
 interface Subject {
