@@ -208,11 +208,60 @@ def write_frame(fd: int, message: dict) -> None:
 
 
 class Budget:
-    """Bytes of output left for the current item, shared by stdout and stderr."""
+    """Bytes of output left for the current item, shared by stdout and stderr.
+
+    Past the limit, output is dropped and the item goes on (its scores are kept, its output is
+    marked truncated: see ``truncation_marker``); ``attempted`` counts every byte printed, and
+    past ``FLOOD_FACTOR`` times the limit the item is a flood and stops as ``output_limit``.
+    """
 
     def __init__(self, limit: int) -> None:
         self.left = limit
         self.exceeded = False
+        self.attempted = 0
+        self.limit = limit
+        self.flooded = False
+
+
+# Output beyond this many times the cap is a flood: the item stops with output_limit.
+FLOOD_FACTOR = 16
+# Room kept in the cap for the truncation marker (so the kept output + marker fit in outputBytes).
+MARKER_RESERVE = 160
+
+
+def name_memory_limit(result: dict, memory_bytes: int) -> None:
+    """A MemoryError's message is usually empty: say which limit was hit (issue 13, item 9)."""
+    error = result.get("error") or {}
+    if memory_bytes and not error.get("message"):
+        error["message"] = f"the evaluator used more than its memory limit of {memory_bytes // (1024 * 1024)} MiB"
+
+
+def explain_network_error(result: dict, error: BaseException) -> None:
+    """An OSError raised by a socket call says, before the raw OS error, that the sandbox has no network."""
+    if not isinstance(error, OSError):
+        return
+    import socket as _socket  # stdlib; imported lazily (only on a failure)
+
+    from_socket = isinstance(error, (_socket.gaierror, _socket.herror)) or any(
+        frame.f_code.co_filename.endswith(("/socket.py", "/ssl.py", "/http/client.py", "/urllib/request.py")) for frame, _ in traceback.walk_tb(error.__traceback__)
+    )
+    if not from_socket:
+        return
+    details = result.get("error") or {}
+    details["message"] = f"the sandbox has no network: evaluators cannot open sockets or resolve names ({details.get('message', '')})"[:MAX_MESSAGE_CHARS]
+
+
+def truncation_marker(limit: int) -> str:
+    """The line appended to stderr when an item printed more than its cap (issue 13, item 8)."""
+    return f"\n[oodle: output truncated: the item printed more than {limit} bytes of stdout and stderr; the rest was dropped]\n"
+
+
+def note_output(budget: Budget, size: int) -> None:
+    """Counts ``size`` bytes printed; raises OutputLimit once they pass FLOOD_FACTOR × the cap."""
+    budget.attempted += size
+    if budget.attempted > FLOOD_FACTOR * max(budget.limit, 1):
+        budget.exceeded = True
+        raise OutputLimit(f"output limit reached: the item printed more than {FLOOD_FACTOR} times its {budget.limit + MARKER_RESERVE} bytes")
 
 
 class Capture(io.TextIOBase):
@@ -229,12 +278,15 @@ class Capture(io.TextIOBase):
         if not isinstance(s, str):
             raise TypeError(f"write() argument must be str, not {type(s).__name__}")
         size = len(s.encode("utf-8", "replace"))
+        note_output(self.budget, size)
         if size > self.budget.left:
+            # Keep what fits, drop the rest, and let the item finish (its scores are kept).
             keep = s.encode("utf-8", "replace")[: max(self.budget.left, 0)].decode("utf-8", "ignore")
-            self.parts.append(keep)
+            if keep:
+                self.parts.append(keep)
             self.budget.left = 0
             self.budget.exceeded = True
-            raise OutputLimit("output limit reached: stdout and stderr of one item are capped")
+            return len(s)
         self.budget.left -= size
         self.parts.append(s)
         return len(s)
@@ -369,6 +421,7 @@ class Runner:
             resource.setrlimit(which, (value, value))
 
         both(resource.RLIMIT_AS, limits["memoryBytes"])
+        self.memory_bytes = limits["memoryBytes"]
         both(resource.RLIMIT_FSIZE, limits["tmpfsBytes"])
         both(resource.RLIMIT_NOFILE, limits["openFiles"])
         both(resource.RLIMIT_CORE, 0)
@@ -534,6 +587,9 @@ class Runner:
         data = os.pread(fd, min(size, max(budget.left, 0) + 1), 0)
         os.ftruncate(fd, 0)
         os.lseek(fd, 0, os.SEEK_SET)
+        budget.attempted += size
+        if budget.attempted > FLOOD_FACTOR * max(budget.limit, 1):
+            budget.flooded = True
         if len(data) > budget.left:
             budget.exceeded = True
             data = data[: max(budget.left, 0)]
@@ -543,7 +599,8 @@ class Runner:
     def run_item(self, item: dict) -> dict:
         """Run one item in this process; returns outcome, scores, stdout, stderr, error."""
         budget = self.budget
-        budget.left, budget.exceeded = self.output_bytes, False
+        budget.limit = max(self.output_bytes - MARKER_RESERVE, 0)
+        budget.left, budget.exceeded, budget.attempted, budget.flooded = budget.limit, False, 0, False
         out, err = self.captures
         out.parts.clear()
         err.parts.clear()
@@ -572,6 +629,7 @@ class Runner:
             result = self._failure("timeout", error)
         except MemoryError as error:
             result = self._failure("memory_limit", error)
+            name_memory_limit(result, getattr(self, "memory_bytes", 0))
             self.retire = True  # start the next item from a clean heap
         except OutputLimit as error:
             result = self._failure("output_limit", error)
@@ -579,15 +637,18 @@ class Runner:
             result = self._failure("invalid_result", error)
         except BaseException as error:  # noqa: BLE001 -- anything user code raises is its error
             result = self._failure("user_error", error)
+            explain_network_error(result, error)
         # Sticky flags win over what user code did with the exception.
         if self.timed_out and result["outcome"] != "timeout":
             result = self._failure("timeout", ItemTimeout("the evaluator used more than its time for one item"))
         raw_out = self._raw_output(self.raw_fds[0], budget)
         raw_err = self._raw_output(self.raw_fds[1], budget)
-        if budget.exceeded and result["outcome"] != "output_limit":
-            result = self._failure("output_limit", OutputLimit("output limit reached: stdout and stderr of one item are capped"))
+        if budget.flooded and result["outcome"] != "output_limit":
+            result = self._failure("output_limit", OutputLimit(f"output limit reached: the item printed more than {FLOOD_FACTOR} times its cap"))
         result["stdout"] = out.text() + raw_out
         result["stderr"] = err.text() + raw_err
+        if budget.exceeded and result["outcome"] != "output_limit":
+            result["stderr"] += truncation_marker(self.output_bytes)
         sys.modules.pop("__evaluator__", None)
         self.shared.reset()
         return result

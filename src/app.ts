@@ -117,7 +117,7 @@ export function createApp(
     runs: createRunService({ prisma }),
     runPreparer,
     runProcessor: createRunProcessor({ prisma, logger, execution, spans, preparer: runPreparer, afterEvaluation: dependencies.afterEvaluation, onRecorded }),
-    tryCode: createTryCodeService({ execution, preparer: runPreparer, templates, spans }),
+    tryCode: createTryCodeService({ execution, preparer: runPreparer, templates, spans, prisma }),
     datasets: createDatasetService({ prisma, logger }),
     experiments: createExperimentService({ prisma, queues, logger }),
     experimentBatch: createExperimentBatchProcessor({ prisma, execution, preparer: runPreparer, logger }),

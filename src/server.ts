@@ -4,6 +4,7 @@ import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import type { App } from "./app.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { rateLimitPlugin, requestLimitPlugins } from "./graphql/limits.js";
+import { inputErrorsPlugin } from "./graphql/input-errors.js";
 import { schema } from "./graphql/schema.js";
 import { BadUserInputError, NotFoundError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
 import { isInfrastructureError } from "./lib/infra-errors.js";
@@ -54,6 +55,7 @@ export function createServer(app: App) {
     logging: false,
     plugins: [
       healthPlugin(app),
+      inputErrorsPlugin(),
       // MCP over streamable HTTP at /mcp: its tools call this same yoga in-process with the caller's
       // key, so the request limits below apply to every tool call too.
       mcpPlugin(app, () => self!),

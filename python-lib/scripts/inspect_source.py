@@ -8,7 +8,11 @@ executed.
 
 Output for a template (the default)::
 
-    {"ok": true, "entryPoint": {"kind", "name", "line"}, "sharedLibraries": ["acme_policy", ...]}
+    {"ok": true, "entryPoint": {"kind", "name", "line"}, "sharedLibraries": ["acme_policy", ...],
+     "scoreReads": ["PII leak", ...], "scoreReadCalls": [{"evaluator", "score", "line"}, ...]}
+
+where ``scoreReads`` are the evaluator names read with ``ctx.score("Name", ...)`` (literal names
+only): the dependencies the code declares by reading them.
 
 For a shared library (``--library``: no entry point is needed)::
 
@@ -40,7 +44,7 @@ for _which, _value in ((resource.RLIMIT_AS, MEMORY_BYTES), (resource.RLIMIT_CPU,
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from oodle_eval.v1.entrypoint import EntryPointError, detect_entry_point, imported_shared_libraries  # noqa: E402
+from oodle_eval.v1.entrypoint import EntryPointError, detect_entry_point, imported_shared_libraries, score_read_calls, score_reads  # noqa: E402
 
 
 def relative_imports(tree: ast.Module) -> list[str]:
@@ -63,9 +67,11 @@ def inspect_template(source: str) -> dict:
     try:
         entry = detect_entry_point(source)
         libraries = imported_shared_libraries(source)
+        reads = score_reads(source)
+        calls = score_read_calls(source)
     except EntryPointError as error:
         return {"ok": False, "error": error.to_dict()}
-    return {"ok": True, "entryPoint": entry, "sharedLibraries": libraries}
+    return {"ok": True, "entryPoint": entry, "sharedLibraries": libraries, "scoreReads": reads, "scoreReadCalls": calls}
 
 
 def inspect_library(source: str) -> dict:

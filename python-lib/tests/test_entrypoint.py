@@ -347,7 +347,7 @@ def test_main_receives_open_chat_studio_fields():
 
 def test_main_on_live_span_without_expected_output():
     seen = captured({"input": "hi", "output": "hello"})
-    assert seen["output"] == {"content": "", "role": "ai"}
+    assert seen["output"] == {}  # Open Chat Studio's empty dict: no expected response
     assert seen["input"] == {"content": "hi", "role": "human"}
     assert seen["context"] == {}
     assert seen["full_history"] == "user: hi"
@@ -691,3 +691,18 @@ def test_opik_class_detected_name_matches_runtime_choice():
 def test_main_with_positional_only_parameters():
     source = "def main(input, output, context, full_history, generated_response, /, **kwargs):\n    return {'n': len(kwargs)}\n"
     assert values(run_source(source, chat("q", "a"))) == {"n": 2}
+
+
+def test_score_reads_finds_literal_names_only():
+    from oodle_eval.v1.entrypoint import score_reads
+
+    source = (
+        "NAME = 'Computed'\n"
+        "def evaluate(c):\n"
+        "    a = c.score('Answer relevance', default=0.0)\n"
+        "    b = ctx.score('PII leak', 'pii_free', default=True)\n"
+        "    c.score(NAME)\n"
+        "    other.score('Not a context')\n"
+        "    return c.score(evaluator_name='Keyword', default=1) and c.score('PII leak')\n"
+    )
+    assert score_reads(source) == ["Answer relevance", "PII leak", "Keyword"]

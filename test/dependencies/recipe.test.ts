@@ -6,9 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LLM_JUDGE_AND_CODE } from "../fixtures/cookbook-recipes.js";
 import { chatSpan, dependencyHarness, storedIds, waitFor } from "./helpers.js";
 
-/** Reads a score that is not a declared dependency: DependencyNotDeclared. */
-const UNDECLARED = `def evaluate(ctx):
-    return EvaluationResult(scores=[Score(name="r", value=ctx.score("Answer relevance", default=0.0))])
+/** Reads a score by a computed name that is not a declared dependency: DependencyNotDeclared (a literal name would be inferred). */
+const UNDECLARED = `JUDGE = " ".join(["Answer", "relevance"])
+
+
+def evaluate(ctx):
+    return EvaluationResult(scores=[Score(name="r", value=ctx.score(JUDGE, default=0.0))])
 `;
 
 let h: Awaited<ReturnType<typeof dependencyHarness>>;

@@ -144,7 +144,7 @@ describe("the execution record", () => {
   });
   it("keeps scores only for ok and splits the error", () => {
     const failed = runColumns({ outcome: "user_error", scores: [], stdout: "x", stderr: "", durationMs: 3, error: { type: "KeyError", message: "'a'", traceback: 'File "<evaluator>", line 2' } });
-    expect(failed).toEqual({ outcome: "user_error", stdout: "x", stderr: "", errorType: "KeyError", errorMessage: "'a'", errorTraceback: 'File "<evaluator>", line 2', durationMs: 3, scores: [] });
+    expect(failed).toEqual({ outcome: "user_error", stdout: "x", stderr: "", errorType: "KeyError", errorMessage: "'a'", errorTraceback: 'File "<evaluator>", line 2', durationMs: 3, scores: [], outputTruncated: false });
     const ok = runColumns({
       outcome: "ok",
       stdout: "",

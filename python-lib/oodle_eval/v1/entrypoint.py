@@ -45,6 +45,8 @@ __all__ = [
     "make_namespace",
     "opik_fields",
     "run_entry_point",
+    "score_read_calls",
+    "score_reads",
 ]
 
 MAIN_PARAMETERS = ("input", "output", "context", "full_history", "generated_response")
@@ -287,6 +289,68 @@ def imported_shared_libraries(source: str) -> list[str]:
     return names
 
 
+def _context_names(tree: ast.Module) -> set[str]:
+    """Names that hold the context: ``ctx``, and the parameter of every top-level ``evaluate``."""
+    names = {"ctx"}
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "evaluate":
+            params = node.args.posonlyargs + node.args.args
+            if params:
+                names.add(params[0].arg)
+    return names
+
+
+def score_read_calls(source: str) -> list[dict[str, Any]]:
+    """Every ``ctx.score`` call with a literal evaluator name: ``{"evaluator", "score", "line"}``.
+
+    ``score`` is the literal score name, or None when the call names none (the evaluator's first
+    score) or computes it. Receivers counted: ``ctx`` and the parameter of ``evaluate``. In
+    source order. A call with a computed evaluator name is left out.
+
+    Raises:
+        EntryPointError: the source has a syntax error.
+    """
+    tree = _parse(source, "<evaluator>")
+    receivers = _context_names(tree)
+    found: list[dict[str, Any]] = []
+    calls = [n for n in ast.walk(tree) if isinstance(n, ast.Call)]
+    calls.sort(key=lambda n: (n.lineno, n.col_offset))
+
+    def argument(node: ast.Call, index: int, keyword: str) -> ast.expr | None:
+        if len(node.args) > index:
+            return node.args[index]
+        return next((k.value for k in node.keywords if k.arg == keyword), None)
+
+    for node in calls:
+        func = node.func
+        if not (isinstance(func, ast.Attribute) and func.attr == "score" and isinstance(func.value, ast.Name) and func.value.id in receivers):
+            continue
+        name = argument(node, 0, "evaluator_name")
+        if not (isinstance(name, ast.Constant) and isinstance(name.value, str) and name.value):
+            continue
+        score = argument(node, 1, "score_name")
+        literal = score.value if isinstance(score, ast.Constant) and isinstance(score.value, str) else None
+        found.append({"evaluator": name.value, "score": literal, "line": node.lineno})
+    return found
+
+
+def score_reads(source: str) -> list[str]:
+    """Evaluator names read with a literal name: ``ctx.score("Name", ...)`` (or ``evaluator_name="Name"``).
+
+    These declare dependencies (the cookbook: "Oodle runs this evaluator after both of them").
+    A read with a computed name (``ctx.score(name)``) is not found here: such a dependency must be
+    declared. In order of first appearance, each once (see ``score_read_calls``).
+
+    Raises:
+        EntryPointError: the source has a syntax error.
+    """
+    names: list[str] = []
+    for call in score_read_calls(source):
+        if call["evaluator"] not in names:
+            names.append(call["evaluator"])
+    return names
+
+
 # --------------------------------------------------------------------------- loading
 
 
@@ -362,7 +426,9 @@ def main_arguments(ctx: Context) -> dict[str, Any]:
     """The keyword arguments that an Open Chat Studio ``main`` receives for this context.
 
     * ``input``: the newest user message as ``{"content", "role": "human"}`` (content "" when there is none);
-    * ``output``: the expected AI response ``{"content": expected_output or "", "role": "ai"}``;
+    * ``output``: the expected AI response ``{"content": expected_output, "role": "ai"}``, or ``{}``
+      when there is none (a live span), as Open Chat Studio passes it: a ``main`` that reads
+      ``output['content']`` then fails instead of comparing with "" (which every reply contains);
     * ``context``: the span's or item's metadata (a copy);
     * ``full_history``: the turns before the reply being evaluated (the input messages) as
       "role: content" lines, as Open Chat Studio's example shows (it ends with the user's message);
@@ -376,7 +442,7 @@ def main_arguments(ctx: Context) -> dict[str, Any]:
     reply = _newest_reply(ctx)
     return {
         "input": {"content": user or "", "role": "human"},
-        "output": {"content": _message_text(ctx.expected_output), "role": "ai"},
+        "output": {} if ctx.expected_output is None else {"content": _message_text(ctx.expected_output), "role": "ai"},
         "context": dict(ctx.metadata),
         "full_history": "\n".join(f"{t['role']}: {t['content']}" for t in history_turns),
         "generated_response": reply or "",

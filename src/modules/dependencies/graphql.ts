@@ -1,6 +1,6 @@
 import type { Run } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
-import { NotFoundError } from "../../lib/errors.js";
+import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { RunRef } from "../runs/graphql.js";
 import { SpanRef } from "../spans/graphql.js";
@@ -18,7 +18,7 @@ const GateRef = builder.objectRef<Gate>("DependencyGate").implement({
 });
 
 /** One edge: `evaluatorId` runs after `dependsOnId`. */
-type EdgeShape = { evaluatorId: string; dependsOnId: string; gate: Gate | null };
+type EdgeShape = { evaluatorId: string; dependsOnId: string; gate: Gate | null; inferred?: boolean };
 
 const EdgeRef = builder.objectRef<EdgeShape>("EvaluatorDependency").implement({
   description: "An evaluator dependency: `evaluator` runs after `dependsOn` on the same span or item and reads its scores with ctx.score.",
@@ -26,6 +26,10 @@ const EdgeRef = builder.objectRef<EdgeShape>("EvaluatorDependency").implement({
     evaluator: t.prismaField({ type: "Evaluator", resolve: (query, e, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: e.evaluatorId } }) }),
     dependsOn: t.prismaField({ type: "Evaluator", resolve: (query, e, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: e.dependsOnId } }) }),
     gate: t.field({ type: GateRef, nullable: true, resolve: (e) => e.gate }),
+    inferred: t.boolean({
+      description: 'True when found in the code (a literal ctx.score("Name", ...)) rather than declared in `dependencies`; declared ones keep their gates.',
+      resolve: (e) => e.inferred ?? false,
+    }),
   }),
 });
 
@@ -47,12 +51,13 @@ const GraphRef = builder.objectRef<{ nodes: { evaluatorId: string; layer: number
 builder.prismaObjectFields("Evaluator", (t) => ({
   dependencies: t.field({
     type: [EdgeRef],
-    description: "The evaluators it runs after, in the order given, with their gates.",
+    description: "The evaluators it runs after: the declared ones in the order given, with their gates, then those inferred from its code (`inferred`).",
     resolve: async (e, _a, ctx) =>
       (await ctx.prisma.evaluatorDependency.findMany({ where: { evaluatorId: e.id }, orderBy: { position: "asc" } })).map((r) => ({
         evaluatorId: r.evaluatorId,
         dependsOnId: r.dependsOnId,
         gate: r.gateScore === null ? null : { score: r.gateScore, at: r.gateAt },
+        inferred: r.inferred,
       })),
   }),
   dependents: t.prismaField({
@@ -98,21 +103,36 @@ builder.relayMutationField(
   "submitScores",
   {
     inputFields: (t) => ({
-      spanId: t.globalID({ required: true, for: SpanRef }),
+      spanId: t.globalID({ for: SpanRef, description: "The live span scored; or give experimentId and datasetItemId." }),
+      experimentId: t.globalID({ description: "The experiment whose dataset item is scored (with datasetItemId), instead of spanId." }),
+      datasetItemId: t.globalID({ description: "The dataset item of the experiment that is scored." }),
       evaluator: t.string({ required: true, description: "The external evaluator: its name, or its id (global or UUID)." }),
       scores: t.field({ type: [PostedScoreInput], required: true }),
     }),
   },
   {
     resolve: async (_root, { input }, ctx) => {
-      if (!isUuid(input.spanId.id)) throw new NotFoundError("span", input.spanId.id);
       const scores = input.scores.map((s) => ({ ...s, value: s.value === undefined ? null : s.value }));
-      return ctx.services.dependencies.submitScores(ctx.principal, { spanId: input.spanId.id, evaluator: evaluatorRefOf(input.evaluator), scores });
+      const onItem = input.experimentId != null || input.datasetItemId != null;
+      if ((input.spanId != null) === onItem || (onItem && (input.experimentId == null || input.datasetItemId == null))) {
+        throw new BadUserInputError([{ path: "spanId", message: "give either spanId (a live span) or experimentId and datasetItemId (a dataset item of an experiment)" }]);
+      }
+      if (onItem) {
+        return ctx.services.dependencies.submitExperimentScores(ctx.principal, {
+          experimentId: input.experimentId!.id,
+          datasetItemId: input.datasetItemId!.id,
+          evaluator: evaluatorRefOf(input.evaluator),
+          scores,
+        });
+      }
+      if (!isUuid(input.spanId!.id)) throw new NotFoundError("span", input.spanId!.id);
+      return ctx.services.dependencies.submitScores(ctx.principal, { spanId: input.spanId!.id, evaluator: evaluatorRefOf(input.evaluator), scores });
     },
   },
   {
     description:
-      "Posts the scores of an external evaluator (an LLM judge running elsewhere, a person) on a span. Posting again replaces the earlier scores; " +
+      "Posts the scores of an external evaluator (an LLM judge running elsewhere, a person) on a span, or on a dataset item of an experiment " +
+      "(experimentId + datasetItemId: the experiment's dependents wait for them). Posting again replaces the earlier scores; " +
       "evaluators that depend on it and already ran on the span run again, and those waiting for these scores are released.",
     outputFields: (t) => ({
       run: t.field({ type: RunRef, resolve: (r) => r.run }),

@@ -4,6 +4,7 @@ import type { Principal } from "../workspaces/service.js";
 import { dependencyGraph, spanRunsInOrder, type DependencyGraph, type LayeredRun } from "./reading.js";
 import { createAfterEvaluation } from "./release.js";
 import { submitScores, type SubmitScoresInput, type SubmitScoresResult } from "./submit.js";
+import { submitExperimentScores, type SubmitExperimentScoresInput } from "./submit-experiment.js";
 
 /**
  * Evaluator dependencies at run time: posted scores of external evaluators, the release hook of
@@ -15,6 +16,8 @@ export function createDependencyService(deps: { prisma: PrismaClient; queues: Qu
   return {
     /** Posts scores of an external evaluator on a span (see submit.ts). */
     submitScores: (principal: Principal, input: SubmitScoresInput): Promise<SubmitScoresResult> => submitScores(deps, principal, input),
+    /** Posts an external evaluator's scores for a dataset item of an experiment (its dependents there wait for them). */
+    submitExperimentScores: (principal: Principal, input: SubmitExperimentScoresInput): Promise<SubmitScoresResult> => submitExperimentScores(deps, principal, input),
     /** The processor's `afterEvaluation` hook: releases dependents, re-runs stale ones. */
     afterEvaluation: createAfterEvaluation(deps),
     /** The dependency graph around an evaluator of the workspace. */

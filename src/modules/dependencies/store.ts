@@ -86,3 +86,59 @@ export async function saveDependencies(
   });
   return [];
 }
+
+/**
+ * Keeps an evaluator's inferred dependencies in step with the code it runs, inside its save
+ * transaction: every evaluator named in a literal `ctx.score("Name", ...)` of that code
+ * (`TemplateVersion.scoreReads`) and not declared explicitly becomes an edge marked `inferred`
+ * (no gate), after the declared ones; earlier inferred edges are replaced. A name that is no
+ * live evaluator of the workspace, the evaluator's own name, or an edge that would close a cycle
+ * is refused at `field`, naming it, and nothing is written.
+ * @returns the issues (empty when saved).
+ */
+export async function syncInferredDependencies(
+  tx: Tx,
+  evaluator: { id: string; workspaceId: string; name: string },
+  scoreReads: readonly string[],
+  field = "sourceCode",
+): Promise<InputIssue[]> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`deps:${evaluator.workspaceId}`}, 0))`;
+  const declared = await tx.evaluatorDependency.findMany({
+    where: { evaluatorId: evaluator.id, inferred: false },
+    include: { dependsOn: { select: { name: true } } },
+    orderBy: { position: "asc" },
+  });
+  const wanted = scoreReads.filter((name) => !declared.some((d) => d.dependsOn.name === name));
+  const found = wanted.length
+    ? await tx.evaluator.findMany({ where: { workspaceId: evaluator.workspaceId, archivedAt: null, liveName: { in: wanted } }, select: { id: true, name: true } })
+    : [];
+  const issues: InputIssue[] = [];
+  const resolved: string[] = [];
+  for (const name of wanted) {
+    const target = found.find((e) => e.name === name);
+    if (!target) {
+      issues.push({
+        path: field,
+        message: `the code reads ctx.score("${name}"), but no live evaluator is named "${name}" in this workspace: create it first (kind "external" for an LLM judge or a person) or fix the name`,
+      });
+    } else if (target.id === evaluator.id) issues.push({ path: field, message: `the code reads ctx.score("${name}"): an evaluator cannot read its own scores` });
+    else resolved.push(target.id);
+  }
+  if (issues.length) return issues.map((i) => ({ ...i, message: `evaluator "${evaluator.name}": ${i.message}` }));
+  const others = (await workspaceEdges(tx, evaluator.workspaceId)).filter((e) => e.evaluatorId !== evaluator.id);
+  const mine = [...declared.map((d) => d.dependsOnId), ...resolved];
+  const map: DependencyMap = toDependencyMap([...others, ...mine.map((dependsOnId) => ({ evaluatorId: evaluator.id, dependsOnId, gate: null }))]);
+  const cycle = findCycle(new Map([[evaluator.id, map.get(evaluator.id) ?? []], ...map]));
+  if (cycle) {
+    const names = new Map((await tx.evaluator.findMany({ where: { id: { in: cycle } }, select: { id: true, name: true } })).map((e) => [e.id, e.name]));
+    names.set(evaluator.id, evaluator.name);
+    return [{ path: field, message: `evaluator "${evaluator.name}": reading these scores would make a cycle: ${cycle.map((id) => names.get(id) ?? id).join(" → ")}` }];
+  }
+  await tx.evaluatorDependency.deleteMany({ where: { evaluatorId: evaluator.id, inferred: true } });
+  if (resolved.length) {
+    await tx.evaluatorDependency.createMany({
+      data: resolved.map((dependsOnId, i) => ({ evaluatorId: evaluator.id, dependsOnId, position: declared.length + i, inferred: true })),
+    });
+  }
+  return [];
+}

@@ -3,7 +3,7 @@ import { BadUserInputError, NotFoundError, type InputIssue } from "../../lib/err
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { parseIssues } from "../../lib/validation.js";
-import { saveDependencies } from "../dependencies/store.js";
+import { saveDependencies, syncInferredDependencies } from "../dependencies/store.js";
 import { asJson, isUuid, lockTemplate, objectOf, specsOf, withUniqueName, type Tx } from "../templates/store.js";
 import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../workspaces/service.js";
@@ -52,7 +52,7 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
     const givenValues = "params" in raw ? raw.params : (existing?.params ?? {});
     const checked = version ? validateValues(specsOf(version), givenValues) : { values: {}, issues: [] };
     issues.push(...checked.issues);
-    return { templateId, pinnedVersion: pinned, params: asJson(checked.values) };
+    return { fields: { templateId, pinnedVersion: pinned, params: asJson(checked.values) }, scoreReads: version?.scoreReads ?? [] };
   }
 
   /** An external evaluator has no template: refuses template fields at their paths. */
@@ -64,13 +64,14 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
     if (params !== undefined && params !== null && !(typeof params === "object" && Object.keys(params).length === 0)) {
       issues.push({ path: "params", message: "an external evaluator has no settings" });
     }
-    return { templateId: null, pinnedVersion: null, params: asJson({}) };
+    return { fields: { templateId: null, pinnedVersion: null, params: asJson({}) }, scoreReads: [] as string[] };
   }
 
   /**
    * The shared save: field rules, then (under a share lock on the template, for a code evaluator)
-   * pin and value rules, then the dependencies (unknown evaluators and cycles refused), all in
-   * one transaction: a refused dependency leaves nothing saved.
+   * pin and value rules, then the dependencies (unknown evaluators and cycles refused), then the
+   * dependencies inferred from the code's literal ctx.score reads (an unknown name refused), all
+   * in one transaction: a refused dependency leaves nothing saved.
    */
   async function save(principal: Principal, existing: Evaluator | null, input: unknown): Promise<Evaluator> {
     const schema = existing ? updateEvaluatorInputSchema : createEvaluatorInputSchema;
@@ -81,7 +82,8 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
     const name = data?.name ?? (typeof raw.name === "string" ? raw.name : undefined);
     return withUniqueName("an evaluator", name, () =>
       prisma.$transaction(async (tx) => {
-        const template = kind === "external" ? externalFields(raw, issues) : await codeFields(tx, principal, existing, raw, data?.pinnedVersion, issues);
+        const code = kind === "external" ? externalFields(raw, issues) : await codeFields(tx, principal, existing, raw, data?.pinnedVersion, issues);
+        const template = code.fields;
         if (issues.length || !data) throw new BadUserInputError(issues);
         const fields = {
           ...(data.name !== undefined ? { name: data.name, liveName: data.name } : {}),
@@ -99,6 +101,11 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
           : await tx.evaluator.create({ data: { ...fields, kind, workspaceId: principal.workspaceId, name: data.name!, liveName: data.name! } });
         if (data.dependencies !== undefined) {
           const refused = await saveDependencies(tx, saved, data.dependencies);
+          if (refused.length) throw new BadUserInputError(refused);
+        }
+        // Literal ctx.score("Name") reads of the code it runs are dependencies too (marked inferred).
+        if (kind === "code") {
+          const refused = await syncInferredDependencies(tx, saved, code.scoreReads, "templateId");
           if (refused.length) throw new BadUserInputError(refused);
         }
         return saved;

@@ -28,6 +28,8 @@ export interface BatchOutcome {
   alreadyDone: number;
   /** Runs left for the next attempt because the sandbox failed. */
   deferred: number;
+  /** Runs left waiting for an external dependency's posted scores (queued again when they are posted or the wait ends). */
+  waiting: number;
   /** True when the experiment was cancelled (or gone) and the batch stopped. */
   stopped: boolean;
 }
@@ -67,7 +69,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
   }
 
   return async function processBatch(payload: { experimentId: string; batch: number }, attempt: BatchAttempt): Promise<BatchOutcome> {
-    const outcome: BatchOutcome = { recorded: 0, alreadyDone: 0, deferred: 0, stopped: false };
+    const outcome: BatchOutcome = { recorded: 0, alreadyDone: 0, deferred: 0, waiting: 0, stopped: false };
     const experiment = await prisma.experiment.findUnique({
       where: { id: payload.experimentId },
       include: { evaluators: { include: { templateVersion: true, evaluator: { select: { name: true, isolation: true } } }, orderBy: { position: "asc" } } },
@@ -95,24 +97,36 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
     const scores = new ItemScores();
     if (needScores) for (const r of existing) scores.record(r.datasetItemId!, r.evaluatorId, (r as { scores?: ItemScore[] }).scores ?? []);
 
+    // External dependencies are waited for until the experiment's wait ends; then dependents run without them.
+    const waitOver = Date.now() >= experiment.createdAt.getTime() + experiment.dependencyWaitSeconds * 1000;
+    const waitingPairs = new Set<string>();
     for (const evaluatorId of order) {
       const member = members.get(evaluatorId)!;
       const deps = dependencies.get(evaluatorId) ?? [];
       const unfinished: DatasetItem[] = items.filter((item) => !finished.has(`${item.id}/${evaluatorId}`));
       outcome.alreadyDone += items.length - unfinished.length;
-      // An item runs after every dependency of the experiment has finished on it; else it waits for the retry.
-      const ready = unfinished.filter((item) => deps.every((d) => !members.has(d.dependsOnId) || finished.has(`${item.id}/${d.dependsOnId}`)));
-      outcome.deferred += unfinished.length - ready.length;
+      // An item runs after every dependency has finished on it: a member (else it waits for the
+      // retry), an external one (posted, else it waits until the wait ends); others are missing.
+      const ready: DatasetItem[] = [];
+      for (const item of unfinished) {
+        const open = deps.filter((d) => !finished.has(`${item.id}/${d.dependsOnId}`) && (members.has(d.dependsOnId) || (d.external && !waitOver)));
+        if (open.length === 0) ready.push(item);
+        else if (open.some((d) => d.external || waitingPairs.has(`${item.id}/${d.dependsOnId}`))) {
+          waitingPairs.add(`${item.id}/${evaluatorId}`);
+          outcome.waiting += 1;
+        } else outcome.deferred += 1;
+      }
       if (ready.length === 0) continue;
       if (!(await live(experiment.id))) return { ...outcome, stopped: true };
       const base = { workspaceId: experiment.workspaceId, experimentId: experiment.id, evaluatorId, templateVersionId: member.templateVersionId, params: objectOf(member.params), attempts: attempt.attempt };
       const records: ExperimentRunRecord[] = [];
       // Gates: a dependent whose gate does not pass is recorded as skipped, with the reason.
       const toRun: DatasetItem[] = [];
+      const missingOf = (itemId: string) => deps.filter((d) => !scores.of(itemId, d.dependsOnId)?.length).map((d) => d.name);
       for (const item of ready) {
         const gate = scores.gates(item.id, deps);
         if (gate.passed) toRun.push(item);
-        else records.push({ ...base, datasetItemId: item.id, libraryVersions: {}, result: null, skipReason: gate.reason, startedAt: new Date(), finishedAt: new Date() });
+        else records.push({ ...base, datasetItemId: item.id, libraryVersions: {}, result: null, skipReason: gate.reason, missingDependencies: missingOf(item.id), startedAt: new Date(), finishedAt: new Date() });
       }
       if (toRun.length) {
         const mode = member.evaluator.isolation === "strict" ? "strict" : "warm";
@@ -127,7 +141,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
         toRun.forEach((item, i) => {
           const result = results[i]!;
           if (result.outcome === "sandbox_error" && !attempt.last) outcome.deferred += 1; // retried with the job
-          else records.push({ ...base, datasetItemId: item.id, libraryVersions, result, startedAt, finishedAt });
+          else records.push({ ...base, datasetItemId: item.id, libraryVersions, result, missingDependencies: missingOf(item.id), startedAt, finishedAt });
         });
       }
       for (const r of records) {
@@ -140,6 +154,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
       logger.warn({ experimentId: experiment.id, batch: payload.batch, deferred: outcome.deferred }, "experiment batch: sandbox faults, retrying");
       throw new BatchRetryError(outcome.deferred);
     }
+    if (outcome.waiting > 0) logger.info({ experimentId: experiment.id, batch: payload.batch, waiting: outcome.waiting }, "experiment batch: runs wait for posted scores");
     await completeIfDone(experiment, members.size);
     return outcome;
   };

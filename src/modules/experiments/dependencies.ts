@@ -9,27 +9,30 @@ export interface ExperimentDependency {
   name: string;
   /** Run only when this score of the dependency passes; null: no gate. */
   gate: Gate | null;
+  /** True for an external evaluator: its scores are posted for the experiment's items (submitScores). */
+  external?: boolean;
 }
 
 /** Evaluator id → its dependencies, in their saved order. */
 export type ExperimentDependencies = ReadonlyMap<string, readonly ExperimentDependency[]>;
 
 /**
- * The dependencies of an experiment's evaluators (issue 8's EvaluatorDependency), read when a
- * batch runs. A dependency that is not one of the experiment's evaluators (an external judge, an
- * evaluator left out) counts as finished with no scores on every item: `ctx.score` returns its
- * default, and a gate on it does not pass (the dependent is recorded as skipped).
+ * The dependencies of an experiment's evaluators (declared and inferred EvaluatorDependency
+ * edges), read when a batch runs. Code dependencies are members of the experiment (added at
+ * creation). An external one is waited for until its scores are posted for the item or the
+ * experiment's wait ends. A dependency that still has no scores when the dependent runs is named
+ * in the run's `missingDependencies` (ctx.score returned its default; a gate on it fails).
  */
 export async function loadDependencies(prisma: PrismaClient, evaluatorIds: readonly string[]): Promise<ExperimentDependencies> {
   const rows = await prisma.evaluatorDependency.findMany({
     where: { evaluatorId: { in: [...evaluatorIds] } },
-    include: { dependsOn: { select: { name: true } } },
+    include: { dependsOn: { select: { name: true, kind: true } } },
     orderBy: [{ evaluatorId: "asc" }, { position: "asc" }],
   });
   const map = new Map<string, ExperimentDependency[]>();
   for (const row of rows) {
     const list = map.get(row.evaluatorId) ?? [];
-    list.push({ dependsOnId: row.dependsOnId, name: row.dependsOn.name, gate: row.gateScore ? { score: row.gateScore, at: row.gateAt } : null });
+    list.push({ dependsOnId: row.dependsOnId, name: row.dependsOn.name, gate: row.gateScore ? { score: row.gateScore, at: row.gateAt } : null, external: row.dependsOn.kind === "external" });
     map.set(row.evaluatorId, list);
   }
   return map;

@@ -11,7 +11,7 @@ import { compareExperiments, type Comparison, type ItemChange, type ScoreDelta }
 import { itemWhere } from "./items.js";
 import type { ExperimentProgress } from "./progress.js";
 import { EXPERIMENT_STATUSES } from "./schemas.js";
-import { outcomeCounts, scoreSummaries, type OutcomeCount, type ScoreSummary } from "./summary.js";
+import { missingDependencyCounts, outcomeCounts, scoreSummaries, type MissingDependencyCount, type OutcomeCount, type ScoreSummary } from "./summary.js";
 import { watchSnapshots, type Snapshot } from "./watch.js";
 
 const ProgressRef = builder.objectRef<ExperimentProgress>("ExperimentProgress").implement({
@@ -41,6 +41,19 @@ const ScoreSummaryRef = builder.objectRef<ScoreSummary>("ExperimentScoreSummary"
     mean: t.exposeFloat("mean", { nullable: true, description: "Mean value (a boolean as 0/1)." }),
     passed: t.exposeInt("passed", { description: "Scores that pass (combine.passed at 0.5, in the score's direction)." }),
     passRate: t.exposeFloat("passRate", { nullable: true, description: "passed / count; null for CATEGORICAL and for NUMERIC scores outside 0–1." }),
+    runsWithMissingDependencies: t.exposeInt("runsWithMissingDependencies", {
+      description: "Runs of this evaluator that read a dependency with no scores for their item (ctx.score returned its default): see Experiment.missingDependencies.",
+    }),
+  }),
+});
+
+const MissingDependencyRef = builder.objectRef<MissingDependencyCount>("ExperimentMissingDependency").implement({
+  description: "Runs of one evaluator that read a dependency while it had no scores for their item (not posted before the wait ended, failed, or not run).",
+  fields: (t) => ({
+    evaluatorName: t.exposeString("evaluatorName"),
+    evaluator: t.prismaField({ type: "Evaluator", resolve: (query, s, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: s.evaluatorId } }) }),
+    dependency: t.exposeString("dependency", { description: "The dependency's name." }),
+    runs: t.exposeInt("runs"),
   }),
 });
 
@@ -95,6 +108,12 @@ export const ExperimentRef = builder.prismaNode("Experiment", {
     evaluators: t.relation("evaluators", { description: "The evaluators, in the order given.", query: { orderBy: { position: "asc" } } }),
     progress: t.field({ type: ProgressRef, resolve: (e, _a, ctx) => ctx.services.experiments.progress(e) }),
     summary: t.field({ type: [ScoreSummaryRef], description: "Per evaluator and score name: count, mean, pass rate.", resolve: (e, _a, ctx) => scoreSummaries(ctx.prisma, e.id) }),
+    missingDependencies: t.field({
+      type: [MissingDependencyRef],
+      description: "Per evaluator and dependency: runs that read it with no scores for their item. Empty when every dependency had its scores.",
+      resolve: (e, _a, ctx) => missingDependencyCounts(ctx.prisma, e.id),
+    }),
+    dependencyWaitSeconds: t.exposeInt("dependencyWaitSeconds", { description: "How long dependents wait for external scores posted for its items, from creation." }),
     runsByOutcome: t.field({ type: [OutcomeCountRef], description: "Runs per evaluator and outcome (ok included).", resolve: (e, _a, ctx) => outcomeCounts(ctx.prisma, e.id) }),
     failures: t.field({
       type: [OutcomeCountRef],
@@ -128,7 +147,7 @@ builder.prismaObject("ExperimentEvaluator", {
     evaluator: t.relation("evaluator"),
     templateVersion: t.relation("templateVersion"),
     params: t.expose("params", { type: "JSON", description: "ctx.params of every run." }),
-    source: t.exposeString("source", { description: "evaluator: named by the caller; template: a template run with its defaults (an archived evaluator made for it)." }),
+    source: t.exposeString("source", { description: "evaluator: named by the caller; template: a template run with its defaults (an archived evaluator made for it); dependency: added because a listed evaluator depends on it." }),
     position: t.exposeInt("position"),
   }),
 });
@@ -250,6 +269,7 @@ builder.relayMutationField(
       evaluatorIds: t.globalIDList({ for: EvaluatorRef, description: "Evaluators to run, with their own setting values." }),
       templateIds: t.globalIDList({ for: TemplateRef, description: "Templates to run with their defaults (when no evaluator is given for them)." }),
       batchSize: t.int({ description: "Items per queued job (default 200)." }),
+      dependencyWaitSeconds: t.int({ description: "How long dependents wait for external scores posted for the items (submitScores), from creation (default 7 days; 0: do not wait)." }),
     }),
   },
   {
@@ -260,6 +280,7 @@ builder.relayMutationField(
         ...(input.evaluatorIds ? { evaluatorIds: input.evaluatorIds.map((g) => g.id) } : {}),
         ...(input.templateIds ? { templateIds: input.templateIds.map((g) => g.id) } : {}),
         ...(input.batchSize != null ? { batchSize: input.batchSize } : {}),
+        ...(input.dependencyWaitSeconds != null ? { dependencyWaitSeconds: input.dependencyWaitSeconds } : {}),
       }),
   },
   experimentField,

@@ -40,7 +40,10 @@ export async function experimentProgress(
        SELECT "datasetItemId", count(*) AS n,
               count(*) FILTER (WHERE ${FAILED_OUTCOMES_SQL}) AS failed,
               count(*) FILTER (WHERE outcome = 'skipped') AS skipped
-       FROM "Run" WHERE "experimentId" = $1::uuid GROUP BY "datasetItemId"
+       FROM "Run" WHERE "experimentId" = $1::uuid
+         -- scores posted by external evaluators for the items are runs too, but not the experiment's own
+         AND "evaluatorId" IN (SELECT "evaluatorId" FROM "ExperimentEvaluator" WHERE "experimentId" = $1::uuid)
+       GROUP BY "datasetItemId"
      ) AS per_item`,
     experiment.id,
     evaluatorCount,

@@ -18,6 +18,8 @@ export interface ExperimentRunRecord {
   result: ItemResult | null;
   /** Why the run was skipped (a dependency's gate did not pass); the outcome is then `skipped`. */
   skipReason?: string;
+  /** Dependencies that had no scores for the item when the run read them (ctx.score fell back to its default). */
+  missingDependencies?: string[];
   /** Attempts of the batch job so far (1 on the first). */
   attempts: number;
   startedAt: Date;
@@ -37,12 +39,14 @@ function runRow(id: string, r: ExperimentRunRecord, columns: RunColumns) {
     params: jsonWithoutNul(r.params),
     outcome: columns.outcome,
     skipReason: r.skipReason ?? null,
+    missingDependencies: r.missingDependencies ?? [],
     stdout: columns.stdout,
     stderr: columns.stderr,
     errorType: columns.errorType,
     errorMessage: columns.errorMessage,
     errorTraceback: columns.errorTraceback,
     durationMs: columns.durationMs,
+    outputTruncated: columns.outputTruncated,
     attempts: r.attempts,
     startedAt: r.startedAt.toISOString(),
     finishedAt: r.finishedAt.toISOString(),
@@ -76,12 +80,12 @@ function scoreRows(runId: string, r: ExperimentRunRecord, columns: RunColumns) {
 const INSERT_RUNS_AND_SCORES = `
 WITH inserted AS (
   INSERT INTO "Run" (id, "workspaceId", "evaluatorId", "templateVersionId", "experimentId", "datasetItemId", "libraryVersions", params,
-                     outcome, "skipReason", stdout, stderr, "errorType", "errorMessage", "errorTraceback", "durationMs", attempts, "startedAt", "finishedAt")
+                     outcome, "skipReason", "missingDependencies", stdout, stderr, "errorType", "errorMessage", "errorTraceback", "durationMs", "outputTruncated", attempts, "startedAt", "finishedAt")
   SELECT r.id, r."workspaceId", r."evaluatorId", r."templateVersionId", r."experimentId", r."datasetItemId", r."libraryVersions", r.params,
-         r.outcome, r."skipReason", r.stdout, r.stderr, r."errorType", r."errorMessage", r."errorTraceback", r."durationMs", r.attempts, r."startedAt", r."finishedAt"
+         r.outcome, r."skipReason", coalesce(r."missingDependencies", ARRAY[]::text[]), r.stdout, r.stderr, r."errorType", r."errorMessage", r."errorTraceback", r."durationMs", coalesce(r."outputTruncated", false), r.attempts, r."startedAt", r."finishedAt"
   FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, "workspaceId" uuid, "evaluatorId" uuid, "templateVersionId" uuid, "experimentId" uuid,
-       "datasetItemId" uuid, "libraryVersions" jsonb, params jsonb, outcome text, "skipReason" text, stdout text, stderr text, "errorType" text,
-       "errorMessage" text, "errorTraceback" text, "durationMs" float8, attempts int, "startedAt" timestamp(3), "finishedAt" timestamp(3))
+       "datasetItemId" uuid, "libraryVersions" jsonb, params jsonb, outcome text, "skipReason" text, "missingDependencies" text[], stdout text, stderr text, "errorType" text,
+       "errorMessage" text, "errorTraceback" text, "durationMs" float8, "outputTruncated" boolean, attempts int, "startedAt" timestamp(3), "finishedAt" timestamp(3))
   ON CONFLICT ("experimentId", "datasetItemId", "evaluatorId") DO NOTHING
   RETURNING id
 ), scores AS (

@@ -8,6 +8,11 @@ export const DEFAULT_BATCH_SIZE = 200;
 /** At most this many evaluators (and templates) in one experiment. */
 export const MAX_EXPERIMENT_EVALUATORS = 20;
 
+/** How long dependents wait for external scores by default: 7 days, as on live spans. */
+export const DEFAULT_DEPENDENCY_WAIT_SECONDS = 7 * 24 * 3600;
+/** The longest wait for external scores: 30 days. */
+export const MAX_DEPENDENCY_WAIT_SECONDS = 30 * 24 * 3600;
+
 /** The states of an experiment. */
 export const EXPERIMENT_STATUSES = ["queued", "running", "completed", "cancelled"] as const;
 /** One of {@link EXPERIMENT_STATUSES}. */
@@ -30,6 +35,12 @@ export const createExperimentInputSchema = z
     evaluatorIds: idList("evaluator").optional(),
     templateIds: idList("template").optional(),
     batchSize: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").max(1000, "must be at most 1000").optional(),
+    dependencyWaitSeconds: z
+      .number({ error: typeError("a whole number of seconds") })
+      .int("must be a whole number of seconds")
+      .min(0, "must be 0 or more")
+      .max(MAX_DEPENDENCY_WAIT_SECONDS, `must be at most ${MAX_DEPENDENCY_WAIT_SECONDS} (30 days)`)
+      .optional(),
   })
   .refine((input) => (input.evaluatorIds?.length ?? 0) + (input.templateIds?.length ?? 0) > 0, {
     message: "give at least one evaluator (evaluatorIds) or template to run with its defaults (templateIds)",

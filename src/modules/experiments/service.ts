@@ -9,14 +9,15 @@ import { resolveParams, valueProblems } from "../templates/values.js";
 import type { Principal } from "../workspaces/service.js";
 import { batchJobs, batchesOf } from "./batches.js";
 import { experimentProgress, FAILED_OUTCOMES_SQL, type ExperimentProgress } from "./progress.js";
-import { createExperimentInputSchema, DEFAULT_BATCH_SIZE } from "./schemas.js";
+import { createExperimentInputSchema, DEFAULT_BATCH_SIZE, DEFAULT_DEPENDENCY_WAIT_SECONDS } from "./schemas.js";
+import { syncInferredDependencies } from "../dependencies/store.js";
 
 /** One evaluator of a new experiment, resolved inside the creating transaction. */
 interface Member {
   evaluatorId: string;
   templateVersionId: string;
   params: Record<string, unknown>;
-  source: "evaluator" | "template";
+  source: "evaluator" | "template" | "dependency";
 }
 
 /** A live evaluator of the workspace with the version and ctx.params it runs now; issues otherwise. */
@@ -53,7 +54,50 @@ async function templateMember(tx: Tx, workspaceId: string, id: string, path: str
   const evaluator = await tx.evaluator.create({
     data: { workspaceId, name: template.name, liveName: null, templateId: template.id, pinnedVersion: version.version, enabled: false, archivedAt: new Date() },
   });
+  // Its literal ctx.score reads are its dependencies, as for a saved evaluator.
+  const refused = await syncInferredDependencies(tx, evaluator, version.scoreReads, path);
+  if (refused.length) {
+    issues.push(...refused);
+    return null;
+  }
   return { evaluatorId: evaluator.id, templateVersionId: version.id, params: resolveParams(specsOf(version), {}), source: "template" };
+}
+
+/**
+ * Adds the code dependencies of the members, transitively, as members of source "dependency"
+ * (run with their own setting values, like a listed evaluator), so no dependency a listed
+ * evaluator reads is silently missing. External dependencies are not members: their scores are
+ * posted for the experiment's items (submitScores) and dependents wait for them.
+ * @returns whether some member depends on an external evaluator.
+ */
+async function addDependencyMembers(tx: Tx, workspaceId: string, members: Member[], issues: InputIssue[]): Promise<boolean> {
+  let external = false;
+  const seen = new Set(members.map((m) => m.evaluatorId));
+  let frontier = [...seen];
+  while (frontier.length) {
+    const edges = await tx.evaluatorDependency.findMany({
+      where: { evaluatorId: { in: frontier } },
+      include: { dependsOn: { select: { id: true, kind: true, name: true, archivedAt: true } } },
+      orderBy: [{ evaluatorId: "asc" }, { position: "asc" }],
+    });
+    frontier = [];
+    for (const edge of edges) {
+      const dep = edge.dependsOn;
+      if (dep.kind === "external") external = true;
+      if (dep.kind === "external" || seen.has(dep.id)) continue;
+      seen.add(dep.id);
+      if (dep.archivedAt) {
+        issues.push({ path: "evaluatorIds", message: `dependency "${dep.name}" is archived: it cannot run in the experiment` });
+        continue;
+      }
+      const member = await evaluatorMember(tx, workspaceId, dep.id, "evaluatorIds", issues);
+      if (member) {
+        members.push({ ...member, source: "dependency" });
+        frontier.push(dep.id);
+      }
+    }
+  }
+  return external;
 }
 
 /**
@@ -91,7 +135,7 @@ export function createExperimentService(deps: { prisma: PrismaClient; queues: Qu
       const dataset = isUuid(data.datasetId) ? await prisma.dataset.findFirst({ where: { id: data.datasetId, workspaceId } }) : null;
       if (!dataset) throw new NotFoundError("dataset", data.datasetId);
       if (dataset.itemCount === 0) throw new BadUserInputError([{ path: "datasetId", message: `dataset "${dataset.name}" has no items: import some first` }]);
-      const experiment = await prisma.$transaction(async (tx) => {
+      const experimentAndExternal = await prisma.$transaction(async (tx) => {
         const members: Member[] = [];
         for (const [i, id] of (data.evaluatorIds ?? []).entries()) {
           const member = await evaluatorMember(tx, workspaceId, id, `evaluatorIds[${i}]`, issues);
@@ -102,18 +146,29 @@ export function createExperimentService(deps: { prisma: PrismaClient; queues: Qu
           if (member) members.push(member);
         }
         if (issues.length) throw new BadUserInputError(issues);
-        return tx.experiment.create({
+        const external = await addDependencyMembers(tx, workspaceId, members, issues);
+        if (issues.length) throw new BadUserInputError(issues);
+        const created = await tx.experiment.create({
           data: {
             workspaceId,
             datasetId: dataset.id,
             name: data.name ?? `${dataset.name} ${new Date().toISOString().slice(0, 19).replace("T", " ")}`,
             itemCount: dataset.itemCount,
             batchSize: data.batchSize ?? DEFAULT_BATCH_SIZE,
+            dependencyWaitSeconds: data.dependencyWaitSeconds ?? DEFAULT_DEPENDENCY_WAIT_SECONDS,
             evaluators: { create: members.map((m, position) => ({ ...m, params: asJson(m.params), position })) },
           },
         });
+        return { created, external };
       });
+      const { created: experiment, external } = experimentAndExternal;
       await enqueue(experiment, batchesOf(experiment));
+      // The safety net: when the wait for external scores ends, each batch runs what still waits (flagged).
+      if (external && experiment.dependencyWaitSeconds > 0) {
+        for (const batch of batchesOf(experiment)) {
+          await queues.add("experiment-batch", { experimentId: experiment.id, batch }, { jobId: `${experiment.id}_${batch}_wait`, delay: experiment.dependencyWaitSeconds * 1000 + 1000 });
+        }
+      }
       logger.info({ experimentId: experiment.id, items: experiment.itemCount, batches: batchesOf(experiment).length }, "experiment queued");
       return experiment;
     },
@@ -145,6 +200,7 @@ export function createExperimentService(deps: { prisma: PrismaClient; queues: Qu
           SELECT DISTINCT (i.position / ${found.batchSize}::int) AS batch
           FROM "DatasetItem" i
           LEFT JOIN "Run" r ON r."datasetItemId" = i.id AND r."experimentId" = ${found.id}::uuid
+            AND r."evaluatorId" IN (SELECT "evaluatorId" FROM "ExperimentEvaluator" WHERE "experimentId" = ${found.id}::uuid)
           WHERE i."datasetId" = ${found.datasetId}::uuid AND i.position < ${found.itemCount}::int
           GROUP BY i.id, i.position
           HAVING count(r.id) < ${evaluators}::int

@@ -21,6 +21,31 @@ export interface ScoreSummary {
   passRate: number | null;
   /** Scores that pass. */
   passed: number;
+  /** Runs of this evaluator that read a dependency with no scores for their item (ctx.score fell back to its default). */
+  runsWithMissingDependencies: number;
+}
+
+/** Runs of one evaluator that read one dependency with no scores for their item. */
+export interface MissingDependencyCount {
+  evaluatorId: string;
+  evaluatorName: string;
+  /** The dependency's name. */
+  dependency: string;
+  runs: number;
+}
+
+/** Per evaluator and dependency: runs that read it while it had no scores (never silent: issue 13). */
+export async function missingDependencyCounts(prisma: PrismaClient, experimentId: string): Promise<MissingDependencyCount[]> {
+  const rows = await prisma.$queryRaw<{ evaluatorId: string; evaluatorName: string; dependency: string; runs: bigint }[]>`
+    SELECT r."evaluatorId", e.name AS "evaluatorName", d.dependency, count(*) AS runs
+    FROM "Run" r
+    CROSS JOIN LATERAL unnest(r."missingDependencies") AS d(dependency)
+    JOIN "Evaluator" e ON e.id = r."evaluatorId"
+    JOIN "ExperimentEvaluator" x ON x."experimentId" = r."experimentId" AND x."evaluatorId" = r."evaluatorId"
+    WHERE r."experimentId" = ${experimentId}::uuid
+    GROUP BY r."evaluatorId", e.name, d.dependency, x.position
+    ORDER BY x.position, d.dependency`;
+  return rows.map((r) => ({ ...r, runs: Number(r.runs) }));
 }
 
 /** Runs of one evaluator that ended with one outcome. */
@@ -37,17 +62,19 @@ export interface OutcomeCount {
  */
 export async function scoreSummaries(prisma: PrismaClient, experimentId: string): Promise<ScoreSummary[]> {
   const rows = await prisma.$queryRawUnsafe<
-    { evaluatorId: string; evaluatorName: string; name: string; dataType: string; higherIsBetter: boolean; count: bigint; valueCount: bigint; mean: number | null; passed: bigint; unitScale: boolean }[]
+    { evaluatorId: string; evaluatorName: string; name: string; dataType: string; higherIsBetter: boolean; count: bigint; valueCount: bigint; mean: number | null; passed: bigint; unitScale: boolean; missingRuns: bigint }[]
   >(
     `SELECT s."evaluatorId", e.name AS "evaluatorName", s.name, s."dataType", s."higherIsBetter",
             count(*) AS count, count(s."numericValue") AS "valueCount", avg(s."numericValue")::float8 AS mean,
             count(*) FILTER (WHERE (${PASSED_SQL})) AS passed,
-            coalesce(min(s."numericValue") >= 0 AND max(s."numericValue") <= 1, true) AS "unitScale"
+            coalesce(min(s."numericValue") >= 0 AND max(s."numericValue") <= 1, true) AS "unitScale",
+            (SELECT count(*) FROM "Run" m WHERE m."experimentId" = s."experimentId" AND m."evaluatorId" = s."evaluatorId"
+               AND cardinality(m."missingDependencies") > 0) AS "missingRuns"
      FROM "Score" s
      JOIN "Evaluator" e ON e.id = s."evaluatorId"
      JOIN "ExperimentEvaluator" x ON x."experimentId" = s."experimentId" AND x."evaluatorId" = s."evaluatorId"
      WHERE s."experimentId" = $1::uuid
-     GROUP BY s."evaluatorId", e.name, s.name, s."dataType", s."higherIsBetter", x.position
+     GROUP BY s."experimentId", s."evaluatorId", e.name, s.name, s."dataType", s."higherIsBetter", x.position
      ORDER BY x.position, min(s.position), s.name`,
     experimentId,
   );
@@ -61,6 +88,7 @@ export async function scoreSummaries(prisma: PrismaClient, experimentId: string)
     valueCount: Number(r.valueCount),
     mean: r.mean === null ? null : Number(r.mean),
     passed: Number(r.passed),
+    runsWithMissingDependencies: Number(r.missingRuns),
     passRate: r.dataType === "CATEGORICAL" || !r.unitScale || Number(r.count) === 0 ? null : Number(r.passed) / Number(r.count),
   }));
 }

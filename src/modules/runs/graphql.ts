@@ -53,6 +53,12 @@ export const RunRef = builder.prismaNode("Run", {
     templateVersion: t.relation("templateVersion", { nullable: true, description: "The template version run (null when skipped)." }),
     outcome: t.exposeString("outcome", { description: `One of ${RUN_OUTCOMES.join(", ")}.` }),
     skipReason: t.exposeString("skipReason", { nullable: true, description: "Why it did not run (outcome skipped)." }),
+    outputTruncated: t.exposeBoolean("outputTruncated", {
+      description: "The item printed more than the output cap (64 KiB by default): stdout/stderr end with a marker, the rest was dropped, the scores were kept.",
+    }),
+    missingDependencies: t.exposeStringList("missingDependencies", {
+      description: "Dependencies it read that had no scores for its span or item (ctx.score returned its default): empty when every one had scores.",
+    }),
     params: t.expose("params", { type: "JSON", description: "ctx.params as the run saw them (value → default → null)." }),
     libraryVersions: t.expose("libraryVersions", { type: "JSON", description: "Shared library name → version used." }),
     stdout: t.exposeString("stdout", { description: "What the evaluator printed (capped)." }),

@@ -151,8 +151,10 @@ export function createRunProcessor(deps: {
       errorMessage: columns.errorMessage,
       errorTraceback: columns.errorTraceback,
       durationMs: columns.durationMs,
+      outputTruncated: columns.outputTruncated,
       attempts: ctx.attempt,
       inputRunIds: ctx.dependencies ? inputRunIds(ctx.dependencies.inputs) : {},
+      missingDependencies: ctx.dependencies ? ctx.dependencies.declared.filter((d) => !ctx.dependencies!.inputs.get(d.dependsOnId)?.scores.length).map((d) => d.name) : [],
       startedAt: ctx.startedAt,
       finishedAt: new Date(),
       scores: {

@@ -75,11 +75,21 @@ export interface RunColumns {
   errorTraceback: string | null;
   durationMs: number;
   scores: ScoreColumns[];
+  /** The item printed more than the output cap: its output was cut (with a marker), its scores kept. */
+  outputTruncated: boolean;
+}
+
+/** The start of the line the sandbox runner appends to stderr when it cut an item's output (sandbox/runner.py `truncation_marker`). */
+export const TRUNCATION_MARKER = "[oodle: output truncated:";
+
+/** Whether the sandbox cut this result's output (read before the output is capped again for storage). */
+export function outputWasTruncated(result: Pick<ItemResult, "stderr">): boolean {
+  return result.stderr.includes(TRUNCATION_MARKER);
 }
 
 /** The columns of a run that did not run (skipped, with its reason beside): no output, no scores. */
 export const SKIPPED_COLUMNS: Readonly<RunColumns> = {
-  outcome: "skipped", stdout: "", stderr: "", errorType: null, errorMessage: null, errorTraceback: null, durationMs: 0, scores: [],
+  outcome: "skipped", stdout: "", stderr: "", errorType: null, errorMessage: null, errorTraceback: null, durationMs: 0, scores: [], outputTruncated: false,
 };
 
 /**
@@ -97,5 +107,6 @@ export function runColumns(result: ItemResult): RunColumns {
     errorTraceback: error?.traceback ? withoutNul(error.traceback) : null,
     durationMs: result.durationMs,
     scores: result.outcome === "ok" ? scoreColumns(result.scores) : [],
+    outputTruncated: outputWasTruncated(result),
   };
 }

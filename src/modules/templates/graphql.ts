@@ -82,6 +82,9 @@ export const TemplateVersionRef = builder.prismaNode("TemplateVersion", {
     params: t.field({ type: [TemplateParamRef], description: "The settings.", resolve: (v) => specsOf(v) }),
     libraryPins: t.expose("libraryPins", { type: "JSON", description: "Shared library name → pinned version." }),
     sharedImports: t.exposeStringList("sharedImports", { description: "The shared libraries the code imports directly." }),
+    scoreReads: t.exposeStringList("scoreReads", {
+      description: 'Evaluator names the code reads with a literal ctx.score("Name", ...): the evaluators that run this version depend on them (inferred). A computed name is not found: declare it.',
+    }),
     resolvedLibraries: t.field({
       type: "JSON",
       description: "What each shared import resolves to now (transitively): library name → version.",

@@ -13,7 +13,13 @@ export interface EntryPoint {
 
 /** What a save needs to know of a source, found without running it. */
 export type SourceInspection =
-  | { ok: true; entryPoint: EntryPoint; sharedLibraries: string[] }
+  | {
+      ok: true;
+      entryPoint: EntryPoint;
+      sharedLibraries: string[];
+      /** Evaluator names read with a literal `ctx.score("Name", ...)`: inferred dependencies (absent from older inspectors: none). */
+      scoreReads?: string[];
+    }
   | { ok: false; error: SourceError };
 
 /** Inspects a source without running it (replaceable in tests). */

@@ -10,6 +10,7 @@ import { checkSource, inspectSource, type SourceInspector } from "./inspect-sour
 import { createTemplateInputSchema, parseTemplateInput, updateTemplateInputSchema } from "./schemas.js";
 import type { ParamSpec } from "./settings.js";
 import { validateImportsAndPins } from "../shared-libraries/resolve.js";
+import { syncInferredDependencies } from "../dependencies/store.js";
 import { findStarter, starterNotFound } from "./starters/index.js";
 import { asJson, isUuid, lockTemplate, specsOf, withUniqueName } from "./store.js";
 import { validateValues } from "./values.js";
@@ -90,6 +91,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
               entryPointName: inspection.entryPoint.name,
               libraryPins: asJson(libraryPins),
               sharedImports: inspection.sharedLibraries,
+              scoreReads: inspection.scoreReads ?? [],
               authorApiKeyId: principal.apiKeyId,
             },
           },
@@ -169,11 +171,20 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
                 params: asJson(newSpecs),
                 libraryPins: asJson(newPins),
                 sharedImports: newImports,
+                scoreReads: inspection ? (inspection.scoreReads ?? []) : latest.scoreReads,
                 entryPointKind: inspection?.entryPoint.kind ?? latest.entryPointKind,
                 entryPointName: inspection?.entryPoint.name ?? latest.entryPointName,
                 authorApiKeyId: principal.apiKeyId,
               },
             });
+          }
+          if (changed) {
+            // Evaluators that follow the latest version read what the new code reads.
+            const followers = await tx.evaluator.findMany({ where: { templateId, archivedAt: null, pinnedVersion: null }, orderBy: { name: "asc" } });
+            const reads = inspection ? (inspection.scoreReads ?? []) : latest.scoreReads;
+            const refused: InputIssue[] = [];
+            for (const follower of followers) refused.push(...(await syncInferredDependencies(tx, follower, reads)));
+            throwIfAny(refused);
           }
           return tx.template.update({
             where: { id: templateId },

@@ -5,6 +5,7 @@ import { numericValueOf } from "../runs/record.js";
 import { SpanRef } from "../spans/graphql.js";
 import { TemplateRef } from "../templates/graphql.js";
 import { LimitExceededError } from "../../lib/errors.js";
+import type { ScoreFallback } from "./service.js";
 
 /** tryCode fields one GraphQL request may run (aliases included); more are refused. */
 export const MAX_TRY_CODE_PER_REQUEST = 5;
@@ -25,6 +26,15 @@ const TryCodeScoreRef = builder.objectRef<Score>("TryCodeScore").implement({
   }),
 });
 
+const ScoreFallbackRef = builder.objectRef<ScoreFallback>("ScoreFallback").implement({
+  description: "A ctx.score read of a draft run that found no score in the sample, so it returned its default.",
+  fields: (t) => ({
+    evaluator: t.exposeString("evaluator"),
+    score: t.exposeString("score", { nullable: true, description: "The score name read; null: the evaluator's first score." }),
+    line: t.exposeInt("line", { description: "The line of the ctx.score call." }),
+  }),
+});
+
 builder.relayMutationField(
   "tryCode",
   {
@@ -38,7 +48,11 @@ builder.relayMutationField(
       params: t.field({ type: "JSON", description: "Setting values: checked against the settings used; absent ones take their defaults." }),
       spanId: t.globalID({ for: SpanRef, description: "Sample: a stored span (its stored trace is ctx.trace)." }),
       span: t.field({ type: "JSON", description: "Sample: an inline span in the ingestSpans shape (ctx.trace holds it alone)." }),
-      document: t.field({ type: "JSON", description: "Sample: an inline dataset item, as the sample document (oodle-eval-v1.md)." }),
+      document: t.field({
+        type: "JSON",
+        description: "Sample: an inline dataset item, as the sample document (oodle-eval-v1.md) or as a line of items.jsonl (mapped as dataset import maps it).",
+      }),
+      datasetItemId: t.globalID({ description: "Sample: a stored dataset item (as an experiment runs it)." }),
     }),
   },
   {
@@ -52,6 +66,7 @@ builder.relayMutationField(
         ...input,
         templateId: input.templateId?.id ?? null,
         spanId: input.spanId?.id ?? null,
+        datasetItemId: input.datasetItemId?.id ?? null,
       });
     },
   },
@@ -66,6 +81,13 @@ builder.relayMutationField(
       params: t.field({ type: "JSON", description: "ctx.params as the run saw them.", resolve: (r) => r.params }),
       templateVersion: t.exposeInt("templateVersion", { nullable: true, description: "The template version run (templateId only)." }),
       libraryVersions: t.field({ type: "JSON", resolve: (r) => r.libraryVersions }),
+      outputTruncated: t.exposeBoolean("outputTruncated", { description: "The code printed more than the output cap: the output ends with a marker, the scores were kept." }),
+      scoreFallbacks: t.field({
+        type: [ScoreFallbackRef],
+        description:
+          "ctx.score reads (literal names) that found no score and returned their default: on a stored span the scores those evaluators have there, else document.scores.",
+        resolve: (r) => r.scoreFallbacks,
+      }),
     }),
   },
 );

@@ -44,6 +44,8 @@ export interface TryCodeInput {
   spanId?: string | null;
   /** … an inline span (in the ingestSpans shape; its trace is that span alone), or … */
   span?: unknown;
-  /** … an inline dataset item: the sample document itself. */
+  /** … an inline dataset item: the sample document itself, or a line of items.jsonl, or … */
   document?: unknown;
+  /** … a stored dataset item (its id). */
+  datasetItemId?: string | null;
 }

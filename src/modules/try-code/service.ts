@@ -10,7 +10,11 @@ import { checkSource, inspectSource, type SourceInspector } from "../templates/i
 import type { TemplateService } from "../templates/service.js";
 import { validateParamSpecs, type ParamSpec } from "../templates/settings.js";
 import { findStarter, starterNotFound } from "../templates/starters/index.js";
-import { specsOf } from "../templates/store.js";
+import { isUuid, specsOf } from "../templates/store.js";
+import { outputWasTruncated } from "../runs/record.js";
+import type { PrismaClient } from "../../lib/prisma.js";
+import { itemColumnsOf } from "../datasets/item-record.js";
+import { itemToDocument, type DocumentItem } from "../experiments/document.js";
 import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../workspaces/service.js";
 import { libraryPinsSchema, MAX_DOCUMENT_BYTES, sampleDocumentSchema, type TryCodeInput } from "./schemas.js";
@@ -29,7 +33,37 @@ export interface TryCodeResult {
   templateVersion: number | null;
   /** Shared-library versions used. */
   libraryVersions: Record<string, number>;
+  /**
+   * The literal ctx.score reads that found no score in the sample, so ctx.score returned its
+   * default (on a stored span: the scores those evaluators have there; else `document.scores`).
+   */
+  scoreFallbacks: ScoreFallback[];
+  /** The code printed more than the output cap: output cut with a marker, scores kept. */
+  outputTruncated: boolean;
 }
+
+/** A ctx.score read that found nothing: the evaluator, the score name (null: its first score) and the line. */
+export interface ScoreFallback {
+  evaluator: string;
+  score: string | null;
+  line: number;
+}
+
+/** A literal ctx.score call found in the code. */
+type ScoreReadCall = ScoreFallback;
+
+/** The reads of `calls` that `scores` (evaluator name → score name → value) does not answer. */
+export function scoreFallbacks(calls: readonly ScoreReadCall[], scores: Record<string, Record<string, unknown>> | undefined): ScoreFallback[] {
+  return calls.filter((c) => {
+    const of = scores?.[c.evaluator];
+    if (!of || Object.keys(of).length === 0) return true;
+    const value = c.score === null ? Object.values(of)[0] : of[c.score];
+    return value === undefined || value === null;
+  });
+}
+
+/** Keys only an items.jsonl line has (not the sample document): such a document is mapped as dataset import maps it. */
+const ITEM_ONLY_KEYS = ["id", "context", "tool_calls", "expected_tool_calls"] as const;
 
 /** The code and settings a draft run uses, from one of the three ways to name them. */
 interface Subject {
@@ -37,6 +71,8 @@ interface Subject {
   specs: ParamSpec[];
   imports?: string[];
   templateVersion: number | null;
+  /** The literal ctx.score calls of the code (null: not inspected yet). */
+  scoreCalls?: ScoreReadCall[];
 }
 
 function given(value: unknown): boolean {
@@ -59,6 +95,8 @@ export function createTryCodeService(deps: {
   preparer: RunPreparer;
   templates: Pick<TemplateService, "findVersion">;
   spans: Pick<SpanService, "documentOf">;
+  /** For the scores stored on a span and for stored dataset items (absent: neither is read). */
+  prisma?: PrismaClient;
   inspectSource?: SourceInspector;
 }) {
   const inspector = deps.inspectSource ?? inspectSource;
@@ -88,6 +126,7 @@ export function createTryCodeService(deps: {
         specs: specs.specs,
         imports: checked.inspection.sharedLibraries,
         templateVersion: null,
+        scoreCalls: (checked.inspection as { scoreReadCalls?: ScoreReadCall[] }).scoreReadCalls ?? [],
       };
     }
     if (given(input.starterId)) {
@@ -101,12 +140,20 @@ export function createTryCodeService(deps: {
   }
 
   async function sampleOf(principal: Principal, input: TryCodeInput, issues: InputIssue[]): Promise<SampleDocument | null> {
-    const ways = [given(input.spanId), given(input.span), given(input.document)].filter(Boolean).length;
+    const ways = [given(input.spanId), given(input.span), given(input.document), given(input.datasetItemId)].filter(Boolean).length;
     if (ways !== 1) {
-      issues.push({ path: "spanId", message: "give exactly one sample: spanId (a stored span), span (an inline span) or document (an inline dataset item)" });
+      issues.push({
+        path: "spanId",
+        message: "give exactly one sample: spanId (a stored span), span (an inline span), document (an inline dataset item) or datasetItemId (a stored dataset item)",
+      });
       return null;
     }
     if (given(input.spanId)) return deps.spans.documentOf(principal.workspaceId, input.spanId!);
+    if (given(input.datasetItemId)) {
+      const item = isUuid(input.datasetItemId!) && deps.prisma ? await deps.prisma.datasetItem.findFirst({ where: { id: input.datasetItemId!, workspaceId: principal.workspaceId } }) : null;
+      if (!item) throw new NotFoundError("dataset item", input.datasetItemId!);
+      return itemToDocument(item) as SampleDocument;
+    }
     const raw = given(input.span) ? input.span : input.document;
     const bytes = Buffer.byteLength(JSON.stringify(raw), "utf8");
     if (bytes > Math.max(MAX_SPAN_BYTES, MAX_DOCUMENT_BYTES)) {
@@ -122,6 +169,23 @@ export function createTryCodeService(deps: {
       }
       return spanToDocument(result.span, [result.span]);
     }
+    const raw_ = input.document;
+    if (typeof raw_ === "object" && raw_ !== null && !Array.isArray(raw_) && ITEM_ONLY_KEYS.some((k) => Object.hasOwn(raw_, k))) {
+      // A line of items.jsonl: the same mapping as dataset import, then the experiment's sample document.
+      const { scores, ...line } = raw_ as Record<string, unknown>;
+      const mapped = itemColumnsOf(line);
+      if (mapped.issues) {
+        issues.push(...mapped.issues.map((i) => ({ path: i.path ? `document.${i.path}` : "document", message: i.message })));
+        return null;
+      }
+      const document = itemToDocument(mapped.columns as DocumentItem);
+      if (scores !== undefined) {
+        const checked = parseIssues(sampleDocumentSchema, { scores }, "document");
+        issues.push(...checked.issues);
+        if (checked.data?.scores) document.scores = checked.data.scores;
+      }
+      return document as SampleDocument;
+    }
     const parsed = parseIssues(sampleDocumentSchema, input.document, "document");
     issues.push(...parsed.issues);
     return parsed.data as SampleDocument | null;
@@ -129,6 +193,25 @@ export function createTryCodeService(deps: {
 
   /** tryCode runs in flight per workspace (one workspace cannot fill the sandbox's slots with drafts). */
   const runningBy = new Map<string, number>();
+
+  /** The literal ctx.score calls of the code run (inspected once here for a starter or template). */
+  async function scoreCallsOf(subject: Subject): Promise<ScoreReadCall[]> {
+    if (subject.scoreCalls) return subject.scoreCalls;
+    const inspection = await inspector(subject.version.sourceCode);
+    return inspection.ok ? ((inspection as { scoreReadCalls?: ScoreReadCall[] }).scoreReadCalls ?? []) : [];
+  }
+
+  /** On a stored span: the scores the evaluators the code reads have there (as the live run reads them). */
+  async function storedScores(workspaceId: string, spanId: string, calls: readonly ScoreReadCall[]): Promise<Record<string, Record<string, unknown>>> {
+    const names = [...new Set(calls.map((c) => c.evaluator))];
+    if (!deps.prisma || names.length === 0) return {};
+    const runs = await deps.prisma.run.findMany({
+      where: { spanId, workspaceId, evaluator: { name: { in: names } } },
+      select: { evaluator: { select: { name: true } }, scores: { orderBy: { position: "asc" }, select: { name: true, value: true } } },
+      orderBy: { createdAt: "asc" },
+    });
+    return Object.fromEntries(runs.map((r) => [r.evaluator.name, Object.fromEntries(r.scores.map((s) => [s.name, s.value]))]));
+  }
 
   return {
     /**
@@ -161,6 +244,10 @@ export function createTryCodeService(deps: {
       issues.push(...values.issues);
       if (issues.length || !subject || !document) throw new BadUserInputError(issues);
       const params = resolveParams(subject.specs, values.values);
+      const calls = await scoreCallsOf(subject);
+      if (given(input.spanId) && calls.length) {
+        (document as Record<string, unknown>).scores = await storedScores(principal.workspaceId, input.spanId!, calls);
+      }
       const prepared = await deps.preparer.prepare(principal.workspaceId, subject.version, subject.imports);
       // A draft declares no dependencies: ctx.score reads any score given in the sample, else its default.
       const item = { workspaceId: principal.workspaceId, document: document as Record<string, unknown>, params, dependencies: null };
@@ -176,6 +263,8 @@ export function createTryCodeService(deps: {
         params,
         templateVersion: subject.templateVersion,
         libraryVersions: prepared.libraryVersions,
+        outputTruncated: outputWasTruncated(result!),
+        scoreFallbacks: scoreFallbacks(calls, (document as { scores?: Record<string, Record<string, unknown>> }).scores),
       };
   }
 }
