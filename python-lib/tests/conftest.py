@@ -86,3 +86,15 @@ def chat(user: str, reply: str | None, **extra: Any) -> dict[str, Any]:
 def shims_on_path():
     _ensure_opik_shim()
     yield SHIMS
+
+
+def _register_hypothesis_profile() -> None:
+    """Property tests must not depend on an idle machine: no per-example deadline and no
+    too-slow health check (on a busy CI machine data generation alone can trip it)."""
+    from hypothesis import HealthCheck, settings
+
+    settings.register_profile("ci", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+    settings.load_profile("ci")
+
+
+_register_hypothesis_profile()

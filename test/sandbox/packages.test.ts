@@ -22,7 +22,7 @@ interface Case {
 }
 
 const CASES: Case[] = [
-  { file: "phonenumbers_write_package.py", pkg: "phonenumbers", outcome: "user_error", error: "OSError", message: /Read-only file system/ },
+  { file: "phonenumbers_write_package.py", pkg: "phonenumbers", outcome: "user_error", error: /^(OSError|PermissionError)$/, message: /Read-only file system|Permission denied/ },
   { file: "jsonschema_remote_ref.py", pkg: "jsonschema", outcome: "user_error", error: /RefResolutionError|PermissionError|URLError/, message: /Operation not permitted|Permission/ },
   { file: "yaml_unsafe_load.py", pkg: "yaml", outcome: "user_error", error: "PermissionError" },
   { file: "dateutil_read_host_files.py", pkg: "dateutil", outcome: "user_error", error: "FileNotFoundError", message: /\/etc\/passwd/ },

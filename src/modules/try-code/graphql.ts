@@ -7,8 +7,8 @@ import { TemplateRef } from "../templates/graphql.js";
 import { LimitExceededError } from "../../lib/errors.js";
 import type { ScoreFallback } from "./service.js";
 
-/** tryCode fields one GraphQL request may run (aliases included); more are refused. */
-export const MAX_TRY_CODE_PER_REQUEST = 5;
+/** tryCode fields one GraphQL request may run (aliases included); more are refused (the same bound as the request cost of src/graphql/limits.ts). */
+export const MAX_TRY_CODE_PER_REQUEST = 4;
 /** tryCode fields already run by each request (keyed by its context object). */
 const tryCodeFieldsOf = new WeakMap<object, number>();
 
