@@ -70,8 +70,9 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     try {
       response = await doFetch(new Request(endpoint, { method: "POST", headers, body: init.body }));
     } catch (error) {
-      const inner = (error as { cause?: { code?: string; errors?: { code?: string }[] } }).cause;
-      const cause = inner?.code ?? inner?.errors?.[0]?.code ?? (error as Error).message;
+      const inner = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
+      // fetch says only "fetch failed": the reason is its cause (ECONNREFUSED, or "bad port" for a port fetch blocks).
+      const cause = inner?.code ?? inner?.errors?.[0]?.code ?? inner?.message ?? (error as Error).message;
       throw new ApiError("UNAVAILABLE", `cannot reach the Oodle API at ${endpoint} (${cause}): is the service running? Set OODLE_API_URL or --url`);
     }
     let body: GraphQLBody<T>;

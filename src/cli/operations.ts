@@ -108,6 +108,10 @@ export interface TryCodeRecord {
   params: Record<string, unknown>;
   templateVersion: number | null;
   libraryVersions: Record<string, number>;
+  /** The output passed the cap: it ends with a marker, the scores were kept. */
+  outputTruncated: boolean;
+  /** ctx.score reads (literal names) that found no score in the sample and returned their default. */
+  scoreFallbacks: { evaluator: string; score: string | null; line: number }[];
 }
 
 /** An experiment with its progress. */
@@ -227,7 +231,7 @@ export function createOperations(api: ApiClient) {
     tryCode: async (input: Record<string, unknown>) =>
       (
         await api.request<{ tryCode: TryCodeRecord }>(
-          `mutation($input: TryCodeInput!) { tryCode(input: $input) { outcome scores { name value dataType higherIsBetter comment metadata } stdout stderr error { type message traceback } durationMs params templateVersion libraryVersions } }`,
+          `mutation($input: TryCodeInput!) { tryCode(input: $input) { outcome scores { name value dataType higherIsBetter comment metadata } stdout stderr error { type message traceback } durationMs params templateVersion libraryVersions outputTruncated scoreFallbacks { evaluator score line } } }`,
           { input },
         )
       ).tryCode,

@@ -140,6 +140,35 @@ export interface RateLimits {
   mutationsPerMinute: number;
 }
 
+/** The per-workspace budgets; `ingest` is shared by `ingestSpans` and `POST /v1/traces`. */
+export type RateBudget = "ingest" | "try-code" | "mutation";
+
+/**
+ * A per-workspace limiter of `points` calls a minute for one budget, counted in Redis under
+ * `<prefix>:rate:<budget>` (so every API process and every transport shares it); an in-memory
+ * limiter stands in while Redis is down. @returns null when `points` is 0 (no limit).
+ */
+export function rateLimiter(redis: Redis, budget: RateBudget, points: number, prefix: string): RateLimiterRedis | null {
+  return points > 0
+    ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:rate:${budget}`, points, duration: 60, insuranceLimiter: new RateLimiterMemory({ points, duration: 60 }) })
+    : null;
+}
+
+/**
+ * Takes one call of `workspaceId` from a limiter. @returns null when it fits, else the seconds
+ * to wait before the next call fits (at least 1).
+ */
+export async function takeRate(limiter: RateLimiterRedis | null, workspaceId: string): Promise<number | null> {
+  if (!limiter) return null;
+  try {
+    await limiter.consume(workspaceId, 1);
+    return null;
+  } catch (rejection) {
+    if (!(rejection instanceof RateLimiterRes)) throw rejection;
+    return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+  }
+}
+
 /**
  * Per-workspace rate limits on mutations, counted in Redis (shared by every API process; an
  * in-memory limiter stands in while Redis is down): `ingestSpans`, `tryCode` and every other
@@ -147,10 +176,7 @@ export interface RateLimits {
  * Past it the request does nothing and gets HTTP 429, LIMIT_EXCEEDED and `Retry-After`.
  */
 export function rateLimitPlugin(redis: Redis, limits: RateLimits, prefix: string): Plugin {
-  const make = (name: string, points: number) =>
-    points > 0
-      ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:rate:${name}`, points, duration: 60, insuranceLimiter: new RateLimiterMemory({ points, duration: 60 }) })
-      : null;
+  const make = (name: RateBudget, points: number) => rateLimiter(redis, name, points, prefix);
   const limiters = { ingestSpans: make("ingest", limits.ingestPerMinute), tryCode: make("try-code", limits.tryCodePerMinute), mutation: make("mutation", limits.mutationsPerMinute) };
   const budgetOf = (field: string): keyof typeof limiters => (field === "ingestSpans" || field === "tryCode" ? field : "mutation");
   return {

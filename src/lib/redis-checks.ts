@@ -1,5 +1,5 @@
 import type { Logger } from "./logger.js";
-import type { Redis } from "./redis.js";
+import { redisReachable, type Redis } from "./redis.js";
 
 /** What {@link checkRedisOperations} found. */
 export interface RedisOperationsReport {
@@ -31,6 +31,9 @@ export class RedisEvictionError extends Error {
 export async function checkRedisOperations(redis: Redis, mode: "warn" | "refuse" | "off", logger: Logger): Promise<RedisOperationsReport> {
   const report: RedisOperationsReport = { maxmemoryPolicy: null, persistent: null, problems: [] };
   if (mode === "off") return report;
+  // A fail-fast connection refuses commands until it is ready: wait for it (bounded), else the
+  // check would read nothing on every start and `refuse` could never refuse.
+  await redisReachable(redis, 5_000);
   try {
     const [policy, aof, save] = await Promise.all([
       redis.config("GET", "maxmemory-policy") as Promise<string[]>,

@@ -58,7 +58,7 @@ async function printValidation(ctx: CommandContext, dir: string): Promise<number
   const unpublished = changedLibraries(folder);
   emit(ctx.output, { valid: result.valid, issues, entryPoint: result.entryPoint, sharedImports: result.sharedImports, unpublishedLibraries: unpublished }, () =>
     result.valid
-      ? `ok: ${FILES.code} defines ${result.entryPoint!.kind} ${result.entryPoint!.name}; ${folder.manifest.settings.length} setting(s)` +
+      ? `ok: ${FILES.code} defines ${result.entryPoint!.name === result.entryPoint!.kind ? result.entryPoint!.name : `${result.entryPoint!.kind} ${result.entryPoint!.name}`}; ${folder.manifest.settings.length} setting(s)` +
         (unpublished.length ? `\nnote: push publishes the changed libraries ${unpublished.join(", ")}` : "")
       : `${issues.length} problem(s):\n${issues.map((i) => `  ${i.field}: ${i.message}`).join("\n")}`,
   );

@@ -48,7 +48,10 @@ export function printTryResult(ctx: CommandContext, result: TryCodeRecord): numb
     const lines = [`outcome: ${result.outcome} (${result.durationMs.toFixed(1)} ms)`, `ctx.params: ${JSON.stringify(result.params)}`];
     if (result.scores.length) lines.push(table(["score", "value", "type", "comment"], result.scores.map((s) => [s.name, cell(s.value), s.dataType, s.comment])));
     if (result.error) lines.push(`error: ${result.error.type}: ${result.error.message}`, ...(result.error.traceback ? [result.error.traceback] : []));
-    if (result.stdout) lines.push(`stdout:\n${result.stdout}`);
+    for (const f of result.scoreFallbacks ?? []) {
+      lines.push(`note: line ${f.line}: ctx.score("${f.evaluator}"${f.score ? `, "${f.score}"` : ""}) found no score in the sample and returned its default`);
+    }
+    if (result.stdout) lines.push(`stdout:${result.outputTruncated ? " (truncated at the output cap)" : ""}\n${result.stdout}`);
     return lines.join("\n");
   });
   return result.outcome === "ok" ? EXIT.ok : EXIT.evaluationFailed;

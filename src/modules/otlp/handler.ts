@@ -10,6 +10,7 @@
  *  - 400 google.rpc.Status for a body that cannot be decoded; 401 for a missing or unknown key;
  *  - 413 for a body over the cap, compressed or after decompression (not retryable);
  *  - 415 for another content type or content encoding; 405 for another method;
+ *  - 429 with Retry-After past the workspace's ingest rate (the budget `ingestSpans` uses too);
  *  - 503 with Retry-After when PostgreSQL or Redis does not answer (load shedding, outage).
  */
 import { promisify } from "node:util";
@@ -38,6 +39,8 @@ export interface OtlpDeps {
   healthy(): Promise<boolean>;
   logger: Logger;
   maxBodyBytes?: number;
+  /** Takes one ingest call of the workspace's rate: null when it fits, else seconds to wait. */
+  rateLimit?(workspaceId: string): Promise<number | null>;
   /** Called with the counts of each export (metrics). */
   onExport?(counts: { accepted: number; rejected: number }): void;
 }
@@ -140,6 +143,8 @@ export function createOtlpTraceHandler(deps: OtlpDeps) {
     try {
       const principal = secret ? await deps.authenticate(secret) : null;
       if (!principal) return error(401, encoding, RPC_CODES.UNAUTHENTICATED, secret ? "the API key is unknown or revoked" : "a valid API key is required: send Authorization: Bearer <key>");
+      const wait = await deps.rateLimit?.(principal.workspaceId);
+      if (wait) return error(429, encoding, RPC_CODES.RESOURCE_EXHAUSTED, `rate limit: this workspace's ingest calls per minute are used up; retry in ${wait} s`, { "retry-after": String(wait) });
       const raw = await readBody(request, max);
       const body = await decompress(raw, request.headers.get("content-encoding"), max);
       const decoded = decodeTraceRequest(body, encoding);

@@ -1,5 +1,6 @@
 import type { Plugin } from "graphql-yoga";
 import type { App } from "../../app.js";
+import { rateLimiter, takeRate } from "../../graphql/limits.js";
 import { redisReachable } from "../../lib/redis.js";
 import { createOtlpTraceHandler } from "./handler.js";
 
@@ -8,6 +9,8 @@ export const OTLP_TRACES_PATH = "/v1/traces";
 
 /** Serves `POST /v1/traces` beside GraphQL (see handler.ts); outside GraphQL's auth, with its own. */
 export function otlpPlugin(app: App): Plugin {
+  // The same per-workspace ingest budget as the ingestSpans mutation (one Redis counter).
+  const ingestRate = rateLimiter(app.redis, "ingest", app.config.RATE_LIMIT_INGEST_PER_MINUTE, app.config.QUEUE_PREFIX);
   const handle = createOtlpTraceHandler({
     spans: app.services.spans,
     authenticate: (secret) => app.services.workspaces.authenticate(secret),
@@ -17,6 +20,7 @@ export function otlpPlugin(app: App): Plugin {
     },
     logger: app.logger.child({ route: OTLP_TRACES_PATH }),
     maxBodyBytes: app.config.OTLP_MAX_BODY_BYTES,
+    rateLimit: (workspaceId) => takeRate(ingestRate, workspaceId),
   });
   return {
     async onRequest({ url, request, endResponse }) {
