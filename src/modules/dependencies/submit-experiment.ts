@@ -1,12 +1,11 @@
-import type { Prisma, Run } from "../../generated/prisma/client.js";
+import type { Run } from "../../generated/prisma/client.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { parseIssues } from "../../lib/validation.js";
-import { numericValueOf } from "../runs/record.js";
 import { isUuid } from "../templates/store.js";
 import type { Principal } from "../workspaces/service.js";
 import type { ReleaseDeps } from "./release.js";
-import { inferDataType, postedScoresSchema } from "./schemas.js";
-import type { SubmitScoresResult } from "./submit.js";
+import { postedScoresSchema } from "./schemas.js";
+import { scoreRow, type SubmitScoresResult } from "./submit.js";
 
 /** The input of submitScores for a dataset item of an experiment. */
 export interface SubmitExperimentScoresInput {
@@ -69,17 +68,7 @@ export async function submitExperimentScores(deps: ReleaseDeps, principal: Princ
         startedAt: now,
         finishedAt: now,
         scores: {
-          create: scores.map((s, position) => ({
-            ...ids,
-            position,
-            name: s.name,
-            dataType: s.dataType ?? inferDataType(s.value),
-            value: s.value as Prisma.InputJsonValue,
-            numericValue: numericValueOf(s.value),
-            higherIsBetter: s.higherIsBetter ?? true,
-            comment: s.comment ?? null,
-            metadata: (s.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
-          })),
+          create: scores.map((s, position) => scoreRow(s, position, ids)),
         },
       },
     });

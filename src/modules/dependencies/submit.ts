@@ -28,8 +28,8 @@ export interface SubmitScoresResult {
   rerun: string[];
 }
 
-/** The stored columns of a posted score. */
-function scoreRow(score: PostedScore, position: number, ids: { workspaceId: string; evaluatorId: string; spanId: string }) {
+/** The stored columns of a posted score, with the ids of its run (a span's, or an experiment item's). */
+export function scoreRow<Ids extends { workspaceId: string; evaluatorId: string }>(score: PostedScore, position: number, ids: Ids) {
   return {
     ...ids,
     position,
