@@ -17,12 +17,13 @@ path: ``npm run bench -- sandbox``), so nothing is compared unless something say
   dict compared with its snapshot and put back. The tag's place is checked when the snapshot is
   taken (``_tag_view``); on an interpreter where it is not where 3.11 keeps it, every dict is
   compared with ``==`` instead (correct, slower).
-* **Scalars and lists**: recursion limit, int-digit limit, trace and profile functions, gc
-  enabled/thresholds/callbacks, ``sys.path``, ``sys.meta_path``, ``sys.path_hooks`` are compared
-  directly (a few C calls).
-* **Signals**: the setters of ``_signal``/``signal`` (``signal``, ``siginterrupt``,
-  ``set_wakeup_fd``, ``pthread_sigmask``, ``setitimer``, ``alarm``) are wrapped to note that a
-  setter ran; only then are handlers, the wake-up fd, the signal mask and ITIMER_VIRTUAL put back.
+* **Lists**: ``sys.path``, ``sys.meta_path``, ``sys.path_hooks`` are compared with their snapshots
+  (identity of each element first: a few pointer compares) and gc's callback list must be empty.
+* **Setters** (one flag for all): the setters of the recursion limit, the int-digit limit, the trace
+  and profile functions, of gc (enable/disable, thresholds, freeze, debug) and of signal state
+  (``_signal``/``signal``: ``signal``, ``siginterrupt``, ``set_wakeup_fd``, ``pthread_sigmask``,
+  ``setitimer``, ``alarm``) are wrapped to note that one ran; only then are the limits, trace and
+  profile functions, gc settings, handlers, wake-up fd, signal mask and ITIMER_VIRTUAL put back.
 
 Modules imported for the first time by an item stay imported when they were loaded from the
 read-only filesystem by the standard loaders (the import cache: re-importing numpy per item is not
@@ -32,7 +33,8 @@ Not reset in warm mode (one trust domain; strict mode forks a fresh child per it
 of it): attributes and contents of standard-library and package modules other than ``sys`` and
 ``os`` (``json.x = 1``, ``random``'s state, caches), objects mutated in place (a class attribute
 of ``Score``, a list held by a module), writes that go around ``__setattr__`` (a module's
-``__dict__`` or a function's ``__globals__``), and anything done through ``ctypes``.
+``__dict__`` or a function's ``__globals__``), audit hooks (which cannot be removed), the originals
+of wrapped setters dug out of their closures, and anything done through ``ctypes``.
 """
 
 from __future__ import annotations
@@ -51,9 +53,7 @@ import types
 __builtins__ = dict(builtins.__dict__)
 
 _MISSING = object()
-_ModuleType = types.ModuleType
 _set_module_attr = types.ModuleType.__setattr__
-_del_module_attr = types.ModuleType.__delattr__
 
 
 class ReadOnlyModule(types.ModuleType):

@@ -33,6 +33,9 @@ Each item runs the compiled template in a fresh module namespace (Score and Eval
 globals) and re-executes the shared libraries, so module-level state does not carry over. A per-item
 CPU budget (ITIMER_PROF) and wall budget (ITIMER_REAL) raise ItemTimeout in user code; RLIMIT_CPU
 and Node's wall-clock SIGKILL are the backstops for code that never returns to the interpreter.
+In warm mode the interpreter itself (builtins, sys, sys.modules, os.environ, import hooks, limits,
+signal handlers) is put back before every item from a snapshot taken before the first
+(interpreter_state.py), and oodle_eval's and the shims' modules are read-only in both modes.
 """
 
 from __future__ import annotations
@@ -110,6 +113,7 @@ _SIGALRM = int(signal.SIGALRM)
 _ITIMER_PROF = signal.ITIMER_PROF
 _ITIMER_REAL = signal.ITIMER_REAL
 _RLIMIT_CPU = resource.RLIMIT_CPU
+_setrlimit = resource.setrlimit
 _ALL_RLIMITS = tuple(getattr(resource, name) for name in sorted(dir(resource)) if name.startswith("RLIMIT_"))
 
 
@@ -1078,7 +1082,7 @@ class Runner:
         # (whole seconds, so the call is skipped while the value does not change).
         soft = int(used_s + self.cpu_s) + 2
         if soft != self.cpu_soft:
-            resource.setrlimit(_RLIMIT_CPU, (min(soft, self.cpu_hard), self.cpu_hard))
+            _setrlimit(_RLIMIT_CPU, (min(soft, self.cpu_hard), self.cpu_hard))
             self.cpu_soft = soft
         self.state.restore()  # what earlier items left in the interpreter (interpreter_state.py)
         result = self.run_item(item)
