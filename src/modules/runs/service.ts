@@ -4,7 +4,7 @@ import { INVOCATION_CAP_REASON, RUN_OUTCOMES, type RunOutcome } from "./record.j
 
 /** Per evaluator on live spans: how spans met its rule, and what its runs ended with. */
 export interface EvaluatorStats {
-  /** New spans that met the rule and were sampled (an evaluation was queued for each). */
+  /** Spans that met the rule and were sampled, each once: new ones, and re-sent ones queued for it because it had no run on them. */
   spansMatched: number;
   /** New spans it did not run on, by the first condition they failed. */
   skippedDisabled: number;
@@ -31,7 +31,9 @@ export function createRunService(deps: { prisma: PrismaClient }) {
   return {
     /**
      * The statistics of an evaluator of the workspace, or null when there is no such evaluator.
-     * Spans are counted when they arrive (a span sent again is not counted twice).
+     * Spans are counted when they arrive; a span sent again counts as matched only when it is
+     * queued for this evaluator then (no run on it yet), so `runs` never exceeds `spansMatched`
+     * through re-sends, and never twice.
      */
     async evaluatorStats(workspaceId: string, evaluatorId: string): Promise<EvaluatorStats | null> {
       if (!isUuid(evaluatorId)) return null;

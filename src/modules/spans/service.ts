@@ -10,7 +10,7 @@ import type { Principal } from "../workspaces/service.js";
 import { spanToDocument, type SampleDocument } from "./document.js";
 import { matchSpan, type EvaluatorRule, type MatchDecision } from "./matching.js";
 import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
-import { countDecision, emptyCounts, recordMatchStats, type MatchCounts } from "./stats.js";
+import { countDecision, emptyCounts, owedOnResend, recordMatchStats, type MatchCounts } from "./stats.js";
 
 /** Most spans of a trace put in `ctx.trace.spans` (the earliest by start time). */
 export const MAX_TRACE_SPANS = 500;
@@ -110,8 +110,11 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
    * the others), stores them idempotently (unique per workspace by trace and span id), applies
    * every live evaluator's rule to each and queues one evaluation per match. Returns once the
    * spans are stored and the evaluations queued; nothing is evaluated on the request path.
-   * A span sent again is matched again, but its evaluations are not queued twice (deterministic
-   * job ids) nor run twice (unique run per span and evaluator); match counts grow for new spans only.
+   * A span sent again is matched again and queued for the evaluators that have no run on it (one
+   * created since, say); an evaluation is not queued twice (deterministic job ids) nor run twice
+   * (unique run per span and evaluator). Skips are counted for new spans only; a match of a re-sent
+   * span is counted when it is owed for the first time ({@link owedOnResend}), so `spansMatched`
+   * counts each span an evaluator was queued on once.
    * @throws LimitExceededError for more than 1,000 spans or more than 8 MiB of JSON.
    * @throws BadUserInputError when `spans` is not a list.
    */
@@ -152,6 +155,7 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
         });
         const pairs: EvaluationPair[] = [];
         const owed: { spanId: string; evaluatorId: string; workspaceId: string }[] = [];
+        const resent: { spanId: string; evaluatorId: string }[] = [];
         const counts = new Map<string, MatchCounts>(evaluators.map((e) => [e.id, emptyCounts()]));
         const seen = new Set<string>();
         stored.forEach((row, i) => {
@@ -165,8 +169,10 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
             pairs.push({ spanId: row.id, evaluatorId: evaluator.id });
             // External evaluators owe nothing to the queue (their scores are posted).
             if (evaluator.kind === "code" && row.created) owed.push({ spanId: row.id, evaluatorId: evaluator.id, workspaceId: principal.workspaceId });
+            else if (evaluator.kind === "code") resent.push({ spanId: row.id, evaluatorId: evaluator.id });
           }
         });
+        await owedOnResend(tx, principal.workspaceId, resent, counts);
         await recordMatchStats(tx, principal.workspaceId, counts);
         if (owed.length) await tx.owedEvaluation.createMany({ data: owed, skipDuplicates: true });
         return { stored, pairs };
