@@ -5,6 +5,7 @@ import { unstorableValues } from "../../lib/json-safety.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
+import { describeWait, dependencyWaits, type DependencyWait } from "../dependencies/waiting.js";
 import { isUuid } from "../templates/store.js";
 import type { Principal } from "../workspaces/service.js";
 import { spanToDocument, type SampleDocument } from "./document.js";
@@ -42,6 +43,8 @@ export interface MatchExplanation {
   /** The evaluator's rule changed after the span was ingested: the decision then may have differed. */
   ruleChangedSinceIngest: boolean;
   archived: boolean;
+  /** Set when the evaluator is queued on the span and waits for dependencies (then `decision.detail` says for what, since when, until when). */
+  waiting: DependencyWait | null;
 }
 
 const RULE_FIELDS = { id: true, kind: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true } as const;
@@ -206,6 +209,9 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
     findSpan,
     traceSpans,
 
+    /** The dependents waiting for dependencies on a span of the workspace (see dependencies/waiting.ts). */
+    waiting: (workspaceId: string, spanId: string): Promise<DependencyWait[]> => dependencyWaits(prisma, workspaceId, { spanId }),
+
     /** The sample document of a stored span and its trace (what an evaluator sees). @throws NotFoundError. */
     async documentOf(workspaceId: string, spanId: string): Promise<SampleDocument> {
       const span = await findSpan(workspaceId, spanId);
@@ -215,17 +221,21 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
 
     /**
      * Why an evaluator did or did not run on a span: its rule applied to the span now, condition by
-     * condition, and whether the rule changed since the span arrived. @throws NotFoundError for either id.
+     * condition, whether the rule changed since the span arrived, and, when it is queued there but
+     * waits for dependencies, what for, since when and until when. @throws NotFoundError for either id.
      */
     async explainMatch(workspaceId: string, spanId: string, evaluatorId: string): Promise<MatchExplanation> {
       const span = await findSpan(workspaceId, spanId);
       if (!span) throw new NotFoundError("span", spanId);
       const evaluator = isUuid(evaluatorId) ? await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId } }) : null;
       if (!evaluator) throw new NotFoundError("evaluator", evaluatorId);
+      const decision = matchSpan(evaluator, span);
+      const [waiting] = decision.matched ? await dependencyWaits(prisma, workspaceId, { spanId, evaluatorId }) : [];
       return {
-        decision: matchSpan(evaluator, span),
+        decision: waiting ? { ...decision, detail: describeWait(waiting) } : decision,
         ruleChangedSinceIngest: evaluator.updatedAt > span.createdAt,
         archived: evaluator.archivedAt !== null,
+        waiting: waiting ?? null,
       };
     },
   };
