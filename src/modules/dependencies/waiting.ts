@@ -91,8 +91,8 @@ export async function dependencyWaits(prisma: PrismaClient, workspaceId: string,
 }
 
 /**
- * A sentence for people: `waiting for "Answer relevance" (external) since T; its safety net
- * expires at E, then it runs with what there is` (ISO 8601 times, UTC).
+ * The explainMatch detail of a waiting dependent: `matched; waiting for "Answer relevance"
+ * (external) since T; the safety net expires at E, then it runs with what there is` (ISO 8601, UTC).
  */
 export function describeWait(wait: DependencyWait): string {
   const names = wait.waitingFor.map((w) => `"${w.name}" (${w.kind})`).join(" and ");
