@@ -52,7 +52,10 @@ export async function mountBoxTmpfs(box: Box, limits: Pick<Limits, "tmpfsBytes" 
   const boxDir = join(BOX_TMP_DIR, String(box.id));
   const path = join(boxDir, "tmp");
   // A worker that died left its mount behind: the box id is ours now (box-uids.ts), so it is stale.
-  while (isMountPoint(path)) await unmount(path);
+  for (let tries = 0; isMountPoint(path); tries++) {
+    if (tries === 5) throw new Error(`a stale mount at ${path} could not be unmounted`);
+    await unmount(path);
+  }
   mkdirSync(path, { recursive: true, mode: 0o700 });
   chownSync(boxDir, box.uid, box.uid);
   const options = `size=${limits.tmpfsBytes},nr_inodes=${limits.tmpfsInodes},mode=1777,uid=${box.uid},gid=${box.uid},nosuid,nodev`;
