@@ -25,6 +25,9 @@ path: ``npm run bench -- sandbox``), so nothing is compared unless something say
   ``setitimer``, ``alarm``) are wrapped to note that one ran; only then are the limits, trace and
   profile functions, gc settings, handlers, wake-up fd, signal mask and ITIMER_VIRTUAL put back.
 
+An audit hook cannot be removed: ``sys.addaudithook`` is wrapped too, and a runner whose user
+code added one retires after the item (``hooked``).
+
 Modules imported for the first time by an item stay imported when they were loaded from the
 read-only filesystem by the standard loaders (the import cache: re-importing numpy per item is not
 an option); anything else added to ``sys.modules`` is removed and a replaced entry is put back.
@@ -33,7 +36,7 @@ Not reset in warm mode (one trust domain; strict mode forks a fresh child per it
 of it): attributes and contents of standard-library and package modules other than ``sys`` and
 ``os`` (``json.x = 1``, ``random``'s state, caches), objects mutated in place (a class attribute
 of ``Score``, a list held by a module), writes that go around ``__setattr__`` (a module's
-``__dict__`` or a function's ``__globals__``), audit hooks (which cannot be removed), the originals
+``__dict__`` or a function's ``__globals__``, the originals
 of wrapped setters dug out of their closures, and anything done through ``ctypes``.
 """
 
@@ -176,7 +179,9 @@ class InterpreterState:
         self._settrace, self._setprofile = sys.settrace, sys.setprofile
         self._gc_enable, self._gc_disable, self._gc_set_threshold = gc.enable, gc.disable, gc.set_threshold
         self._gc_unfreeze, self._gc_set_debug = gc.unfreeze, gc.set_debug
-        self.touched = [False]  # set by the wrapped signal setters
+        self.touched = [False]  # set by the wrapped setters
+        #: [True] once user code added an audit hook: it cannot be removed, so the runner retires.
+        self.hooked = [False]
         self._wrap_setters()
         env = os.environ
         self.environ = env
@@ -226,6 +231,7 @@ class InterpreterState:
                 original = module.__dict__.get(name)
                 if original is not None:
                     module.__dict__[name] = _noting(self.touched, original, name)
+        sys.__dict__["addaudithook"] = _noting(self.hooked, sys.addaudithook, "addaudithook")
 
         self._set_handler = _signal.signal
         self._pthread_sigmask = _signal.pthread_sigmask

@@ -1088,6 +1088,8 @@ class Runner:
         result = self.run_item(item)
         if sys.modules.get("_thread") is not None and sys.modules["_thread"]._count() > 0:
             self.retire = True  # a thread left running would eat into later items' time
+        if self.state.hooked[0]:
+            self.retire = True  # an audit hook cannot be removed: it would see every later item
         if not self._clean_tmp():
             self.retire = True
         return result
