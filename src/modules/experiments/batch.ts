@@ -100,7 +100,6 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
     const scores = new ItemScores();
     if (needScores) for (const r of existing) scores.record(r.datasetItemId!, r.evaluatorId, (r as { scores?: ItemScore[] }).scores ?? []);
 
-    // External dependencies are waited for until the experiment's wait ends; then dependents run without them.
     if ((attempt.crashes ?? 0) >= WORKER_CRASH_LIMIT) {
       // A poison pill: every worker that took this batch died. Its unfinished runs are recorded
       // with the reason, nothing is run again (a retry would end the next worker too).
@@ -122,6 +121,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
       return outcome;
     }
 
+    // External dependencies are waited for until the experiment's wait ends; then dependents run without them.
     const waitOver = Date.now() >= experiment.createdAt.getTime() + experiment.dependencyWaitSeconds * 1000;
     const waitingPairs = new Set<string>();
     for (const evaluatorId of order) {
