@@ -46,7 +46,8 @@ describe("runner lifecycle", () => {
     // once the first item has burnt the runner past 0.5 s of CPU the second one is not run.
     const source =
       "import time\n\ndef evaluate(ctx):\n    while ctx.params.get('burn') and time.process_time() < 0.7:\n        pass\n    return EvaluationResult(scores=[Score(name='i', value=ctx.params['i'])])\n";
-    const runner = await startRunner(source, resolveLimits({ ...TEST_LIMITS, cpuTimeMs: 1_000, runnerCpuTimeMs: 2_500 }));
+    // (A generous wall budget: 0.7 s of CPU can take many seconds of wall time on a busy machine.)
+    const runner = await startRunner(source, resolveLimits({ ...TEST_LIMITS, cpuTimeMs: 1_000, wallTimeMs: 20_000, runnerCpuTimeMs: 2_500 }));
     const results = await runner.runBatch([item({ i: 1, burn: true }), item({ i: 2 }), item({ i: 3 })]);
     expect(results[0]).toMatchObject({ outcome: "ok", scores: [{ name: "i", value: 1 }] });
     expect(results.slice(1)).toEqual([undefined, undefined]);
