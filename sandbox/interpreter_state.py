@@ -85,6 +85,41 @@ def make_read_only(module: types.ModuleType) -> None:
         module.__class__ = ReadOnlyModule
 
 
+class _GuardingLoader:
+    """A loader that gives the module it executed the ReadOnlyModule class (else the loader's own)."""
+
+    def __init__(self, loader) -> None:
+        self._loader = loader
+
+    def create_module(self, spec):
+        return self._loader.create_module(spec)
+
+    def exec_module(self, module) -> None:
+        self._loader.exec_module(module)
+        make_read_only(module)
+
+    def __getattr__(self, name):  # get_source, get_filename, is_package, get_resource_reader ...
+        return getattr(self._loader, name)
+
+
+class GuardingFinder:
+    """A meta-path finder for the packages named in ``roots`` (oodle_eval and the compat shims):
+    each of their modules becomes read-only as soon as it has been executed, before the code that
+    imported it gets it, whichever item imports it first (importing them all at start would make
+    every strict-mode fork copy what the heavy ones load)."""
+
+    def __init__(self, roots: frozenset) -> None:
+        self.roots = roots
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname.partition(".")[0] not in self.roots:
+            return None
+        spec = importlib.machinery.PathFinder.find_spec(fullname, path, target)
+        if spec is not None and spec.loader is not None and type(spec.loader) is not _GuardingLoader:
+            spec.loader = _GuardingLoader(spec.loader)
+        return spec
+
+
 def _tag_view():
     """A function dict -> a ctypes view of its version tag, or None when the tag is not where
     CPython 3.11 keeps it (PyDictObject: refcount, type, ma_used, ma_version_tag) on this
@@ -164,8 +199,8 @@ class InterpreterState:
 
     ``owned_signals``: signals whose handlers the runner sets itself before each item (its
     timers): never put back here (an interval timer may fire between restore and re-arming).
-    ``readonly_prefixes``: module files under these directories are guarded (ReadOnlyModule) and
-    never kept when first imported by an item (they were all imported at start). ``import_prefixes``:
+    ``readonly_prefixes``: modules from these directories stay when first imported by an item
+    only if read-only (GuardingFinder made them so as they were executed). ``import_prefixes``:
     directories whose modules, imported for the first time by an item, stay in ``sys.modules``.
     """
 
@@ -290,6 +325,8 @@ class InterpreterState:
         if loader in _CLASS_LOADERS:
             return True
         origin = spec.origin
+        if type(module) is ReadOnlyModule and type(loader) is _GuardingLoader and type(origin) is str and origin.startswith(self.readonly_prefixes):
+            return True  # a module of oodle_eval or the shims imported for the first time (read-only)
         if type(loader) not in _FILE_LOADERS or type(origin) is not str or origin.startswith(self.readonly_prefixes):
             return False
         return origin.startswith(self.import_prefixes)

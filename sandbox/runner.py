@@ -396,38 +396,11 @@ def _cycles(graph: dict[str, list[str]]) -> dict[str, str]:
 # --------------------------------------------------------------------------- library modules
 
 
-def _library_module_names():
-    """Dotted names of every module of oodle_eval and of the compat shims' packages (from their files)."""
-    roots = [(LIB_DIR, "oodle_eval")]
-    if os.path.isdir(SHIMS_DIR):
-        roots += [(SHIMS_DIR, name) for name in sorted(os.listdir(SHIMS_DIR)) if os.path.isfile(os.path.join(SHIMS_DIR, name, "__init__.py"))]
-    for base, package in roots:
-        for root, dirs, files in os.walk(os.path.join(base, package)):
-            if "__init__.py" not in files:
-                dirs[:] = []
-                continue
-            dirs[:] = sorted(d for d in dirs if d != "__pycache__")
-            parts = os.path.relpath(root, base).split(os.sep)
-            for name in sorted(files):
-                if name.endswith(".py") and name != "__main__.py":
-                    yield ".".join(parts if name == "__init__.py" else parts + [name[:-3]])
-
-
-def preload_library() -> None:
-    """Import every module of oodle_eval and the shims at start (trusted code, about 10 ms), so no
-    item imports one for the first time: they are all guarded (guard_library_modules) before any
-    item runs. A module that fails to import is left for user code to import (and see the error)."""
-    for name in _library_module_names():
-        try:
-            __import__(name)
-        except Exception:  # noqa: BLE001 -- reported when user code imports it
-            pass
-
-
 def guard_library_modules() -> None:
     """oodle_eval, the shims and this runner's own module refuse attribute writes from user code
-    (interpreter_state.ReadOnlyModule): every item of a runner shares them. Both modes, so code
-    behaves the same in warm and strict mode."""
+    (interpreter_state.ReadOnlyModule): every item of a runner shares them. Those imported so far
+    now, the others as they are imported (interpreter_state.GuardingFinder, first on sys.meta_path).
+    Both modes, so code behaves the same in warm and strict mode."""
     sys.path.insert(0, RUNNER_DIR)
     try:
         import interpreter_state  # noqa: PLC0415
@@ -438,6 +411,10 @@ def guard_library_modules() -> None:
         origin = getattr(getattr(module, "__spec__", None), "origin", None) or getattr(module, "__file__", None)
         if isinstance(origin, str) and os.path.abspath(origin).startswith(prefixes) and (IN_SANDBOX or name != "__main__"):
             interpreter_state.make_read_only(module)
+    roots = {"oodle_eval"}
+    if os.path.isdir(SHIMS_DIR):
+        roots |= {name for name in os.listdir(SHIMS_DIR) if os.path.isfile(os.path.join(SHIMS_DIR, name, "__init__.py"))}
+    sys.meta_path.insert(0, interpreter_state.GuardingFinder(frozenset(roots)))
 
 
 # --------------------------------------------------------------------------- the runner
@@ -518,7 +495,6 @@ class Runner:
                 __import__(optional)
             except Exception:  # noqa: BLE001 -- reported when user code imports it
                 pass
-        preload_library()
         guard_library_modules()
         self.entrypoint = entrypoint
         self.run_entry_point = entrypoint.run_entry_point
