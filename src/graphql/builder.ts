@@ -37,7 +37,8 @@ export const builder = new SchemaBuilder<{
     filterConnectionTotalCount: true,
     onUnusedQuery: null,
   },
-  relay: { clientMutationId: "omit", cursorType: "String" },
+  // node and nodes are defined in node.ts: answered per id, NOT_FOUND/BAD_USER_INPUT with a code.
+  relay: { clientMutationId: "omit", cursorType: "String", nodeQueryOptions: false, nodesQueryOptions: false },
 });
 
 builder.scalarType("DateTime", {

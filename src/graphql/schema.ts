@@ -1,5 +1,6 @@
 // The schema: only imports. Each module's graphql.ts adds its types, queries and mutations.
 import { builder } from "./builder.js";
+import "./node.js";
 import "../modules/workspaces/graphql.js";
 import "../modules/templates/graphql.js";
 import "../modules/evaluators/graphql.js";
