@@ -1,5 +1,6 @@
 // The schema: only imports. Each module's graphql.ts adds its types, queries and mutations.
 import { builder } from "./builder.js";
+import { applyPageSizeLimits } from "./connections.js";
 import "./node.js";
 import "../modules/workspaces/graphql.js";
 import "../modules/templates/graphql.js";
@@ -14,4 +15,4 @@ import "../modules/experiments/graphql.js";
 import "../modules/sandbox/graphql.js";
 
 /** The executable GraphQL schema. */
-export const schema = builder.toSchema({ sortSchema: true });
+export const schema = applyPageSizeLimits(builder.toSchema({ sortSchema: true }));
