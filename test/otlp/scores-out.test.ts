@@ -89,7 +89,7 @@ describe("scores as OpenTelemetry evaluation events, and /metrics", () => {
     await waitFor(() => h.app.prisma.run.count({ where: { workspaceId: ws.workspace.id } }), 4);
     await h.app.scoreExporter!.flush();
     const mine = () => receiver.records.filter((r) => r.traceId === sent.traceId);
-    await waitFor(async () => mine().length, 4, 10_000);
+    await waitFor(async () => mine().length, 4, 60_000);
 
     const events = mine().sort((a, b) => `${a.spanId}${a.attributes["oodle.evaluator.name"]}`.localeCompare(`${b.spanId}${b.attributes["oodle.evaluator.name"]}`));
     expect(events).toHaveLength(4);
