@@ -16,7 +16,7 @@ export function argumentError(original: unknown, at: string | undefined): BadUse
   if (/^Invalid global ID/.test(message)) return new BadUserInputError([{ path: where, message: "is not a valid id of this API (ids come from its answers)" }]);
   const wrongType = WRONG_TYPE_ID.exec(message);
   if (wrongType) return new BadUserInputError([{ path: where, message: `is not an id of a ${wrongType[1]}` }]);
-  if (/cursor|base64/i.test(message)) return new BadUserInputError([{ path: at ? `${at}.after` : "after", message: "is not a cursor of this connection (cursors come from its pageInfo and edges)" }]);
+  if (/cursor|base64/i.test(message)) return new BadUserInputError([{ path: at ? `${at}.after/before` : "after/before", message: "is not a cursor of this connection (cursors come from its pageInfo and edges)" }]);
   const argument = /^Arguments? "(\w+)"/.exec(message);
   if (argument) return new BadUserInputError([{ path: argument[1]!, message: message.replace(/^Arguments? "\w+" /, "") }]);
   return null;

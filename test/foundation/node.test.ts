@@ -73,3 +73,24 @@ describe("node and nodes", () => {
     expect(fits.data?.nodes).toHaveLength(MAX_NODES_IDS);
   });
 });
+
+describe("ids of the wrong kind in arguments", () => {
+  let app: App;
+  let client: ReturnType<typeof graphqlClient>;
+  beforeAll(() => {
+    app = createTestApp();
+    client = graphqlClient(app);
+  });
+  afterAll(() => app.close());
+
+  it("answers an id of another type with BAD_USER_INPUT naming the type wanted, without echoing it", async () => {
+    const b = await createTestWorkspace(app, "wrong-kind");
+    const templateId = Buffer.from("Template:00000000-0000-4000-8000-000000000001").toString("base64");
+    const result = await client.request("mutation($id: ID!) { revokeApiKey(input: { id: $id }) { apiKey { id } } }", { id: templateId }, b.secret);
+    expect(result.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", issues: [{ message: "is not an id of a ApiKey" }] });
+    expect(JSON.stringify(result)).not.toContain(templateId);
+    const garbage = await client.request("mutation($id: ID!) { revokeApiKey(input: { id: $id }) { apiKey { id } } }", { id: "%%%<img>" }, b.secret);
+    expect(garbage.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(JSON.stringify(garbage)).not.toContain("<img>");
+  });
+});

@@ -94,10 +94,10 @@ const ItemFilterRef = builder.inputType("ExperimentItemFilter", {
   }),
 });
 
-/** An experiment of the caller's workspace. */
 /** Items of an experiment page in bigger steps than other connections (results are read in bulk). */
 const ITEMS_PAGE_SIZE: PageSize = { default: 50, max: 500 };
 
+/** An experiment of the caller's workspace. */
 export const ExperimentRef = builder.prismaNode("Experiment", {
   id: { field: "id" },
   findUnique: (id, ctx) => ({ id: uuidOrNil(id), workspaceId: ctx.principal.workspaceId }),
