@@ -5,7 +5,7 @@ import { schema } from "../../src/graphql/schema.js";
 import { createTestApp, createTestWorkspace, graphqlClient } from "../helpers.js";
 import { snapshot, tablePlans } from "./snapshot.js";
 
-// Every query and mutation, called by workspace B with workspace A's ids (and names): NOT_FOUND
+// Every query, mutation and subscription, called by workspace B with workspace A's ids (and names): NOT_FOUND
 // (or an empty connection for a list), nothing of A in the answer, and not one row of A or B
 // changed. The fields are read from the schema, so a new field without a case fails below.
 
@@ -100,6 +100,8 @@ const CASES: Record<string, Case[]> = {
   }],
   "Query.viewer": [{ label: "the caller only", query: "{ viewer { workspace { id name } } }", expect: { own: "the caller's own workspace" } }],
 
+  "Subscription.experimentProgress": [{ label: "A's experiment", query: "subscription($id: ID!) { experimentProgress(id: $id) { status } }", variables: (fx) => ({ id: fx.experiment.gid }), expect: "NOT_FOUND" }],
+
   "Mutation.cancelExperiment": [{ label: "A's experiment", query: "mutation($id: ID!) { cancelExperiment(input: { id: $id }) { experiment { status } } }", variables: (fx) => ({ id: fx.experiment.gid }), expect: "NOT_FOUND" }],
   "Mutation.createApiKey": [{ label: "own key", query: 'mutation { createApiKey(input: { name: "b key" }) { apiKey { id } } }', expect: { own: "a key of the caller's workspace; takes no id" } }],
   "Mutation.createDataset": [{ label: "A's name", query: "mutation($n: String!) { createDataset(input: { name: $n }) { dataset { id } } }", variables: (fx) => ({ n: fx.dataset.name }), expect: { own: "a dataset of the caller's, names are per workspace" } }],
@@ -147,10 +149,11 @@ const CASES: Record<string, Case[]> = {
 
 /** The root fields of the schema that a tenancy case must cover. */
 function rootFields(): string[] {
-  return (["Query", "Mutation"] as const).flatMap((root) => Object.keys(root === "Query" ? schema.getQueryType()!.getFields() : schema.getMutationType()!.getFields()).map((f) => `${root}.${f}`));
+  const roots = { Query: schema.getQueryType(), Mutation: schema.getMutationType(), Subscription: schema.getSubscriptionType() };
+  return Object.entries(roots).flatMap(([root, type]) => Object.keys(type?.getFields() ?? {}).map((f) => `${root}.${f}`));
 }
 
-describe("tenancy: every query and mutation with another workspace's ids", () => {
+describe("tenancy: every query, mutation and subscription with another workspace's ids", () => {
   let app: App;
   let client: ReturnType<typeof graphqlClient>;
   let a: Awaited<ReturnType<typeof createTestWorkspace>>;
@@ -214,7 +217,7 @@ describe("tenancy: every query and mutation with another workspace's ids", () =>
   }, 120_000);
   afterAll(() => app.close());
 
-  it("has a case for every Query and Mutation field of the schema", () => {
+  it("has a case for every Query, Mutation and Subscription field of the schema", () => {
     const missing = rootFields().filter((field) => !CASES[field]?.length);
     // A new field fails here by name: add its cases to CASES in test/tenancy/tenancy.test.ts.
     expect(missing, `root fields without a tenancy case: ${missing.join(", ")}`).toEqual([]);
@@ -222,8 +225,18 @@ describe("tenancy: every query and mutation with another workspace's ids", () =>
     expect(stale, `cases for fields the schema no longer has: ${stale.join(", ")}`).toEqual([]);
   });
 
-  /** B's request: GraphQL JSON, or the multipart upload of importDataset. */
+  /** B's request: GraphQL JSON, a subscription over SSE (its first event), or the multipart upload of importDataset. */
   async function callAsB(c: Case): Promise<{ status: number; data?: any; errors?: any[] }> {
+    if (c.query.startsWith("subscription")) {
+      const response = await client.yoga.fetch("http://localhost/graphql", {
+        method: "POST",
+        headers: { authorization: `Bearer ${b.secret}`, "content-type": "application/json", accept: "text/event-stream" },
+        body: JSON.stringify({ query: c.query, variables: c.variables?.(fx) ?? {} }),
+      });
+      const text = await response.text(); // a refused subscription ends after its one event
+      const data = text.split("\n").find((line) => line.startsWith("data: "));
+      return { status: response.status, ...(data ? (JSON.parse(data.slice(6)) as object) : {}) };
+    }
     if (c.query !== "(multipart)") return client.request(c.query, c.variables?.(fx) ?? {}, b.secret);
     const body = new FormData();
     body.set("operations", JSON.stringify({ query: "mutation($file: File!, $n: String!) { importDataset(input: { name: $n, file: $file }) { imported } }", variables: { file: null, n: fx.dataset.name } }));
