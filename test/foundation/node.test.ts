@@ -92,5 +92,11 @@ describe("ids of the wrong kind in arguments", () => {
     const garbage = await client.request("mutation($id: ID!) { revokeApiKey(input: { id: $id }) { apiKey { id } } }", { id: "%%%<img>" }, b.secret);
     expect(garbage.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
     expect(JSON.stringify(garbage)).not.toContain("<img>");
+    // The same for an id argument of a query field.
+    for (const query of ['{ span(id: "<b>x</b>") { spanId } }', '{ experiment(id: "<b>x</b>") { status } }', '{ evaluators(first: 1, templateId: "<b>x</b>") { edges { cursor } } }']) {
+      const result = await client.request(query, {}, b.secret);
+      expect([query, result.errors?.[0]?.extensions?.code]).toEqual([query, "BAD_USER_INPUT"]);
+      expect(JSON.stringify(result)).not.toContain("<b>");
+    }
   });
 });
