@@ -11,14 +11,14 @@ import { snapshot, tablePlans } from "./snapshot.js";
 
 /** What workspace A holds: its global ids, raw ids and names. */
 interface Fixture {
-  workspace: { id: string; name: string; gid: string };
+  workspace: { gid: string };
   apiKey: { gid: string };
-  template: { id: string; gid: string; name: string; versionGid: string };
-  evaluator: { id: string; gid: string; name: string };
+  template: { gid: string; name: string; versionGid: string };
+  evaluator: { gid: string; name: string };
   library: { name: string; versionGid: string };
-  dataset: { id: string; gid: string; name: string; itemGid: string };
-  experiment: { id: string; gid: string };
-  span: { id: string; gid: string; traceId: string; spanId: string };
+  dataset: { gid: string; name: string; itemGid: string };
+  experiment: { gid: string };
+  span: { gid: string; traceId: string; spanId: string };
   run: { gid: string };
   /** B's own records, made before the snapshots, to point at A's from (updateEvaluator, createExperiment). */
   own: { evaluatorGid: string; datasetGid: string };
@@ -202,14 +202,14 @@ describe("tenancy: every query, mutation and subscription with another workspace
     const ownEvaluator = (await asB("mutation($t: ID) { createEvaluator(input: { name: \"b own evaluator\", templateId: $t }) { evaluator { id } } }", { t: ownTemplate.id })).createEvaluator.evaluator;
     const ownDataset = await app.services.datasets.importItems({ workspaceId: b.workspace.id, apiKeyId: b.apiKey.id }, { name: "b own dataset" }, Readable.from([ITEMS_B]));
     fx = {
-      workspace: { id: a.workspace.id, name: a.workspace.name, gid: gid("Workspace", a.workspace.id) },
+      workspace: { gid: gid("Workspace", a.workspace.id) },
       apiKey: { gid: gid("ApiKey", a.apiKey.id) },
-      template: { id: template.id, gid: template.id, name: "tenant A template", versionGid: template.latestVersion.id },
-      evaluator: { id: rawEvaluatorId, gid: evaluator.id, name: "tenant A evaluator" },
+      template: { gid: template.id, name: "tenant A template", versionGid: template.latestVersion.id },
+      evaluator: { gid: evaluator.id, name: "tenant A evaluator" },
       library: { name: library, versionGid: lib.publishSharedLibraryVersion.version.id },
-      dataset: { id: report.datasetId, gid: gid("Dataset", report.datasetId), name: "tenant A dataset", itemGid: gid("DatasetItem", item.id) },
-      experiment: { id: experiment.id, gid: experiment.id },
-      span: { id: span.id, gid: gid("Span", span.id), traceId, spanId: "a-span-1" },
+      dataset: { gid: gid("Dataset", report.datasetId), name: "tenant A dataset", itemGid: gid("DatasetItem", item.id) },
+      experiment: { gid: experiment.id },
+      span: { gid: gid("Span", span.id), traceId, spanId: "a-span-1" },
       run: { gid: gid("Run", run.id) },
       own: { evaluatorGid: ownEvaluator.id, datasetGid: gid("Dataset", ownDataset.datasetId) },
     };
