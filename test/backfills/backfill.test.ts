@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app.js";
 import type { Principal } from "../../src/modules/workspaces/service.js";
 import { startWorkers, type Workers } from "../../src/worker.js";
+import { samplingDraw } from "../../src/modules/spans/matching.js";
 import { createTestApp, createTestWorkspace, graphqlClient } from "../helpers.js";
 
 /** A reply is "long" past 40 characters; version 2 of the template moves the bar to 60. */
@@ -231,5 +232,56 @@ describe("backfill input rules", () => {
     expect(await issuesOf({ windowStart: "2026-11-01T00:00:00Z", windowEnd: new Date(Date.now() + 3_600_000).toISOString() })).toEqual([{ path: "windowEnd", message: "is in the future: a backfill reads spans that already arrived" }]);
     expect(await issuesOf({ windowStart: "2026-11-01T00:00:00Z", sampleRate: 0 })).toEqual([{ path: "sampleRate", message: "must be above 0" }]);
     expect(await issuesOf({ windowStart: "2026-11-01T00:00:00Z", templateVersion: 7 })).toEqual([{ path: "templateVersion", message: 'template "Long reply" has no version 7 (latest 1)' }]);
+  });
+});
+
+describe("a backfill with its dependencies", () => {
+  it("runs the dependency first where its own rule matches, then the evaluator with the dependency's scores and gate", { timeout: 600_000 }, async () => {
+    const { principal, key } = await workspaceWithSpans("bf-deps");
+    const hasReply = await app.services.templates.createTemplate(principal, {
+      name: "Has reply",
+      sourceCode: 'from oodle_eval.v1 import text\n\ndef evaluate(ctx):\n    return EvaluationResult(scores=[Score(name="has_reply", value=len(text.reply(ctx)) > 0)])\n',
+    });
+    // The dependency samples half of the spans live; a backfill applies the same deterministic rule.
+    const dependency = await app.services.evaluators.createEvaluator(principal, { name: "Has reply", templateId: hasReply.template.id, samplingRate: 0.5 });
+    const { template } = await app.services.templates.createTemplate(principal, { name: "Long reply", sourceCode: LONG_REPLY(40) });
+    const evaluator = await app.services.evaluators.createEvaluator(principal, { name: "Long reply", templateId: template.id, dependencies: [{ evaluator: "Has reply", gate: { score: "has_reply" } }] });
+    const spans = await app.prisma.span.findMany({ where: { workspaceId: principal.workspaceId, kind: "chat", startTime: { gte: WINDOW_START } }, orderBy: [{ startTime: "asc" }, { id: "asc" }], take: 100 });
+    const sampled = new Set(spans.filter((s) => samplingDraw(s.traceId, s.spanId, dependency.id) < 0.5).map((s) => s.id));
+    expect(sampled.size).toBeGreaterThan(20);
+    expect(sampled.size).toBeLessThan(80);
+
+    const input = { evaluatorId: gid("Evaluator", evaluator.id), windowStart: WINDOW_START.toISOString(), maxSpans: 100, includeDependencies: true };
+    const estimate = (await ok(ESTIMATE, { input }, key)).estimateBackfill;
+    expect(estimate).toEqual({
+      spans: 100,
+      runs: 100 + sampled.size,
+      reruns: 0,
+      evaluators: [
+        { name: "Long reply", source: "evaluator", readBy: [], spansMatched: 100, alreadyEvaluated: 0, toRun: 100 },
+        { name: "Has reply", source: "dependency", readBy: ["Long reply"], spansMatched: sampled.size, alreadyEvaluated: 0, toRun: sampled.size },
+      ],
+    });
+    const created = (await ok(CREATE, { input }, key)).createBackfill.backfill;
+    const done = await finished(created.id, key);
+    expect(done.status).toBe("completed");
+    expect(done.progress.runsRecorded).toBe(estimate.runs);
+
+    const depRuns = new Map((await app.prisma.run.findMany({ where: { evaluatorId: dependency.id } })).map((r) => [r.spanId!, r]));
+    expect([...depRuns.keys()].sort()).toEqual([...sampled].sort());
+    const runs = await app.prisma.run.findMany({ where: { evaluatorId: evaluator.id } });
+    expect(runs).toHaveLength(100);
+    for (const run of runs) {
+      const dep = depRuns.get(run.spanId!);
+      if (dep) {
+        expect(run.outcome).toBe("ok");
+        expect(run.inputRunIds).toEqual({ [dependency.id]: dep.id });
+        expect(run.startedAt!.getTime()).toBeGreaterThanOrEqual(dep.finishedAt!.getTime());
+      } else {
+        expect(run.outcome).toBe("skipped");
+        expect(run.skipReason).toContain('gate on "Has reply" score "has_reply"');
+        expect(run.missingDependencies).toEqual(["Has reply"]);
+      }
+    }
   });
 });
