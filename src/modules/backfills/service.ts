@@ -165,7 +165,11 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
     const evaluators: BackfillEstimateEvaluator[] = [];
     for (const m of list) {
       const matched = m.source === "evaluator" ? spans : spans.filter((s) => ruleMatches(m.rule, s));
-      const alreadyEvaluated = matched.length ? await prisma.run.count({ where: { evaluatorId: m.evaluatorId, spanId: { in: matched.map((s) => s.id) } } }) : 0;
+      // One array parameter (up to 100,000 ids; a Prisma `in` list would pass Postgres' bind-parameter limit).
+      const [row] = matched.length
+        ? await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "Run" WHERE "evaluatorId" = ${m.evaluatorId}::uuid AND "spanId" = ANY(${matched.map((s) => s.id)}::uuid[])`
+        : [{ n: 0n }];
+      const alreadyEvaluated = Number(row?.n ?? 0);
       evaluators.push({
         evaluatorId: m.evaluatorId,
         name: m.name,
