@@ -102,9 +102,11 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
   });
   const interval = options.reconcileIntervalMs ?? app.config.RECONCILE_INTERVAL_MS;
   const stopReconciler = interval > 0 ? app.services.reconciler.start(interval) : undefined;
+  const stopResumer = interval > 0 && names.includes("backfill-batch") ? app.services.backfillResumer.start(interval) : undefined;
   return {
     async close() {
       await stopReconciler?.();
+      await stopResumer?.();
       await Promise.all(workers.map((w) => w.close()));
       connection.disconnect();
     },
