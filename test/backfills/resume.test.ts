@@ -54,3 +54,30 @@ describe("resuming a backfill whose jobs were lost", () => {
     expect(runs.every((r) => r.backfillId === backfill.id && r.outcome === "ok")).toBe(true);
   });
 });
+
+describe("a batch processed twice", () => {
+  it("records nothing the second time (a retried job, or a worker that took the batch over)", { timeout: 300_000 }, async () => {
+    const ws = await createTestWorkspace(app, "bf-twice");
+    const principal = { workspaceId: ws.workspace.id, apiKeyId: ws.apiKey.id };
+    const start = new Date(Date.now() - 3_600_000);
+    const spans = Array.from({ length: 15 }, (_, i) => ({ traceId: `t${i}`, spanId: "s", name: "chat", startTime: new Date(start.getTime() + i * 1000).toISOString(), input: [{ role: "user", content: "q" }], output: "a reply" }));
+    await app.services.spans.ingestSpans(principal, spans);
+    const { template } = await app.services.templates.createTemplate(principal, { name: "Twice", sourceCode: 'def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name="ok", value=True)])\n' });
+    const evaluator = await app.services.evaluators.createEvaluator(principal, { name: "Twice", templateId: template.id });
+    // With rerun, too: a pair that already has this backfill's run is not run again.
+    const { backfill } = await app.services.backfills.createBackfill(principal, { evaluatorId: evaluator.id, windowStart: start, batchSize: 10, rerun: true });
+    // No worker runs these jobs: the processor is called as two workers would.
+    const [a, b] = await Promise.all([
+      app.services.backfillBatch({ backfillId: backfill.id, batch: 0 }, { attempt: 1, last: false }),
+      app.services.backfillBatch({ backfillId: backfill.id, batch: 0 }, { attempt: 1, last: false }),
+    ]);
+    expect(a.recorded + b.recorded).toBe(10);
+    const again = await app.services.backfillBatch({ backfillId: backfill.id, batch: 0 }, { attempt: 2, last: false });
+    expect(again).toMatchObject({ recorded: 0, superseded: 0, skipped: 10, stopped: false });
+    await app.services.backfillBatch({ backfillId: backfill.id, batch: 1 }, { attempt: 1, last: false });
+    expect(await app.prisma.run.count({ where: { evaluatorId: evaluator.id } })).toBe(15);
+    expect(await app.prisma.runHistory.count({ where: { evaluatorId: evaluator.id } })).toBe(0);
+    expect(await app.prisma.backfill.findUniqueOrThrow({ where: { id: backfill.id } })).toMatchObject({ status: "completed" });
+    expect(await app.services.backfills.progress(backfill)).toMatchObject({ spansDone: 15, batchesDone: 2, runsRecorded: 15, pairsSkipped: 0 });
+  });
+});
