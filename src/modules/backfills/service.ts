@@ -71,8 +71,6 @@ export interface CreatedBackfill {
   estimate: BackfillEstimate;
 }
 
-const RULE_FIELDS = { id: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true } as const;
-
 /** The backfill job id of one batch (no `:` for BullMQ). */
 export function backfillJobId(backfillId: string, batch: number): string {
   return `${backfillId}_${batch}`;
@@ -119,7 +117,8 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
     }
     const values = objectOf(evaluator.params);
     for (const p of valueProblems(specsOf(found), values)) issues.push({ path, message: `evaluator "${evaluator.name}" on version ${number}: ${p.message}` });
-    const rule: EvaluatorRule = Object.fromEntries(Object.keys(RULE_FIELDS).map((k) => [k, evaluator[k as keyof typeof RULE_FIELDS]])) as unknown as EvaluatorRule;
+    const { enabled, spanKind, spanNamePattern, attributeEquals, samplingRate } = evaluator;
+    const rule: EvaluatorRule = { id: evaluator.id, enabled, spanKind, spanNamePattern, attributeEquals, samplingRate };
     return { evaluatorId: evaluator.id, name: evaluator.name, templateVersionId: found.id, templateVersion: number, params: resolveParams(specsOf(found), values), rule };
   }
 
@@ -227,7 +226,8 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
     /**
      * Creates a backfill: chooses its spans now (fixed: BackfillSpan), fixes every evaluator's
      * template version and ctx.params, and queues one `backfill-batch` job per batch (ids only).
-     * A backfill with no spans is completed at once.
+     * A backfill with no spans is completed at once. When Redis does not answer, the backfill is
+     * still created and its batches are queued by the worker's resumer once Redis is back.
      * @throws BadUserInputError, NotFoundError, LimitExceededError past {@link MAX_ACTIVE_BACKFILLS}
      *   queued or running backfills in the workspace.
      */
@@ -271,10 +271,16 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
         { maxWait: 10_000, timeout: 60_000 },
       );
       const batches = Math.ceil(spans.length / batchSize);
-      await queues.addBulk(
-        "backfill-batch",
-        Array.from({ length: batches }, (_, batch) => ({ payload: { backfillId: backfill.id, batch }, jobId: backfillJobId(backfill.id, batch) })),
-      );
+      try {
+        await queues.addBulk(
+          "backfill-batch",
+          Array.from({ length: batches }, (_, batch) => ({ payload: { backfillId: backfill.id, batch }, jobId: backfillJobId(backfill.id, batch) })),
+        );
+      } catch (error) {
+        // Committed above: the worker's resumer (resume.ts) queues the batches once Redis is back.
+        if (!isInfrastructureError(error)) throw error;
+        logger.warn({ backfillId: backfill.id, err: error instanceof Error ? error.message : String(error) }, "backfill batches not queued now; the resumer will queue them");
+      }
       logger.info({ backfillId: backfill.id, spans: spans.length, batches, runs: estimate.runs }, "backfill queued");
       return { backfill, estimate };
     },
