@@ -1,9 +1,7 @@
-import type { Backfill } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { BACKFILL_STATUSES, type BackfillStatus } from "./schemas.js";
-import type { BackfillEstimate, BackfillEstimateEvaluator } from "./service.js";
-import type { BackfillOutcomeCount, BackfillProgress, BackfillScoreSummary } from "./summary.js";
+import type { Backfill, BackfillEstimate, BackfillEstimateEvaluator, BackfillOutcomeCount, BackfillProgress, BackfillScoreSummary } from "./service.js";
 
 // Thin adapters over the backfills service: global ids are decoded here and the service gets raw ids.
 

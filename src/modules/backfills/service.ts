@@ -25,6 +25,9 @@ import {
 import { backfillOutcomeCounts, backfillProgress, backfillScoreSummaries, type BackfillOutcomeCount, type BackfillProgress, type BackfillScoreSummary } from "./summary.js";
 import { ruleMatches, selectSpans, type SelectedSpan } from "./selection.js";
 
+export type { Backfill } from "../../generated/prisma/client.js";
+export type { BackfillOutcomeCount, BackfillProgress, BackfillScoreSummary } from "./summary.js";
+
 /** An evaluator a backfill runs, resolved from the input (the one asked for, then its dependencies). */
 interface Member {
   evaluatorId: string;
