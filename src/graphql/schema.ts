@@ -13,6 +13,7 @@ import "../modules/try-code/graphql.js";
 import "../modules/datasets/graphql.js";
 import "../modules/experiments/graphql.js";
 import "../modules/sandbox/graphql.js";
+import "../modules/backfills/graphql.js";
 
 /** The executable GraphQL schema. */
 export const schema = applyPageSizeLimits(builder.toSchema({ sortSchema: true }));
