@@ -20,6 +20,7 @@ interface Fixture {
   experiment: { gid: string };
   span: { gid: string; traceId: string; spanId: string };
   run: { gid: string };
+  backfill: { gid: string };
   /** B's own records, made before the snapshots, to point at A's from (updateEvaluator, createExperiment). */
   own: { evaluatorGid: string; datasetGid: string };
 }
@@ -49,6 +50,12 @@ const ITEMS_B = '{"id": "b-1", "input": [{"role": "user", "content": "b question
 
 /** The cases per root field ("Query.x", "Mutation.y"). A new field needs an entry here. */
 const CASES: Record<string, Case[]> = {
+  "Query.backfill": [{ label: "A's id", query: "query($id: ID!) { backfill(id: $id) { status } }", variables: (fx) => ({ id: fx.backfill.gid }), expect: "NOT_FOUND" }],
+  "Query.backfillLimits": [{ label: "the caller's own", query: "{ backfillLimits { active maxConcurrent } }", expect: { own: "counts of the caller's own backfills" } }],
+  "Query.backfills": [{ label: "A's evaluator as filter", query: "query($e: ID) { backfills(first: 100, evaluatorId: $e) { edges { node { id } } } }", variables: (fx) => ({ e: fx.evaluator.gid }), expect: { empty: "backfills.edges" } }],
+  "Query.estimateBackfill": [{ label: "A's evaluator", query: "query($e: ID!, $w: DateTime!) { estimateBackfill(input: { evaluatorId: $e, windowStart: $w }) { runs } }", variables: (fx) => ({ e: fx.evaluator.gid, w: new Date(Date.now() - 3_600_000).toISOString() }), expect: "NOT_FOUND" }],
+  "Mutation.createBackfill": [{ label: "A's evaluator", query: "mutation($e: ID!, $w: DateTime!) { createBackfill(input: { evaluatorId: $e, windowStart: $w }) { backfill { id } } }", variables: (fx) => ({ e: fx.evaluator.gid, w: new Date(Date.now() - 3_600_000).toISOString() }), expect: "NOT_FOUND" }],
+  "Mutation.cancelBackfill": [{ label: "A's backfill", query: "mutation($id: ID!) { cancelBackfill(input: { id: $id }) { backfill { status } } }", variables: (fx) => ({ id: fx.backfill.gid }), expect: "NOT_FOUND" }],
   "Query.compareExperiments": [{ label: "A's experiments", query: "query($a: ID!) { compareExperiments(baseId: $a, candidateId: $a) { changeCount } }", variables: (fx) => ({ a: fx.experiment.gid }), expect: "NOT_FOUND" }],
   "Query.dataset": [
     { label: "A's id", query: "query($id: ID) { dataset(id: $id) { name } }", variables: (fx) => ({ id: fx.dataset.gid }), expect: "NOT_FOUND" },
@@ -63,7 +70,7 @@ const CASES: Record<string, Case[]> = {
   "Query.experiment": [{ label: "A's id", query: "query($id: ID!) { experiment(id: $id) { status } }", variables: (fx) => ({ id: fx.experiment.gid }), expect: "NOT_FOUND" }],
   "Query.experiments": [{ label: "A's dataset as filter", query: "query($d: ID) { experiments(first: 100, datasetId: $d) { edges { node { id } } } }", variables: (fx) => ({ d: fx.dataset.gid }), expect: { empty: "experiments.edges" } }],
   "Query.explainMatch": [{ label: "A's evaluator and span", query: "query($e: ID!, $s: ID!) { explainMatch(evaluatorId: $e, spanId: $s) { matched } }", variables: (fx) => ({ e: fx.evaluator.gid, s: fx.span.gid }), expect: "NOT_FOUND" }],
-  "Query.node": ["workspace", "apiKey", "template", "evaluator", "dataset", "experiment", "span", "run"].map((key) => ({
+  "Query.node": ["workspace", "apiKey", "template", "evaluator", "dataset", "experiment", "span", "run", "backfill"].map((key) => ({
     label: `A's ${key}`,
     query: "query($id: ID!) { node(id: $id) { id } }",
     variables: (fx: Fixture) => ({ id: (fx[key as keyof Fixture] as { gid: string }).gid }),
@@ -73,7 +80,7 @@ const CASES: Record<string, Case[]> = {
     { label: "A's library version", query: "query($id: ID!) { node(id: $id) { id } }", variables: (fx) => ({ id: fx.library.versionGid }), expect: "NOT_FOUND" },
     { label: "A's dataset item", query: "query($id: ID!) { node(id: $id) { id } }", variables: (fx) => ({ id: fx.dataset.itemGid }), expect: "NOT_FOUND" },
   ]),
-  "Query.nodes": [{ label: "every kind of A's ids", query: "query($ids: [ID!]!) { nodes(ids: $ids) { id } }", variables: (fx) => ({ ids: [fx.workspace.gid, fx.apiKey.gid, fx.template.gid, fx.template.versionGid, fx.evaluator.gid, fx.library.versionGid, fx.dataset.gid, fx.dataset.itemGid, fx.experiment.gid, fx.span.gid, fx.run.gid] }), expect: "NOT_FOUND" }],
+  "Query.nodes": [{ label: "every kind of A's ids", query: "query($ids: [ID!]!) { nodes(ids: $ids) { id } }", variables: (fx) => ({ ids: [fx.workspace.gid, fx.apiKey.gid, fx.template.gid, fx.template.versionGid, fx.evaluator.gid, fx.library.versionGid, fx.dataset.gid, fx.dataset.itemGid, fx.experiment.gid, fx.span.gid, fx.run.gid, fx.backfill.gid] }), expect: "NOT_FOUND" }],
   "Query.runs": [{ label: "A's evaluator as filter", query: "query($e: ID) { runs(first: 100, evaluatorId: $e) { edges { node { id } } } }", variables: (fx) => ({ e: fx.evaluator.gid }), expect: { empty: "runs.edges" } }],
   "Query.sandboxCapabilities": [{ label: "no records", query: "{ sandboxCapabilities { pythonVersion } }", expect: { own: "the sandbox's own facts, no workspace's records" } }],
   "Query.sharedLibraries": [{ label: "lists none of A's", query: "{ sharedLibraries(first: 100) { edges { node { name } } } }", expect: { none: "sharedLibraries.edges" } }],
@@ -192,6 +199,7 @@ describe("tenancy: every query, mutation and subscription with another workspace
       create: { workspaceId: a.workspace.id, evaluatorId: rawEvaluatorId, spanId: span.id, outcome: "ok" },
       update: {},
     });
+    const backfill = (await asA("mutation($e: ID!, $w: DateTime!) { createBackfill(input: { evaluatorId: $e, windowStart: $w }) { backfill { id } } }", { e: evaluator.id, w: new Date(Date.now() - 3_600_000).toISOString() })).createBackfill.backfill;
     // B's own records, made before any snapshot.
     const asB = async (query: string, variables: Record<string, unknown> = {}) => {
       const res = await client.request(query, variables, b.secret);
@@ -211,6 +219,7 @@ describe("tenancy: every query, mutation and subscription with another workspace
       experiment: { gid: experiment.id },
       span: { gid: gid("Span", span.id), traceId, spanId: "a-span-1" },
       run: { gid: gid("Run", run.id) },
+      backfill: { gid: backfill.id },
       own: { evaluatorGid: ownEvaluator.id, datasetGid: gid("Dataset", ownDataset.datasetId) },
     };
     plans = await tablePlans(app);
