@@ -4,9 +4,10 @@ import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import type { App } from "./app.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { rateLimitPlugin, requestLimitPlugins } from "./graphql/limits.js";
+import { argumentError } from "./graphql/argument-errors.js";
 import { inputErrorsPlugin } from "./graphql/input-errors.js";
 import { schema } from "./graphql/schema.js";
-import { BadUserInputError, NotFoundError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
+import { NotFoundError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
 import { isInfrastructureError } from "./lib/infra-errors.js";
 import { redisReachable } from "./lib/redis.js";
 import { mcpPlugin } from "./mcp/http.js";
@@ -77,11 +78,9 @@ export function createServer(app: App) {
           const missing = new NotFoundError("record", "with this id", "no such record in this workspace");
           return error instanceof GraphQLError ? new GraphQLError("no record with this id in this workspace", { nodes: error.nodes, path: error.path, extensions: missing.extensions }) : missing;
         }
-        if (original instanceof Error && /^Invalid global ID/.test(original.message)) {
-          // A malformed id: the caller's input, with a code and without echoing it back.
-          const bad = new BadUserInputError([{ path: error instanceof GraphQLError && error.path ? error.path.join(".") : "id", message: "is not a valid id of this API (ids come from its answers)" }]);
-          return error instanceof GraphQLError ? new GraphQLError(bad.message, { nodes: error.nodes, path: error.path, extensions: bad.extensions }) : bad;
-        }
+        // A malformed id or cursor, arguments that do not go together: the caller's input, with a code and without echoing it back.
+        const bad = argumentError(original, error instanceof GraphQLError && error.path ? error.path.join(".") : undefined);
+        if (bad) return error instanceof GraphQLError ? new GraphQLError(bad.message, { nodes: error.nodes, path: error.path, extensions: bad.extensions }) : bad;
         if (!(original instanceof ServiceUnavailableError) && isInfrastructureError(original)) {
           // Postgres or Redis is down: a retryable answer the client can act on, not a masked 500.
           app.logger.warn({ err: original instanceof Error ? original.message : String(original) }, "dependency unavailable; request refused as retryable");

@@ -7,6 +7,7 @@ import ValidationPlugin from "@pothos/plugin-validation";
 import type PrismaTypes from "../generated/pothos-prisma-types.js";
 import { getDatamodel } from "../generated/pothos-prisma-types.js";
 import { BadUserInputError, UnauthenticatedError, toInputIssues } from "../lib/errors.js";
+import { PAGE_SIZE } from "./connections.js";
 import type { GraphQLContext } from "./context.js";
 
 /** The one Pothos builder: plugins and options only; types live in each module's graphql.ts. */
@@ -35,9 +36,12 @@ export const builder = new SchemaBuilder<{
     client: (ctx) => ctx.prisma,
     dmmf: getDatamodel(),
     filterConnectionTotalCount: true,
+    defaultConnectionSize: PAGE_SIZE.default,
+    maxConnectionSize: PAGE_SIZE.max,
     onUnusedQuery: null,
   },
-  relay: { clientMutationId: "omit", cursorType: "String" },
+  // node and nodes are defined in node.ts: answered per id, NOT_FOUND/BAD_USER_INPUT with a code.
+  relay: { clientMutationId: "omit", cursorType: "String", nodeQueryOptions: false, nodesQueryOptions: false },
 });
 
 builder.scalarType("DateTime", {

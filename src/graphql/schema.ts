@@ -1,5 +1,7 @@
 // The schema: only imports. Each module's graphql.ts adds its types, queries and mutations.
 import { builder } from "./builder.js";
+import { applyPageSizeLimits } from "./connections.js";
+import "./node.js";
 import "../modules/workspaces/graphql.js";
 import "../modules/templates/graphql.js";
 import "../modules/evaluators/graphql.js";
@@ -11,6 +13,7 @@ import "../modules/try-code/graphql.js";
 import "../modules/datasets/graphql.js";
 import "../modules/experiments/graphql.js";
 import "../modules/sandbox/graphql.js";
+import "../modules/backfills/graphql.js";
 
 /** The executable GraphQL schema. */
-export const schema = builder.toSchema({ sortSchema: true });
+export const schema = applyPageSizeLimits(builder.toSchema({ sortSchema: true }));

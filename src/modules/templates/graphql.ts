@@ -1,5 +1,6 @@
 import { resolveArrayConnection } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
+import { PAGE_SIZE } from "../../graphql/connections.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import type { TemplateValidation } from "./service.js";
 import type { ParamSpec } from "./settings.js";
@@ -178,7 +179,7 @@ builder.queryFields((t) => ({
   starters: t.connection({
     type: StarterRef,
     description: "The built-in templates: id, name and setting names.",
-    resolve: (_root, args) => resolveArrayConnection({ args }, [...listStarters()]),
+    resolve: (_root, args) => resolveArrayConnection({ args, defaultSize: PAGE_SIZE.default, maxSize: PAGE_SIZE.max }, [...listStarters()]),
   }),
   starter: t.field({
     type: StarterRef,
