@@ -116,7 +116,7 @@ export function createApp(
     spans,
     runs: createRunService({ prisma }),
     runPreparer,
-    runProcessor: createRunProcessor({ prisma, logger, execution, preparer: runPreparer, afterEvaluation: dependencies.afterEvaluation, onRecorded }),
+    runProcessor: createRunProcessor({ prisma, logger, execution, preparer: runPreparer, afterEvaluation: dependencies.afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) }),
     tryCode: createTryCodeService({ execution, preparer: runPreparer, templates, spans, prisma }),
     datasets: createDatasetService({ prisma, logger }),
     experiments: createExperimentService({ prisma, queues, logger }),

@@ -104,6 +104,12 @@ export function createMetrics(sources: MetricSources) {
     buckets: LAG_BUCKETS,
     registers: [registry],
   });
+  const batchSize = new Histogram({
+    name: "oodle_live_batch_size",
+    help: "Evaluations per live batch (one runner call and one insert each): 1 at rest, larger under load.",
+    buckets: [1, 2, 5, 10, 25, 50, 100, 200, 400],
+    registers: [registry],
+  });
   const ingest = new Counter({ name: "oodle_ingest_spans_total", help: "Spans received by ingestSpans and OTLP, by result.", labelNames: ["result"] as const, registers: [registry] });
   const starts = new Counter({ name: "oodle_runner_starts_total", help: "Sandbox runner processes started.", registers: [registry] });
   const closed = new Counter({ name: "oodle_runner_retirements_total", help: "Sandbox runners closed because they retired or died.", labelNames: ["reason"] as const, registers: [registry] });
@@ -142,6 +148,10 @@ export function createMetrics(sources: MetricSources) {
     runRecorded(event: RecordedRunEvent, evaluatorKind = "code"): void {
       runs.inc({ outcome: event.outcome, evaluator_kind: evaluatorKind });
       if (event.outcome !== "skipped") itemSeconds.observe({ outcome: event.outcome }, event.durationMs / 1000);
+    },
+    /** A live batch of `size` evaluations started. */
+    liveBatchStarted(size: number): void {
+      batchSize.observe(size);
     },
     /** A worker took a job: `enqueuedAt` is when it became ready (ms since the epoch). */
     jobStarted(queue: QueueName, enqueuedAt: number): void {

@@ -123,6 +123,8 @@ export function createRunProcessor(deps: {
   /** Told after a run was committed (metrics, score export); must not throw. */
   onRecorded?: (event: RecordedRun) => void;
   batch?: BatcherOptions;
+  /** Told the size of each batch as it starts (metrics); must not throw. */
+  onBatch?: (size: number) => void;
 }) {
   const { prisma, logger } = deps;
   // Template versions never change: cache them by (template, version) so a batch reads only the evaluator.
@@ -312,7 +314,10 @@ export function createRunProcessor(deps: {
   }
 
   const batcher = createBatcher<LiveJob, ProcessStatus>({
-    run: (_key, jobs) => evaluateBatch(jobs),
+    run: (_key, jobs) => {
+      deps.onBatch?.(jobs.length);
+      return evaluateBatch(jobs);
+    },
     keyOf: (j) => `${j.payload.workspaceId}/${j.payload.evaluatorId}`,
     distinctOf: (j) => j.payload.spanId,
     soloOf: (j) => (j.job.stalledCounter ?? 0) > 0,
