@@ -81,6 +81,12 @@ function countIngest(spans: SpanService, metrics: Metrics): SpanService {
   };
 }
 
+/** Live evaluations owed and not yet run over every workspace, for the metrics. */
+async function owedBacklog(prisma: PrismaClient): Promise<{ queued: number; oldestAgeSeconds: number }> {
+  const [row] = await prisma.$queryRaw<{ queued: number; oldest: Date | null }[]>`SELECT count(*)::int AS queued, min("createdAt") AS oldest FROM "OwedEvaluation"`;
+  return { queued: row?.queued ?? 0, oldestAgeSeconds: row?.oldest ? Math.max(0, (Date.now() - row.oldest.getTime()) / 1000) : 0 };
+}
+
 /** The composition root: builds Prisma, Redis, queues and services from the configuration. */
 export function createApp(
   config: Config,
@@ -92,7 +98,7 @@ export function createApp(
   redis.on("error", (err: Error) => logger.debug({ err: err.message }, "redis connection error"));
   const queues = createQueues(redis, config.QUEUE_PREFIX, logger);
   let executor: Executor | undefined = overrides.execution;
-  const metrics = createMetrics({ redis, queuePrefix: config.QUEUE_PREFIX, pool: () => executor?.stats?.() });
+  const metrics = createMetrics({ redis, queuePrefix: config.QUEUE_PREFIX, pool: () => executor?.stats?.(), owed: () => owedBacklog(prisma) });
   const execution = (): Executor => (executor ??= createExecutor({ logger, observer: metrics.runnerObserver }));
   const scoreExporter = config.SCORE_EXPORT_OTLP_ENDPOINT ? createScoreExporter({ endpoint: config.SCORE_EXPORT_OTLP_ENDPOINT, prisma, logger }) : undefined;
   const evaluators = createEvaluatorService({ prisma, logger });
@@ -100,7 +106,7 @@ export function createApp(
   const sharedLibraries = createSharedLibraryService({ prisma, logger });
   const runPreparer = createRunPreparer({ sharedLibraries });
   const enqueue = overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues });
-  const spans = countIngest(createSpanService({ prisma, logger, enqueue }), metrics);
+  const spans = countIngest(createSpanService({ prisma, logger, enqueue, maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE }), metrics);
   const dependencies = createDependencyService({ prisma, queues });
   // After a live run committed: count it, and export its scores (in the background) when configured.
   const onRecorded = (run: RecordedRun) => {

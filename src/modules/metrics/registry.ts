@@ -27,6 +27,8 @@ export interface MetricSources {
   queuePrefix: string;
   /** The runner pool, when this process has started one. */
   pool(): PoolStats | undefined;
+  /** Live evaluations owed and not yet run, over every workspace (read from Postgres at scrape time). */
+  owed?(): Promise<{ queued: number; oldestAgeSeconds: number }>;
 }
 
 /** A live run that was recorded (one per span and evaluator). */
@@ -80,6 +82,28 @@ export function createMetrics(sources: MetricSources) {
           }
         }),
       );
+    },
+  });
+
+  const owedAge = new Gauge({
+    name: "oodle_evaluations_queued_oldest_age_seconds",
+    help: "Age of the oldest live evaluation owed and not yet run, in seconds (0 when none is): the scoring lag.",
+    registers: [registry],
+  });
+  new Gauge({
+    name: "oodle_evaluations_queued",
+    help: "Live evaluations owed and not yet run (OwedEvaluation rows, every workspace): the scoring backlog.",
+    registers: [registry],
+    async collect() {
+      if (!sources.owed) return;
+      try {
+        const owed = await sources.owed();
+        this.set(owed.queued);
+        owedAge.set(owed.oldestAgeSeconds);
+      } catch {
+        this.reset(); // Postgres down: absent, not zero
+        owedAge.reset();
+      }
     },
   });
 

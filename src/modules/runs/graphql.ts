@@ -96,6 +96,8 @@ const EvaluatorStatsRef = builder.objectRef<EvaluatorStats>("EvaluatorStats").im
     runs: t.exposeInt("runs", { description: "Runs on live spans." }),
     runsByOutcome: t.field({ type: [OutcomeCountRef], resolve: (s) => s.runsByOutcome }),
     pending: t.exposeInt("pending", { description: "Matched spans without a run yet (queued or running)." }),
+    queued: t.exposeInt("queued", { description: "Evaluations owed to it and not yet run: its live backlog (settled by each run)." }),
+    oldestQueuedSeconds: t.exposeFloat("oldestQueuedSeconds", { description: "Seconds since its oldest queued evaluation was queued (the lag); 0 when none is." }),
     lastMatchedAt: t.expose("lastMatchedAt", { type: "DateTime", nullable: true }),
     lastSeenAt: t.expose("lastSeenAt", { type: "DateTime", nullable: true, description: "When a span last arrived in its workspace while it was live." }),
     lastRunAt: t.expose("lastRunAt", { type: "DateTime", nullable: true }),
