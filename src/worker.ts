@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { DelayedError, Worker, type Job } from "bullmq";
 import type { App } from "./app.js";
 import { infrastructureBackoffMs, isInfrastructureError } from "./lib/infra-errors.js";
@@ -18,6 +19,9 @@ function processors(app: App): { [Q in QueueName]: Processor<Q> } {
       app.services.experimentBatch(payload, { attempt: job.attemptsMade + 1, last: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }),
   };
 }
+
+/** This process's name on its jobs (`processedBy`) and in Redis' client list: host and pid, so scaled-out workers are told apart. */
+const WORKER_NAME = `${hostname()}:${process.pid}`;
 
 /** Queues whose processors run user code in the sandbox: a worker refuses them when the sandbox is unusable. */
 const SANDBOXED: readonly QueueName[] = ["evaluate-span", "experiment-batch"];
@@ -84,7 +88,7 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
           throw new DelayedError();
         }
       },
-      { connection, prefix: app.config.QUEUE_PREFIX, concurrency: concurrencyOf(name), maxStalledCount: 3, ...options.stalled },
+      { connection, prefix: app.config.QUEUE_PREFIX, concurrency: concurrencyOf(name), maxStalledCount: 3, name: WORKER_NAME, ...options.stalled },
     );
     worker.on("failed", (job, err) => app.logger.warn({ queue: name, jobId: job?.id, attempts: job?.attemptsMade, err }, "job failed"));
     worker.on("error", (err) => app.logger.warn({ queue: name, err: err.message }, "worker error (it reconnects)"));

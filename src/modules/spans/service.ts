@@ -222,8 +222,9 @@ export function createSpanService(deps: {
             if (evaluator.kind === "code" && row.created) owed.push({ spanId: row.id, evaluatorId: evaluator.id, workspaceId: principal.workspaceId });
           }
         });
-        await recordMatchStats(tx, principal.workspaceId, counts);
         if (owed.length) await tx.owedEvaluation.createMany({ data: owed, skipDuplicates: true });
+        // Last: the stats rows are shared by every ingest of the workspace, so their row locks are held for the shortest time.
+        await recordMatchStats(tx, principal.workspaceId, counts);
         return { stored, pairs };
       },
       { maxWait: 10_000, timeout: 60_000 },
