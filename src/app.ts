@@ -12,6 +12,7 @@ import { createExperimentService, type ExperimentService } from "./modules/exper
 import { createMetrics, type Metrics } from "./modules/metrics/registry.js";
 import { createScoreExporter, type ScoreExporter } from "./modules/otlp/score-export.js";
 import type { EvaluationEnqueuer } from "./modules/runs/enqueue.js";
+import { createLiveEvaluations, type LiveEvaluations } from "./modules/runs/evaluate.js";
 import { createRunPreparer, type RunPreparer } from "./modules/runs/prepare.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
@@ -39,6 +40,8 @@ export interface Services {
   runPreparer: RunPreparer;
   /** The `evaluate-span` job processor. */
   runProcessor: RunProcessor;
+  /** Queues evaluations of stored spans on the live path (backfills): owed rows, jobs, barriers. */
+  liveEvaluations: LiveEvaluations;
   /** Draft test runs. */
   tryCode: TryCodeService;
   /** Datasets and their JSON Lines import. */
@@ -123,6 +126,7 @@ export function createApp(
     runs: createRunService({ prisma }),
     runPreparer,
     runProcessor: createRunProcessor({ prisma, logger, execution, preparer: runPreparer, afterEvaluation: dependencies.afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) }),
+    liveEvaluations: createLiveEvaluations({ prisma, queues }),
     tryCode: createTryCodeService({ execution, preparer: runPreparer, templates, spans, prisma }),
     datasets: createDatasetService({ prisma, logger }),
     experiments: createExperimentService({ prisma, queues, logger }),
