@@ -12,7 +12,17 @@ type Processor<Q extends QueueName> = (payload: JobPayload<Q>, job: Job) => Prom
 function processors(app: App): { [Q in QueueName]: Processor<Q> } {
   return {
     "api-key-usage": (payload) => app.services.workspaces.recordApiKeyUsage(payload.apiKeyId, new Date(payload.usedAt)),
-    "evaluate-span": (payload, job) => app.services.runProcessor(payload, job),
+    "evaluate-span": (payload, job) => {
+      // The job's progress counts its hand-overs to a runner (see runs/processor.ts crashesOf).
+      const entries = typeof job.progress === "number" ? job.progress : 0;
+      return app.services.runProcessor(payload, {
+        attemptsMade: job.attemptsMade,
+        opts: job.opts,
+        stalledCounter: job.stalledCounter,
+        sandboxEntries: entries,
+        enteredSandbox: () => job.updateProgress(entries + 1),
+      });
+    },
     // A barrier only has to complete: its promotion (by the dependency) was the event.
     "evaluation-barrier": async () => "released",
     "experiment-batch": (payload, job) =>

@@ -26,6 +26,25 @@ export interface JobAttempts {
   opts: { attempts?: number };
   /** Times BullMQ found the job stalled (its worker died or hung while processing it). */
   stalledCounter?: number;
+  /**
+   * Times the job's item was handed to a runner (kept in the job's progress), when the job keeps
+   * count: a worker holds many jobs waiting for their batch, and only those that were in the
+   * sandbox when it died are suspects (see {@link crashesOf}).
+   */
+  sandboxEntries?: number;
+  /** Counts one more hand-over to a runner (before the runner call). */
+  enteredSandbox?(): Promise<unknown>;
+}
+
+/**
+ * How many times a job probably ended its worker: the stalls during which its item was in the
+ * sandbox — at most the times it stalled and at most the times it entered the sandbox (a job only
+ * held, waiting for its batch, when its worker died is not a suspect). Without a count of entries
+ * (a caller that keeps none), every stall counts.
+ */
+export function crashesOf(job: JobAttempts): number {
+  const stalls = job.stalledCounter ?? 0;
+  return job.enteredSandbox ? Math.min(stalls, job.sandboxEntries ?? 0) : stalls;
 }
 
 /**
@@ -104,8 +123,8 @@ const failed = (error: unknown): Settled<ProcessStatus> => ({ ok: false, error }
  * - a sandbox fault fails only its own job with {@link SandboxFaultError} (BullMQ retries with
  *   backoff) and is recorded on the last attempt; a database error fails the jobs of the batch
  *   (retried by the worker without using attempts);
- * - a job that was running when a worker died (stalled) runs in a batch of its own, so a poison
- *   pill ends no other job's attempts.
+ * - a job that was in the sandbox when a worker died runs in a batch of its own afterwards, so a
+ *   poison pill ends no other job's attempts ({@link crashesOf}; jobs only held are not suspects).
  * With dependencies (modules/dependencies): a job starts once BullMQ released it; the batch
  * reads the dependencies' runs, records `skipped` with the reason when a gate fails, else runs
  * with `document.scores`. Its runs store the dependency runs they read; the write re-checks the
@@ -145,9 +164,14 @@ export function createRunProcessor(deps: {
     return found;
   }
 
-  /** The spans of each trace, earliest first, at most MAX_TRACE_SPANS each (one query for the batch). */
+  /** The spans of each trace, earliest first, at most MAX_TRACE_SPANS each (two queries for the batch, bounded). */
   async function tracesOf(workspaceId: string, traceIds: string[]): Promise<Map<string, Span[]>> {
-    const rows = await prisma.span.findMany({ where: { workspaceId, traceId: { in: traceIds } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] });
+    const ids = await prisma.$queryRaw<{ id: string }[]>`
+      SELECT id FROM (
+        SELECT id, row_number() OVER (PARTITION BY "traceId" ORDER BY "startTime", "createdAt") AS n
+        FROM "Span" WHERE "workspaceId" = ${workspaceId}::uuid AND "traceId" = ANY(${traceIds}::text[])
+      ) t WHERE n <= ${MAX_TRACE_SPANS}::int`;
+    const rows = await prisma.span.findMany({ where: { id: { in: ids.map((r) => r.id) } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] });
     const out = new Map<string, Span[]>();
     for (const row of rows) {
       const list = out.get(row.traceId) ?? [];
@@ -249,8 +273,8 @@ export function createRunProcessor(deps: {
     for (const p of pending) {
       if (evaluator.archivedAt) skip(p, "the evaluator was archived after the span was matched");
       else if (!evaluator.enabled) skip(p, "the evaluator was disabled after the span was matched");
-      else if ((p.job.job.stalledCounter ?? 0) >= WORKER_CRASH_LIMIT) {
-        const crashes = p.job.job.stalledCounter!;
+      else if (crashesOf(p.job.job) >= WORKER_CRASH_LIMIT) {
+        const crashes = crashesOf(p.job.job);
         logger.error({ ...p.job.payload, crashes }, "evaluation job ended its worker repeatedly; recorded as sandbox_error, not run again");
         const message = `the worker running this evaluation ended ${crashes} times before it finished; it is not run again`;
         p.record = { ...base(p.job), columns: runColumns({ outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "WorkerCrashed", message, traceback: "" } }) };
@@ -288,6 +312,7 @@ export function createRunProcessor(deps: {
           const scores = declared.length ? documentScores(declared, inputsOf(span.id)) : {};
           return { workspaceId, document: spanToDocument(span, traces.get(span.traceId) ?? [span], { scores }) as Record<string, unknown>, params, dependencies: names };
         });
+        await Promise.all(toRun.map((p) => p.job.job.enteredSandbox?.()));
         const outcomes = await deps.execution().execute({ ...prepared.key, trustDomain: `evaluator:${evaluatorId}` }, items);
         toRun.forEach((p, i) => {
           const result = outcomes[i]!;
@@ -320,7 +345,7 @@ export function createRunProcessor(deps: {
     },
     keyOf: (j) => `${j.payload.workspaceId}/${j.payload.evaluatorId}`,
     distinctOf: (j) => j.payload.spanId,
-    soloOf: (j) => (j.job.stalledCounter ?? 0) > 0,
+    soloOf: (j) => crashesOf(j.job) > 0,
     options: deps.batch ?? LIVE_BATCH,
   });
 
