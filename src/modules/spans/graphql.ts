@@ -2,6 +2,7 @@ import { encodeGlobalID } from "@pothos/plugin-relay";
 import type { Prisma, Span } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
 import { NotFoundError } from "../../lib/errors.js";
+import { DependencyWaitRef } from "../dependencies/waiting-graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { checkOutcome } from "../runs/graphql.js";
 import { uuidOrNil } from "../templates/store.js";
@@ -153,6 +154,7 @@ const MatchExplanationRef = builder.objectRef<MatchExplanation>("MatchExplanatio
     samplingDraw: t.float({ description: "The span's deterministic draw in [0, 1); sampled when below the rate.", resolve: (e) => e.decision.draw }),
     ruleChangedSinceIngest: t.exposeBoolean("ruleChangedSinceIngest", { description: "The rule changed after the span arrived: the decision at ingest may have differed." }),
     archived: t.exposeBoolean("archived"),
+    waiting: t.field({ type: DependencyWaitRef, nullable: true, description: "Set when it is queued on the span and waits for dependencies (detail then says for what, since when, until when).", resolve: (e) => e.waiting }),
   }),
 });
 
