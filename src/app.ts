@@ -15,6 +15,7 @@ import { createExperimentService, type ExperimentService } from "./modules/exper
 import { createMetrics, type Metrics } from "./modules/metrics/registry.js";
 import { createScoreExporter, type ScoreExporter } from "./modules/otlp/score-export.js";
 import type { EvaluationEnqueuer } from "./modules/runs/enqueue.js";
+import { createLiveEvaluations, type LiveEvaluations } from "./modules/runs/evaluate.js";
 import { createRunPreparer, type RunPreparer } from "./modules/runs/prepare.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
@@ -43,6 +44,8 @@ export interface Services {
   runPreparer: RunPreparer;
   /** The `evaluate-span` job processor. */
   runProcessor: RunProcessor;
+  /** Queues evaluations of stored spans on the live path (backfills): owed rows, jobs, barriers. */
+  liveEvaluations: LiveEvaluations;
   /** Draft test runs. */
   tryCode: TryCodeService;
   /** Datasets and their JSON Lines import. */
@@ -91,6 +94,12 @@ function countIngest(spans: SpanService, metrics: Metrics): SpanService {
   };
 }
 
+/** Live evaluations owed and not yet run over every workspace, for the metrics. */
+async function owedBacklog(prisma: PrismaClient): Promise<{ queued: number; oldestAgeSeconds: number }> {
+  const [row] = await prisma.$queryRaw<{ queued: number; oldest: Date | null }[]>`SELECT count(*)::int AS queued, min("createdAt") AS oldest FROM "OwedEvaluation"`;
+  return { queued: row?.queued ?? 0, oldestAgeSeconds: row?.oldest ? Math.max(0, (Date.now() - row.oldest.getTime()) / 1000) : 0 };
+}
+
 /** The composition root: builds Prisma, Redis, queues and services from the configuration. */
 export function createApp(
   config: Config,
@@ -102,7 +111,7 @@ export function createApp(
   redis.on("error", (err: Error) => logger.debug({ err: err.message }, "redis connection error"));
   const queues = createQueues(redis, config.QUEUE_PREFIX, logger);
   let executor: Executor | undefined = overrides.execution;
-  const metrics = createMetrics({ redis, queuePrefix: config.QUEUE_PREFIX, pool: () => executor?.stats?.() });
+  const metrics = createMetrics({ redis, queuePrefix: config.QUEUE_PREFIX, pool: () => executor?.stats?.(), owed: () => owedBacklog(prisma) });
   const execution = (): Executor => (executor ??= createExecutor({ logger, observer: metrics.runnerObserver }));
   const scoreExporter = config.SCORE_EXPORT_OTLP_ENDPOINT ? createScoreExporter({ endpoint: config.SCORE_EXPORT_OTLP_ENDPOINT, prisma, logger }) : undefined;
   const evaluators = createEvaluatorService({ prisma, logger });
@@ -110,7 +119,7 @@ export function createApp(
   const sharedLibraries = createSharedLibraryService({ prisma, logger });
   const runPreparer = createRunPreparer({ sharedLibraries });
   const enqueue = overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues });
-  const spans = countIngest(createSpanService({ prisma, logger, enqueue }), metrics);
+  const spans = countIngest(createSpanService({ prisma, logger, enqueue, maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE }), metrics);
   const dependencies = createDependencyService({ prisma, queues });
   // After a live run committed: count it, and export its scores (in the background) when configured.
   const onRecorded = (run: RecordedRun) => {
@@ -126,7 +135,8 @@ export function createApp(
     spans,
     runs: createRunService({ prisma }),
     runPreparer,
-    runProcessor: createRunProcessor({ prisma, logger, execution, spans, preparer: runPreparer, afterEvaluation: dependencies.afterEvaluation, onRecorded }),
+    runProcessor: createRunProcessor({ prisma, logger, execution, preparer: runPreparer, afterEvaluation: dependencies.afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) }),
+    liveEvaluations: createLiveEvaluations({ prisma, queues }),
     tryCode: createTryCodeService({
       execution,
       preparer: runPreparer,

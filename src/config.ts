@@ -29,6 +29,11 @@ export const configSchema = z.object({
    * BullMQ's jobs and locks could vanish): `warn` (log), `refuse` (the process does not start) or `off`.
    */
   REDIS_EVICTION_CHECK: z.enum(["warn", "refuse", "off"]).default("warn"),
+  /**
+   * Per-workspace bound on queued live evaluations (owed and not yet run): at or past it ingest
+   * refuses the whole batch, storing nothing, with LIMIT_EXCEEDED and a retry-after (0: no bound).
+   */
+  MAX_QUEUED_EVALUATIONS_PER_WORKSPACE: z.coerce.number().int().min(0).default(100_000),
   /** Per-workspace requests per minute: ingestSpans calls (0: no limit). */
   RATE_LIMIT_INGEST_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   /** Per-workspace tryCode calls per minute (0: no limit). */

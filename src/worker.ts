@@ -1,3 +1,4 @@
+import { hostname } from "node:os";
 import { DelayedError, Worker, type Job } from "bullmq";
 import type { App } from "./app.js";
 import { infrastructureBackoffMs, isInfrastructureError } from "./lib/infra-errors.js";
@@ -11,7 +12,17 @@ type Processor<Q extends QueueName> = (payload: JobPayload<Q>, job: Job) => Prom
 function processors(app: App): { [Q in QueueName]: Processor<Q> } {
   return {
     "api-key-usage": (payload) => app.services.workspaces.recordApiKeyUsage(payload.apiKeyId, new Date(payload.usedAt)),
-    "evaluate-span": (payload, job) => app.services.runProcessor(payload, job),
+    "evaluate-span": (payload, job) => {
+      // The job's progress counts its hand-overs to a runner (see runs/processor.ts crashesOf).
+      const entries = typeof job.progress === "number" ? job.progress : 0;
+      return app.services.runProcessor(payload, {
+        attemptsMade: job.attemptsMade,
+        opts: job.opts,
+        stalledCounter: job.stalledCounter,
+        sandboxEntries: entries,
+        enteredSandbox: () => job.updateProgress(entries + 1),
+      });
+    },
     // A barrier only has to complete: its promotion (by the dependency) was the event.
     "evaluation-barrier": async () => "released",
     "experiment-batch": (payload, job) =>
@@ -28,6 +39,9 @@ function processors(app: App): { [Q in QueueName]: Processor<Q> } {
     },
   };
 }
+
+/** This process's name on its jobs (`processedBy`) and in Redis' client list: host and pid, so scaled-out workers are told apart. */
+const WORKER_NAME = `${hostname()}:${process.pid}`;
 
 /** Queues whose processors run user code in the sandbox: a worker refuses them when the sandbox is unusable. */
 const SANDBOXED: readonly QueueName[] = ["evaluate-span", "experiment-batch", "backfill-batch"];
@@ -94,7 +108,7 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
           throw new DelayedError();
         }
       },
-      { connection, prefix: app.config.QUEUE_PREFIX, concurrency: concurrencyOf(name), maxStalledCount: 3, ...options.stalled },
+      { connection, prefix: app.config.QUEUE_PREFIX, concurrency: concurrencyOf(name), maxStalledCount: 3, name: WORKER_NAME, ...options.stalled },
     );
     worker.on("failed", (job, err) => app.logger.warn({ queue: name, jobId: job?.id, attempts: job?.attemptsMade, err }, "job failed"));
     worker.on("error", (err) => app.logger.warn({ queue: name, err: err.message }, "worker error (it reconnects)"));

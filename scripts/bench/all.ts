@@ -54,21 +54,14 @@ export async function run(): Promise<void> {
   for (const c of sandboxRows) table.push(["sandbox (trivial evaluator)", c[0]!, num(c[1]), num(c[2]), c[3]!, times(num(c[2]) / sandboxBare), ""]);
   if (!sandboxRows.length) table.push(["sandbox", sandboxOut.trim().slice(0, 200), null, null, null, null, ""]);
 
-  const live = markdownRows(liveOut);
-  const value = (label: string) => live.find((c) => c[0]?.startsWith(label));
-  const perRun = value("ingest → score committed");
-  const perSpan = value("ingest → last score");
-  const runsPerS = value("runs/s");
-  const spansPerS = value("spans fully scored/s");
-  const header = liveOut.split("\n").find((l) => l.startsWith("live scoring:"));
-  if (runsPerS) {
-    table.push(["live (spans over HTTP → queue → sandbox)", "runs committed/s (3 evaluators per span)", num(perRun?.[1]), num(runsPerS[1]), null, null,
-      perRun ? `ingest → score p50/p95/p99 ${perRun[2]}/${perRun[3]}/${perRun[4]} ms` : ""]);
-    if (spansPerS) table.push(["live (spans over HTTP → queue → sandbox)", "spans fully scored/s", num(perSpan?.[1]), num(spansPerS[1]), null, null,
-      perSpan ? `ingest → last score p50/p95/p99 ${perSpan[2]}/${perSpan[3]}/${perSpan[4]} ms` : ""]);
-  } else {
-    table.push(["live", liveOut.trim().slice(0, 200), null, null, null, null, ""]);
+  // The live sweep: one row per offered rate (scripts/bench/live.ts).
+  const sweep = markdownRows(liveOut).filter((c) => c.length >= 10 && /^\d+$/.test(c[0] ?? ""));
+  const header = liveOut.split("\n").find((l) => l.startsWith("live scoring sweep:"));
+  for (const c of sweep) {
+    table.push(["live (spans over HTTP → queue → worker → sandbox)", `runs committed/s at ${c[0]} spans/s offered (3 evaluators)`, null, num(c[2]), null, null,
+      `ingest → score p50/p95/p99 ${c[3]}/${c[4]}/${c[5]} ms, backlog at end ${c[6]}, bounded ${c[7]}`]);
   }
+  if (!sweep.length) table.push(["live", liveOut.trim().slice(0, 200), null, null, null, null, ""]);
 
   const e2e = rows.find((r) => r.measure.startsWith("experiment end to end"))!;
   const ratio = e2e.items / e2e.seconds / bare;

@@ -11,9 +11,10 @@ const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE"
 /**
  * Prisma codes of an unreachable or overloaded database: P1001 can't reach, P1002 timed out,
  * P1008 operation timed out, P1017 server closed the connection, P2024 pool timeout, P2037 too
- * many connections, P2034 write conflict/deadlock (retry the transaction).
+ * many connections, P2034 write conflict/deadlock (retry the transaction), P2028 a transaction that
+ * could not start (or ran out of time) on an overloaded pool.
  */
-const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2034", "P2037"]);
+const PRISMA_CODES = new Set(["P1001", "P1002", "P1008", "P1017", "P2024", "P2028", "P2034", "P2037"]);
 
 /** Driver adapter error kinds of the same (`@prisma/driver-adapter-utils`). */
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections", "TransactionWriteConflict", "DatabaseDoesNotExist"]);

@@ -30,8 +30,12 @@ export const queueRegistry = {
       removeOnComplete: { count: 10_000 },
       removeOnFail: { count: 10_000 },
     },
-    /** Jobs mostly wait on a sandbox runner or Postgres; the executor's pool bounds the CPU work. */
-    concurrency: 16,
+    /**
+     * Jobs taken at once by one worker: the processor coalesces them into batches per evaluator
+     * (src/modules/runs/batcher.ts), so this bounds the batches' size, not the CPU work (the
+     * executor's pool does).
+     */
+    concurrency: 400,
   },
   /**
    * A barrier of an evaluator dependency on a span (src/modules/dependencies/flows.ts): a child

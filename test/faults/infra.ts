@@ -41,7 +41,7 @@ export class OwnPostgres {
     return `postgresql://postgres@127.0.0.1:${this.port}/postgres`;
   }
   start(): void {
-    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c synchronous_commit=off -c max_connections=200`;
+    const options = `-p ${this.port} -k ${this.dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
     const cmd = asPostgres(pgBin("pg_ctl"), ["-D", join(this.dir, "data"), "-o", options, "-l", join(this.dir, "log"), "-w", "start"]);
     execFileSync(cmd.file, cmd.args, { stdio: "ignore" });
   }

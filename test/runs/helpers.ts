@@ -119,12 +119,12 @@ export async function obliterate(app: App, prefix: string, names: readonly Queue
  * `startWorker()`; `execution` replaces the sandbox executor.
  */
 export async function liveHarness(
-  options: { execution?: Executor; startWorker?: boolean; queues?: QueueName[]; label?: string } = {},
+  options: { execution?: Executor; startWorker?: boolean; queues?: QueueName[]; label?: string; env?: Record<string, string> } = {},
 ) {
   const label = options.label ?? "runs";
   const queues = options.queues ?? ["evaluate-span"];
   const prefix = `oodle-test-${label}-${randomUUID().slice(0, 8)}`;
-  const app = createApp(loadConfig({ ...process.env, QUEUE_PREFIX: prefix }), { execution: options.execution });
+  const app = createApp(loadConfig({ ...process.env, ...options.env, QUEUE_PREFIX: prefix }), { execution: options.execution });
   let workers: Workers | undefined = options.startWorker === false ? undefined : await startWorkers(app, { queues });
   const client = graphqlClient(app);
   return {

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../../lib/prisma.js";
-import { passedSql } from "../experiments/passed.js";
+import { passedSql } from "../runs/passed.js";
 
 /** The progress of a backfill. */
 export interface BackfillProgress {

@@ -1,3 +1,5 @@
+import { scorePasses } from "../runs/passed.js";
+
 /**
  * Evaluator dependency graphs, pure: layers (what may run at once), cycle detection and gates.
  * Used by saving (cycles refused), live spans (ordering), experiments (per-item ordering) and
@@ -127,11 +129,7 @@ export function gatePasses(scores: readonly GateScore[] | null, gate: Gate, depe
   if (!score) return { passed: false, reason: `${where}: the score is missing` };
   if (score.dataType === "CATEGORICAL") return { passed: false, reason: `${where}: a CATEGORICAL score has no pass or fail` };
   if (score.numericValue === null) return { passed: false, reason: `${where}: the score has no value` };
-  const passed =
-    score.dataType === "BOOLEAN"
-      ? score.higherIsBetter ? score.numericValue === 1 : score.numericValue === 0
-      : score.higherIsBetter ? score.numericValue >= at : score.numericValue < at;
-  if (passed) return { passed: true };
+  if (scorePasses(score, at)) return { passed: true };
   const shown = score.dataType === "BOOLEAN" ? String(score.numericValue === 1) : String(score.numericValue);
   const rule = score.dataType === "BOOLEAN" ? "" : ` (passes at ${score.higherIsBetter ? ">=" : "<"} ${at})`;
   return { passed: false, reason: `${where}: did not pass (value ${shown}${rule})` };

@@ -42,6 +42,22 @@ export async function spanInputs(prisma: PrismaClient | Tx, spanId: string, depe
   return new Map(runs.map((r) => [r.evaluatorId, r]));
 }
 
+/** The current runs of the dependencies on many spans, in one query: span id → its inputs (a span with none is absent). */
+export async function spansInputs(prisma: PrismaClient | Tx, spanIds: readonly string[], dependencies: readonly DeclaredDependency[]): Promise<Map<string, SpanInputs>> {
+  if (dependencies.length === 0 || spanIds.length === 0) return new Map();
+  const runs = await prisma.run.findMany({
+    where: { spanId: { in: [...spanIds] }, evaluatorId: { in: dependencies.map((d) => d.dependsOnId) } },
+    select: { id: true, spanId: true, evaluatorId: true, outcome: true, scores: { orderBy: { position: "asc" }, select: { name: true, dataType: true, numericValue: true, higherIsBetter: true, value: true } } },
+  });
+  const out = new Map<string, Map<string, InputRun>>();
+  for (const { spanId, ...run } of runs) {
+    const inputs = out.get(spanId!) ?? new Map<string, InputRun>();
+    inputs.set(run.evaluatorId, run);
+    out.set(spanId!, inputs);
+  }
+  return out;
+}
+
 /** The run ids read: dependency evaluator id → run id (stored on the dependent's run as `inputRunIds`). */
 export function inputRunIds(inputs: SpanInputs): Record<string, string> {
   return Object.fromEntries([...inputs].map(([evaluatorId, run]) => [evaluatorId, run.id]));
@@ -78,6 +94,13 @@ export function failedGate(dependencies: readonly DeclaredDependency[], inputs: 
     if (!decision.passed) return decision.reason!;
   }
   return null;
+}
+
+/** Takes the per-span locks of many spans (in one sorted order, so two writers cannot deadlock) for the rest of the transaction. */
+export async function lockSpans(tx: Tx, spanIds: readonly string[]): Promise<void> {
+  const keys = [...new Set(spanIds)].sort().map((id) => `span:${id}`);
+  if (keys.length === 0) return;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest(${keys}::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n`;
 }
 
 /** Takes the per-span lock of dependency bookkeeping for the rest of the transaction (posted scores and dependent runs). */

@@ -1,11 +1,12 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { Queues } from "../../queues/queues.js";
 import { evaluationJobId } from "../../queues/registry.js";
-import type { AfterEvaluation } from "../runs/processor.js";
+import type { AfterEvaluation, EvaluationPayload } from "../runs/processor.js";
 import { matchSpan } from "../spans/matching.js";
 import { addSpanJobs, planSpanJobs, releaseDependents } from "./flows.js";
+import { barrierJobId } from "../../queues/registry.js";
 import { downstreamOf } from "./graph.js";
-import { declaredDependencies, isCurrent, spanInputs } from "./inputs.js";
+import { declaredDependencies, isCurrent, spanInputs, spansInputs } from "./inputs.js";
 import { toDependencyMap, workspaceEdges } from "./store.js";
 
 /** What releasing and re-running need. */
@@ -15,29 +16,42 @@ export interface ReleaseDeps {
 }
 
 /**
- * The `afterEvaluation` hook of the evaluation processor: once an evaluator has finished on a
- * span, (1) promotes the barriers of its dependents (with the job's tag), and (2) queues a re-run
- * of each direct dependent whose run on the span is now stale (it read an older run of this
- * evaluator): with the job's tag when there is one, so a dependent that is already part of the
- * re-run flow is not queued twice (same job id), else tagged with this evaluator's run id.
+ * The `afterEvaluation` hook of the evaluation processor, for a batch of finished evaluations:
+ * once an evaluator has finished on a span, (1) promotes the barriers of its dependents (with
+ * the job's tag), and (2) queues a re-run of each direct dependent whose run on the span is now
+ * stale (it read an older run of this evaluator): with the job's tag when there is one, so a
+ * dependent that is already part of the re-run flow is not queued twice (same job id), else
+ * tagged with this evaluator's run id. Reads are per batch: the dependents of each evaluator
+ * once, their runs on the batch's spans in one query.
  */
 export function createAfterEvaluation(deps: ReleaseDeps): AfterEvaluation {
   const { prisma, queues } = deps;
-  return async (payload) => {
-    const { workspaceId, spanId, evaluatorId } = payload;
-    await releaseDependents(deps, spanId, evaluatorId, payload.tag);
-    const dependents = await prisma.evaluatorDependency.findMany({ where: { dependsOnId: evaluatorId }, select: { evaluatorId: true } });
-    if (dependents.length === 0) return;
-    const runs = await prisma.run.findMany({ where: { spanId, evaluatorId: { in: [evaluatorId, ...dependents.map((d) => d.evaluatorId)] } }, select: { id: true, evaluatorId: true, inputRunIds: true } });
-    const own = runs.find((r) => r.evaluatorId === evaluatorId);
-    const stale = [];
-    for (const run of runs.filter((r) => r.evaluatorId !== evaluatorId)) {
-      const declared = await declaredDependencies(prisma, run.evaluatorId);
-      if (!isCurrent(run.inputRunIds, declared, await spanInputs(prisma, spanId, declared))) stale.push(run.evaluatorId);
+  return async (payloads) => {
+    const byEvaluator = new Map<string, EvaluationPayload[]>();
+    for (const p of payloads) byEvaluator.set(p.evaluatorId, [...(byEvaluator.get(p.evaluatorId) ?? []), p]);
+    for (const [evaluatorId, list] of byEvaluator) {
+      const dependents = (await prisma.evaluatorDependency.findMany({ where: { dependsOnId: evaluatorId }, select: { evaluatorId: true } })).map((d) => d.evaluatorId);
+      if (dependents.length === 0) continue;
+      await Promise.all(list.flatMap((p) => dependents.map((d) => queues.promote("evaluation-barrier", barrierJobId(p.spanId, d, evaluatorId, p.tag)))));
+      const spanIds = [...new Set(list.map((p) => p.spanId))];
+      const runs = await prisma.run.findMany({ where: { spanId: { in: spanIds }, evaluatorId: { in: [evaluatorId, ...dependents] } }, select: { id: true, spanId: true, evaluatorId: true, inputRunIds: true } });
+      const own = new Map(runs.filter((r) => r.evaluatorId === evaluatorId).map((r) => [r.spanId!, r.id]));
+      const jobs: { payload: EvaluationPayload; jobId: string }[] = [];
+      for (const dependentId of dependents) {
+        const theirs = runs.filter((r) => r.evaluatorId === dependentId);
+        if (theirs.length === 0) continue;
+        const declared = await declaredDependencies(prisma, dependentId);
+        const inputs = await spansInputs(prisma, theirs.map((r) => r.spanId!), declared);
+        for (const run of theirs) {
+          if (isCurrent(run.inputRunIds, declared, inputs.get(run.spanId!) ?? new Map())) continue;
+          const payload = list.find((p) => p.spanId === run.spanId)!;
+          const tag = payload.tag ?? own.get(run.spanId!);
+          if (!tag) continue;
+          jobs.push({ payload: { workspaceId: payload.workspaceId, spanId: payload.spanId, evaluatorId: dependentId, tag }, jobId: evaluationJobId(payload.spanId, dependentId, tag) });
+        }
+      }
+      await queues.addBulk("evaluate-span", jobs);
     }
-    const tag = payload.tag ?? own?.id;
-    if (stale.length === 0 || !tag) return;
-    await queues.addBulk("evaluate-span", stale.map((id) => ({ payload: { workspaceId, spanId, evaluatorId: id, tag }, jobId: evaluationJobId(spanId, id, tag) })));
   };
 }
 

@@ -1,5 +1,6 @@
 import type { Prisma } from "../../generated/prisma/client.js";
 import type { Experiment } from "../../generated/prisma/client.js";
+import { passedWhere } from "../runs/passed.js";
 
 /** How to filter an experiment's items by their scores and run outcomes (all given parts must hold). */
 export interface ItemFilter {
@@ -17,30 +18,6 @@ export interface ItemFilter {
   category?: string | null;
   /** Items with a run of this outcome (ok, user_error, timeout, …). */
   outcome?: string | null;
-}
-
-/** Prisma's where over Score for "passes" / "fails" (the rule of passed.ts). */
-export function passedWhere(passed: boolean): Prisma.ScoreWhereInput {
-  if (passed) {
-    return {
-      OR: [
-        { dataType: "BOOLEAN", higherIsBetter: true, numericValue: 1 },
-        { dataType: "BOOLEAN", higherIsBetter: false, numericValue: 0 },
-        { dataType: "NUMERIC", higherIsBetter: true, numericValue: { gte: 0.5 } },
-        { dataType: "NUMERIC", higherIsBetter: false, numericValue: { lt: 0.5 } },
-      ],
-    };
-  }
-  return {
-    dataType: { not: "CATEGORICAL" },
-    OR: [
-      { numericValue: null },
-      { dataType: "BOOLEAN", higherIsBetter: true, numericValue: 0 },
-      { dataType: "BOOLEAN", higherIsBetter: false, numericValue: 1 },
-      { dataType: "NUMERIC", higherIsBetter: true, numericValue: { lt: 0.5 } },
-      { dataType: "NUMERIC", higherIsBetter: false, numericValue: { gte: 0.5 } },
-    ],
-  };
 }
 
 /**

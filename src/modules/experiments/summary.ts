@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../../lib/prisma.js";
-import { PASSED_SQL } from "./passed.js";
+import { PASSED_SQL } from "../runs/passed.js";
 
 /** The aggregate of one score name of one evaluator over an experiment. */
 export interface ScoreSummary {

@@ -27,6 +27,8 @@ export interface MetricSources {
   queuePrefix: string;
   /** The runner pool, when this process has started one. */
   pool(): PoolStats | undefined;
+  /** Live evaluations owed and not yet run, over every workspace (read from Postgres at scrape time). */
+  owed?(): Promise<{ queued: number; oldestAgeSeconds: number }>;
 }
 
 /** A live run that was recorded (one per span and evaluator). */
@@ -83,6 +85,28 @@ export function createMetrics(sources: MetricSources) {
     },
   });
 
+  const owedAge = new Gauge({
+    name: "oodle_evaluations_queued_oldest_age_seconds",
+    help: "Age of the oldest live evaluation owed and not yet run, in seconds (0 when none is): the scoring lag.",
+    registers: [registry],
+  });
+  new Gauge({
+    name: "oodle_evaluations_queued",
+    help: "Live evaluations owed and not yet run (OwedEvaluation rows, every workspace): the scoring backlog.",
+    registers: [registry],
+    async collect() {
+      if (!sources.owed) return;
+      try {
+        const owed = await sources.owed();
+        this.set(owed.queued);
+        owedAge.set(owed.oldestAgeSeconds);
+      } catch {
+        this.reset(); // Postgres down: absent, not zero
+        owedAge.reset();
+      }
+    },
+  });
+
   const runs = new Counter({ name: "oodle_runs_total", help: "Live runs recorded, by outcome and evaluator kind.", labelNames: ["outcome", "evaluator_kind"] as const, registers: [registry] });
   const itemSeconds = new Histogram({
     name: "oodle_sandbox_item_duration_seconds",
@@ -102,6 +126,12 @@ export function createMetrics(sources: MetricSources) {
     name: "oodle_evaluation_lag_seconds",
     help: "Time from a span's evaluation being queued (at ingest) to its run being recorded.",
     buckets: LAG_BUCKETS,
+    registers: [registry],
+  });
+  const batchSize = new Histogram({
+    name: "oodle_live_batch_size",
+    help: "Evaluations per live batch (one runner call and one insert each): 1 at rest, larger under load.",
+    buckets: [1, 2, 5, 10, 25, 50, 100, 200, 400],
     registers: [registry],
   });
   const ingest = new Counter({ name: "oodle_ingest_spans_total", help: "Spans received by ingestSpans and OTLP, by result.", labelNames: ["result"] as const, registers: [registry] });
@@ -142,6 +172,10 @@ export function createMetrics(sources: MetricSources) {
     runRecorded(event: RecordedRunEvent, evaluatorKind = "code"): void {
       runs.inc({ outcome: event.outcome, evaluator_kind: evaluatorKind });
       if (event.outcome !== "skipped") itemSeconds.observe({ outcome: event.outcome }, event.durationMs / 1000);
+    },
+    /** A live batch of `size` evaluations started. */
+    liveBatchStarted(size: number): void {
+      batchSize.observe(size);
     },
     /** A worker took a job: `enqueuedAt` is when it became ready (ms since the epoch). */
     jobStarted(queue: QueueName, enqueuedAt: number): void {

@@ -16,7 +16,7 @@
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
 import type { Logger } from "../../lib/logger.js";
-import { AppError, LimitExceededError, type InputIssue } from "../../lib/errors.js";
+import { AppError, LimitExceededError, RateLimitedError, type InputIssue } from "../../lib/errors.js";
 import type { SpanService } from "../spans/service.js";
 import { MAX_SPANS_PER_BATCH } from "../spans/schemas.js";
 import type { Principal } from "../workspaces/service.js";
@@ -156,6 +156,10 @@ export function createOtlpTraceHandler(deps: OtlpDeps) {
       if (caught instanceof LimitExceededError) return error(413, encoding, RPC_CODES.RESOURCE_EXHAUSTED, caught.message);
       if (caught instanceof OtlpDecodeError) return error(400, encoding, RPC_CODES.INVALID_ARGUMENT, caught.message);
       if (caught instanceof UnsupportedError) return error(415, encoding, RPC_CODES.INVALID_ARGUMENT, caught.message);
+      if (caught instanceof RateLimitedError) {
+        const wait = String((caught.extensions as { retryAfterSeconds?: number }).retryAfterSeconds ?? RETRY_AFTER_SECONDS);
+        return error(429, encoding, RPC_CODES.RESOURCE_EXHAUSTED, caught.message, { "retry-after": wait });
+      }
       if (caught instanceof AppError) return error(400, encoding, RPC_CODES.INVALID_ARGUMENT, caught.message);
       const healthy = await deps.healthy().catch(() => false);
       deps.logger.error({ err: caught, healthy }, "OTLP trace export failed (masked)");

@@ -97,6 +97,8 @@ const EvaluatorStatsRef = builder.objectRef<EvaluatorStats>("EvaluatorStats").im
     runs: t.exposeInt("runs", { description: "Runs on live spans." }),
     runsByOutcome: t.field({ type: [OutcomeCountRef], resolve: (s) => s.runsByOutcome }),
     pending: t.exposeInt("pending", { description: "Matched spans without a run yet (queued or running)." }),
+    queued: t.exposeInt("queued", { description: "Evaluations owed to it and not yet run: its live backlog (settled by each run)." }),
+    oldestQueuedSeconds: t.exposeFloat("oldestQueuedSeconds", { description: "Seconds since its oldest queued evaluation was queued (the lag); 0 when none is." }),
     waiting: t.exposeInt("waiting", { description: "Of the pending spans, those where it waits for a dependency (an external evaluator's scores not posted, or a dependency still queued); Span.waiting says for what." }),
     waitingSince: t.expose("waitingSince", { type: "DateTime", nullable: true, description: "When the oldest wait began." }),
     nextWaitExpiresAt: t.expose("nextWaitExpiresAt", { type: "DateTime", nullable: true, description: "When the first wait's safety net expires: it then runs with what there is." }),

@@ -1,14 +1,16 @@
-import type { Evaluator, Prisma, TemplateVersion } from "../../generated/prisma/client.js";
+import type { Evaluator, Span, TemplateVersion } from "../../generated/prisma/client.js";
 import type { Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { declaredDependencies, documentScores, failedGate, inputRunIds, isCurrent, lockSpan, spanInputs, type DeclaredDependency, type SpanInputs } from "../dependencies/inputs.js";
+import { declaredDependencies, documentScores, failedGate, inputRunIds, isCurrent, lockSpans, spansInputs, type DeclaredDependency, type SpanInputs } from "../dependencies/inputs.js";
 import { spanToDocument } from "../spans/document.js";
-import type { SpanService } from "../spans/service.js";
-import { isUniqueViolation, objectOf, specsOf } from "../templates/store.js";
+import { MAX_TRACE_SPANS } from "../spans/service.js";
+import { objectOf, specsOf } from "../templates/store.js";
 import { resolveParams } from "../templates/values.js";
+import { createBatcher, type BatcherOptions, type Settled } from "./batcher.js";
 import type { RunPreparer } from "./prepare.js";
-import { INVOCATION_CAP_REASON, runColumns, SKIPPED_COLUMNS, USER_FAULTS, type RunColumns } from "./record.js";
+import { INVOCATION_CAP_REASON, runColumns, USER_FAULTS } from "./record.js";
+import { columnsOf, insertRuns, type RunRecord, type SpanTarget } from "./write.js";
 
 /** Thrown to make BullMQ retry a job whose run hit a sandbox fault (never the user's code). */
 export class SandboxFaultError extends Error {
@@ -24,6 +26,25 @@ export interface JobAttempts {
   opts: { attempts?: number };
   /** Times BullMQ found the job stalled (its worker died or hung while processing it). */
   stalledCounter?: number;
+  /**
+   * Times the job's item was handed to a runner (kept in the job's progress), when the job keeps
+   * count: a worker holds many jobs waiting for their batch, and only those that were in the
+   * sandbox when it died are suspects (see {@link crashesOf}).
+   */
+  sandboxEntries?: number;
+  /** Counts one more hand-over to a runner (before the runner call). */
+  enteredSandbox?(): Promise<unknown>;
+}
+
+/**
+ * How many times a job probably ended its worker: the stalls during which its item was in the
+ * sandbox — at most the times it stalled and at most the times it entered the sandbox (a job only
+ * held, waiting for its batch, when its worker died is not a suspect). Without a count of entries
+ * (a caller that keeps none), every stall counts.
+ */
+export function crashesOf(job: JobAttempts): number {
+  const stalls = job.stalledCounter ?? 0;
+  return job.enteredSandbox ? Math.min(stalls, job.sandboxEntries ?? 0) : stalls;
 }
 
 /**
@@ -51,8 +72,11 @@ export interface RecordedRun extends EvaluationPayload {
   durationMs: number;
 }
 
-/** Called once an evaluation is finished on a span (whatever the outcome): releases what waits for it. */
-export type AfterEvaluation = (payload: EvaluationPayload) => Promise<void>;
+/**
+ * Called once evaluations are finished on their spans (whatever the outcome), a batch at a time:
+ * releases what waits for them.
+ */
+export type AfterEvaluation = (payloads: readonly EvaluationPayload[]) => Promise<void>;
 
 /** Thrown when a dependency's run kept changing while a dependent ran (retried by BullMQ). */
 export class InputsChangedError extends Error {
@@ -62,60 +86,67 @@ export class InputsChangedError extends Error {
   }
 }
 
-/** What a dependent read: its declared dependencies and their runs on the span. */
-interface DependencyInputs {
-  declared: DeclaredDependency[];
-  inputs: SpanInputs;
-}
+/** How live batches are formed (see runs/batcher.ts). Defaults: 200 items, 2 batches per evaluator at once. */
+export const LIVE_BATCH: BatcherOptions = { maxBatch: 200, inFlightPerKey: 2 };
 
 /** A code evaluator as the processor reads it. */
 type CodeEvaluator = Evaluator & { template: { latestVersion: number } | null };
 
-/** What one run records beside its columns. */
-interface RunContext {
+/** One job of a batch. */
+interface LiveJob {
   payload: EvaluationPayload;
-  attempt: number;
-  startedAt: Date;
-  templateVersionId: string | null;
-  params: Record<string, unknown>;
-  libraryVersions: Record<string, number>;
-  skipReason?: string;
-  /** Set for an evaluator with dependencies: what it read (the write checks it is still current). */
-  dependencies?: DependencyInputs;
+  job: JobAttempts;
 }
 
+/** A job of the batch on its way: its result once known, else the run to record. */
+interface Pending {
+  index: number;
+  job: LiveJob;
+  record?: RunRecord<SpanTarget>;
+}
+
+const ok = (value: ProcessStatus): Settled<ProcessStatus> => ({ ok: true, value });
+const failed = (error: unknown): Settled<ProcessStatus> => ({ ok: false, error });
+
 /**
- * The `evaluate-span` processor: runs one evaluator on one span in the warm runner for its key
- * and writes the run and its scores in one transaction.
- *
- * Exactly once: the run is unique per (span, evaluator); a job for a pair that already has a run
- * changes nothing, and a concurrent duplicate loses on the unique index. A fault of the user's
- * code (user_error, timeout, memory_limit, output_limit, invalid_result) is recorded on the first
- * attempt and not retried; a sandbox fault throws {@link SandboxFaultError} so BullMQ retries with
- * backoff, and is recorded on the last attempt. Database errors throw and are retried too.
- *
- * With dependencies (modules/dependencies): the job starts once BullMQ released it (every
- * dependency finished on the span). It reads the dependencies' runs, records `skipped` with the
- * reason when a gate fails, else runs with `document.scores` = their scores and
- * `dependencies` = the declared names (ctx.score of any other evaluator is an error). Its run
- * stores the dependency runs it read; a run whose inputs were replaced since (scores posted
- * again) is stale and is replaced by the next job, and the write re-checks the inputs under the
- * span's lock. Finished in any way, it calls `afterEvaluation` to release its dependents.
+ * The `evaluate-span` processor, batched: BullMQ delivers one job per (span, evaluator) as
+ * before (deterministic job ids, retries, stalled-job recovery, barriers of dependencies), and
+ * the jobs taken at the same time by the worker are coalesced per evaluator (runs/batcher.ts).
+ * A batch reads its evaluator, spans, traces, earlier runs and dependency inputs with one query
+ * each, runs every item in ONE call to the warm runner of its key (as an experiment batch does),
+ * writes all runs and scores with ONE set-based statement (runs/write.ts), then releases what
+ * waits for them. Each job still settles on its own:
+ * - exactly once: the run is unique per (span, evaluator); a pair that already has one is
+ *   "already-recorded", and a concurrent duplicate loses on the unique index;
+ * - a fault of the user's code (user_error, timeout, memory_limit, output_limit, invalid_result)
+ *   is recorded on the first attempt and completes its job, whatever the other items did;
+ * - a sandbox fault fails only its own job with {@link SandboxFaultError} (BullMQ retries with
+ *   backoff) and is recorded on the last attempt; a database error fails the jobs of the batch
+ *   (retried by the worker without using attempts);
+ * - a job that was in the sandbox when a worker died runs in a batch of its own afterwards, so a
+ *   poison pill ends no other job's attempts ({@link crashesOf}; jobs only held are not suspects).
+ * With dependencies (modules/dependencies): a job starts once BullMQ released it; the batch
+ * reads the dependencies' runs, records `skipped` with the reason when a gate fails, else runs
+ * with `document.scores`. Its runs store the dependency runs they read; the write re-checks the
+ * inputs under the spans' locks, replaces stale runs, and fails the jobs whose inputs changed
+ * meanwhile with {@link InputsChangedError} (retried).
  */
 export function createRunProcessor(deps: {
   prisma: PrismaClient;
   logger: Logger;
   /** The shared executor (created on first use). */
   execution: () => Executor;
-  spans: Pick<SpanService, "traceSpans">;
   preparer: RunPreparer;
-  /** Releases the dependents of a finished evaluation (default: nothing). */
+  /** Releases the dependents of finished evaluations (default: nothing). */
   afterEvaluation?: AfterEvaluation;
   /** Told after a run was committed (metrics, score export); must not throw. */
   onRecorded?: (event: RecordedRun) => void;
+  batch?: BatcherOptions;
+  /** Told the size of each batch as it starts (metrics); must not throw. */
+  onBatch?: (size: number) => void;
 }) {
   const { prisma, logger } = deps;
-  // Template versions never change: cache them by (template, version) so a job reads only the evaluator.
+  // Template versions never change: cache them by (template, version) so a batch reads only the evaluator.
   const versions = new Map<string, Promise<TemplateVersion>>();
 
   /** The version the evaluator runs now: its pin, else its template's latest (read with the evaluator). */
@@ -133,149 +164,197 @@ export function createRunProcessor(deps: {
     return found;
   }
 
-  /** The run row of a result. */
-  function runData(ctx: RunContext, columns: RunColumns): Prisma.RunUncheckedCreateInput {
-    const { workspaceId, spanId, evaluatorId } = ctx.payload;
-    return {
-      workspaceId,
-      evaluatorId,
-      spanId,
-      templateVersionId: ctx.templateVersionId,
-      libraryVersions: ctx.libraryVersions,
-      params: ctx.params as Prisma.InputJsonValue,
-      outcome: columns.outcome,
-      skipReason: ctx.skipReason ?? null,
-      stdout: columns.stdout,
-      stderr: columns.stderr,
-      errorType: columns.errorType,
-      errorMessage: columns.errorMessage,
-      errorTraceback: columns.errorTraceback,
-      durationMs: columns.durationMs,
-      outputTruncated: columns.outputTruncated,
-      attempts: ctx.attempt,
-      inputRunIds: ctx.dependencies ? inputRunIds(ctx.dependencies.inputs) : {},
-      missingDependencies: ctx.dependencies ? ctx.dependencies.declared.filter((d) => !ctx.dependencies!.inputs.get(d.dependsOnId)?.scores.length).map((d) => d.name) : [],
-      startedAt: ctx.startedAt,
-      finishedAt: new Date(),
-      scores: {
-        create: columns.scores.map((s) => ({
-          ...s,
-          value: s.value as Prisma.InputJsonValue,
-          metadata: (s.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
-          workspaceId,
-          evaluatorId,
-          spanId,
-        })),
-      },
-    };
+  /** The spans of each trace, earliest first, at most MAX_TRACE_SPANS each (two queries for the batch, bounded). */
+  async function tracesOf(workspaceId: string, traceIds: string[]): Promise<Map<string, Span[]>> {
+    const ids = await prisma.$queryRaw<{ id: string }[]>`
+      SELECT id FROM (
+        SELECT id, row_number() OVER (PARTITION BY "traceId" ORDER BY "startTime", "createdAt") AS n
+        FROM "Span" WHERE "workspaceId" = ${workspaceId}::uuid AND "traceId" = ANY(${traceIds}::text[])
+      ) t WHERE n <= ${MAX_TRACE_SPANS}::int`;
+    const rows = await prisma.span.findMany({ where: { id: { in: ids.map((r) => r.id) } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] });
+    const out = new Map<string, Span[]>();
+    for (const row of rows) {
+      const list = out.get(row.traceId) ?? [];
+      if (list.length < MAX_TRACE_SPANS) list.push(row);
+      out.set(row.traceId, list);
+    }
+    return out;
   }
 
   /**
-   * Writes the run of a dependent under the span's lock: only when the dependency runs it read
-   * are still the current ones (else {@link InputsChangedError}), replacing a stale run.
+   * Writes the runs of a dependent under the spans' locks: a run is written only when the
+   * dependency runs it read are still the current ones (else its job fails with
+   * {@link InputsChangedError}); a stale earlier run is replaced. @returns each record's status or error.
    */
-  async function writeDependent(ctx: RunContext, columns: RunColumns): Promise<ProcessStatus> {
-    const { spanId, evaluatorId } = ctx.payload;
-    const { declared, inputs } = ctx.dependencies!;
+  async function writeDependents(records: RunRecord<SpanTarget>[], declared: DeclaredDependency[], read: Map<string, SpanInputs>): Promise<Settled<ProcessStatus>[]> {
+    const spanIds = records.map((r) => r.target.spanId);
+    const evaluatorId = records[0]!.evaluatorId;
     return prisma.$transaction(async (tx) => {
-      await lockSpan(tx, spanId);
-      if (!isCurrent(inputRunIds(inputs), declared, await spanInputs(tx, spanId, declared))) throw new InputsChangedError();
-      const existing = await tx.run.findUnique({ where: { spanId_evaluatorId: { spanId, evaluatorId } }, select: { id: true, inputRunIds: true } });
-      if (existing && isCurrent(existing.inputRunIds, declared, inputs)) return "already-recorded" as const;
-      if (existing) await tx.run.delete({ where: { id: existing.id } });
-      await tx.run.create({ data: runData(ctx, columns) });
-      return "recorded" as const;
+      await lockSpans(tx, spanIds);
+      const now = await spansInputs(tx, spanIds, declared);
+      const existing = new Map(
+        (await tx.run.findMany({ where: { evaluatorId, spanId: { in: spanIds } }, select: { id: true, spanId: true, inputRunIds: true } })).map((r) => [r.spanId!, r]),
+      );
+      const results: Settled<ProcessStatus>[] = [];
+      const toWrite: RunRecord<SpanTarget>[] = [];
+      const stale: string[] = [];
+      for (const record of records) {
+        const spanId = record.target.spanId;
+        const inputs = read.get(spanId) ?? new Map();
+        if (!isCurrent(inputRunIds(inputs), declared, now.get(spanId) ?? new Map())) {
+          results.push(failed(new InputsChangedError()));
+          continue;
+        }
+        const found = existing.get(spanId);
+        if (found && isCurrent(found.inputRunIds, declared, inputs)) {
+          results.push(ok("already-recorded"));
+          continue;
+        }
+        if (found) stale.push(found.id);
+        toWrite.push(record);
+        results.push(ok("recorded"));
+      }
+      if (stale.length) await tx.run.deleteMany({ where: { id: { in: stale } } });
+      await insertRuns(tx, toWrite);
+      return results;
     });
   }
 
-  async function write(ctx: RunContext, columns: RunColumns): Promise<ProcessStatus> {
-    const status = await writeOnce(ctx, columns);
-    if (status === "recorded") deps.onRecorded?.({ ...ctx.payload, outcome: columns.outcome, durationMs: columns.durationMs });
-    return status;
-  }
-
-  async function writeOnce(ctx: RunContext, columns: RunColumns): Promise<ProcessStatus> {
-    if (ctx.dependencies) return writeDependent(ctx, columns);
-    try {
-      await prisma.run.create({ data: runData(ctx, columns) });
-      return "recorded";
-    } catch (error) {
-      if (isUniqueViolation(error)) return "already-recorded";
-      throw error;
+  /** Writes the records of the batch; @returns spanId → status or error. */
+  async function write(records: RunRecord<SpanTarget>[], dependencies: { declared: DeclaredDependency[]; read: Map<string, SpanInputs> } | null): Promise<Map<string, Settled<ProcessStatus>>> {
+    const out = new Map<string, Settled<ProcessStatus>>();
+    if (records.length === 0) return out;
+    const finishedAt = new Date();
+    for (const r of records) r.finishedAt = finishedAt;
+    if (dependencies) {
+      const results = await writeDependents(records, dependencies.declared, dependencies.read);
+      records.forEach((r, i) => out.set(r.target.spanId, results[i]!));
+    } else {
+      const inserted = new Set((await insertRuns(prisma, records)).map((x) => x.record.target.spanId));
+      for (const r of records) out.set(r.target.spanId, ok(inserted.has(r.target.spanId) ? "recorded" : "already-recorded"));
     }
-  }
-
-  function skipped(ctx: RunContext, reason: string): Promise<ProcessStatus> {
-    return write({ ...ctx, skipReason: reason }, SKIPPED_COLUMNS);
-  }
-
-  async function run(ctx: RunContext, evaluator: CodeEvaluator, isLastAttempt: boolean): Promise<ProcessStatus> {
-    const { workspaceId, spanId } = ctx.payload;
-    const span = await prisma.span.findFirst({ where: { id: spanId, workspaceId } });
-    if (!span) return "span-gone";
-    const version = await versionOf(evaluator);
-    const params = resolveParams(specsOf(version), objectOf(evaluator.params));
-    const gate = ctx.dependencies ? failedGate(ctx.dependencies.declared, ctx.dependencies.inputs) : null;
-    if (gate) return skipped({ ...ctx, templateVersionId: version.id, params }, gate);
-    const prepared = await deps.preparer.prepare(workspaceId, version, undefined, evaluator.isolation === "strict" ? "strict" : "warm");
-    const scores = ctx.dependencies ? documentScores(ctx.dependencies.declared, ctx.dependencies.inputs) : {};
-    const document = spanToDocument(span, await deps.spans.traceSpans(workspaceId, span.traceId), { scores });
-    const full = { ...ctx, templateVersionId: version.id, params, libraryVersions: prepared.libraryVersions, startedAt: new Date() };
-    const names = ctx.dependencies?.declared.map((d) => d.name) ?? [];
-    const [result] = await deps.execution().execute({ ...prepared.key, trustDomain: `evaluator:${ctx.payload.evaluatorId}` }, [{ workspaceId, document: document as Record<string, unknown>, params, dependencies: names }]);
-    if (result!.outcome === "sandbox_error" && !isLastAttempt) throw new SandboxFaultError(result!.error?.message ?? "unknown");
-    const columns = runColumns(result!);
-    if (USER_FAULTS.includes(columns.outcome)) {
-      logger.info({ ...ctx.payload, outcome: columns.outcome, errorType: columns.errorType }, "evaluator failed on a span (recorded, not retried)");
-    }
-    return write(full, columns);
-  }
-
-  /** What a dependent reads before it runs; null for an evaluator with no dependencies. */
-  async function readDependencies(payload: EvaluationPayload): Promise<DependencyInputs | null> {
-    const declared = await declaredDependencies(prisma, payload.evaluatorId);
-    if (declared.length === 0) return null;
-    return { declared, inputs: await spanInputs(prisma, payload.spanId, declared) };
-  }
-
-  /** Processes a job of a code evaluator (after the external and gone cases). */
-  async function processCode(payload: EvaluationPayload, evaluator: CodeEvaluator, job: JobAttempts): Promise<ProcessStatus> {
-    const { spanId, evaluatorId } = payload;
-    const dependencies = await readDependencies(payload);
-    const done = await prisma.run.findUnique({ where: { spanId_evaluatorId: { spanId, evaluatorId } }, select: { id: true, inputRunIds: true } });
-    if (done && (!dependencies || isCurrent(done.inputRunIds, dependencies.declared, dependencies.inputs))) return "already-recorded";
-    const attempt = job.attemptsMade + 1;
-    const ctx: RunContext = { payload, attempt, startedAt: new Date(), templateVersionId: null, params: {}, libraryVersions: {}, ...(dependencies ? { dependencies } : {}) };
-    if (evaluator.archivedAt) return skipped(ctx, "the evaluator was archived after the span was matched");
-    if (!evaluator.enabled) return skipped(ctx, "the evaluator was disabled after the span was matched");
-    const crashes = job.stalledCounter ?? 0;
-    if (crashes >= WORKER_CRASH_LIMIT) {
-      logger.error({ ...payload, crashes }, "evaluation job ended its worker repeatedly; recorded as sandbox_error, not run again");
-      const message = `the worker running this evaluation ended ${crashes} times before it finished; it is not run again`;
-      return write(ctx, runColumns({ outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "WorkerCrashed", message, traceback: "" } }));
-    }
-    if (evaluator.maxInvocationsPerHour !== null) {
-      // Runs that ran in the last hour (skipped ones cost nothing and do not count).
-      const since = new Date(Date.now() - 3_600_000);
-      const used = await prisma.run.count({ where: { evaluatorId, spanId: { not: null }, createdAt: { gte: since }, outcome: { not: "skipped" } } });
-      if (used >= evaluator.maxInvocationsPerHour) {
-        return skipped(ctx, `${INVOCATION_CAP_REASON} (${evaluator.maxInvocationsPerHour}) reached: ${used} runs in the last hour`);
+    for (const r of records) {
+      if (out.get(r.target.spanId)?.ok && (out.get(r.target.spanId) as { value: ProcessStatus }).value === "recorded") {
+        const columns = columnsOf(r);
+        deps.onRecorded?.({ workspaceId: r.workspaceId, spanId: r.target.spanId, evaluatorId: r.evaluatorId, outcome: columns.outcome, durationMs: columns.durationMs });
       }
     }
-    return run(ctx, evaluator, attempt >= (job.opts.attempts ?? 1));
+    return out;
   }
 
+  /** Evaluates one batch: jobs of one evaluator, each on a distinct span. */
+  async function evaluateBatch(jobs: LiveJob[]): Promise<Settled<ProcessStatus>[]> {
+    const { workspaceId, evaluatorId } = jobs[0]!.payload;
+    const results: (Settled<ProcessStatus> | undefined)[] = new Array(jobs.length);
+    const evaluator = await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, include: { template: { select: { latestVersion: true } } } });
+    if (evaluator?.kind === "external") return jobs.map(() => ok("external"));
+    if (!evaluator || !evaluator.templateId) {
+      await deps.afterEvaluation?.(jobs.map((j) => j.payload));
+      return jobs.map(() => ok("evaluator-gone"));
+    }
+    const spanIds = jobs.map((j) => j.payload.spanId);
+    const declared = await declaredDependencies(prisma, evaluatorId);
+    const read = declared.length ? await spansInputs(prisma, spanIds, declared) : new Map<string, SpanInputs>();
+    const inputsOf = (spanId: string): SpanInputs => read.get(spanId) ?? new Map();
+    const done = new Map((await prisma.run.findMany({ where: { evaluatorId, spanId: { in: spanIds } }, select: { spanId: true, inputRunIds: true } })).map((r) => [r.spanId!, r]));
+
+    const base = (j: LiveJob): RunRecord<SpanTarget> => ({
+      workspaceId, evaluatorId, templateVersionId: null, target: { spanId: j.payload.spanId }, params: {}, libraryVersions: {}, result: null,
+      attempts: j.job.attemptsMade + 1, startedAt: new Date(), finishedAt: new Date(),
+      ...(declared.length ? { inputRunIds: inputRunIds(inputsOf(j.payload.spanId)), missingDependencies: declared.filter((d) => !inputsOf(j.payload.spanId).get(d.dependsOnId)?.scores.length).map((d) => d.name) } : {}),
+    });
+    const pending: Pending[] = [];
+    jobs.forEach((job, index) => {
+      const prior = done.get(job.payload.spanId);
+      if (prior && (declared.length === 0 || isCurrent(prior.inputRunIds, declared, inputsOf(job.payload.spanId)))) results[index] = ok("already-recorded");
+      else pending.push({ index, job });
+    });
+    const skip = (p: Pending, reason: string) => (p.record = { ...base(p.job), skipReason: reason });
+    for (const p of pending) {
+      if (evaluator.archivedAt) skip(p, "the evaluator was archived after the span was matched");
+      else if (!evaluator.enabled) skip(p, "the evaluator was disabled after the span was matched");
+      else if (crashesOf(p.job.job) >= WORKER_CRASH_LIMIT) {
+        const crashes = crashesOf(p.job.job);
+        logger.error({ ...p.job.payload, crashes }, "evaluation job ended its worker repeatedly; recorded as sandbox_error, not run again");
+        const message = `the worker running this evaluation ended ${crashes} times before it finished; it is not run again`;
+        p.record = { ...base(p.job), columns: runColumns({ outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "WorkerCrashed", message, traceback: "" } }) };
+      }
+    }
+    let open = pending.filter((p) => !p.record);
+    if (open.length && evaluator.maxInvocationsPerHour !== null) {
+      // Runs that ran in the last hour (skipped ones cost nothing and do not count): the batch takes what is left.
+      const since = new Date(Date.now() - 3_600_000);
+      const used = await prisma.run.count({ where: { evaluatorId, spanId: { not: null }, createdAt: { gte: since }, outcome: { not: "skipped" } } });
+      const left = Math.max(0, evaluator.maxInvocationsPerHour - used);
+      for (const p of open.slice(left)) skip(p, `${INVOCATION_CAP_REASON} (${evaluator.maxInvocationsPerHour}) reached: ${used} runs in the last hour`);
+      open = open.slice(0, left);
+    }
+
+    if (open.length) {
+      const spans = new Map((await prisma.span.findMany({ where: { workspaceId, id: { in: open.map((p) => p.job.payload.spanId) } } })).map((s) => [s.id, s]));
+      for (const p of open) if (!spans.has(p.job.payload.spanId)) results[p.index] = ok("span-gone");
+      open = open.filter((p) => spans.has(p.job.payload.spanId));
+      const version = await versionOf(evaluator);
+      const params = resolveParams(specsOf(version), objectOf(evaluator.params));
+      const toRun: Pending[] = [];
+      for (const p of open) {
+        const gate = declared.length ? failedGate(declared, inputsOf(p.job.payload.spanId)) : null;
+        if (gate) p.record = { ...base(p.job), templateVersionId: version.id, params, skipReason: gate };
+        else toRun.push(p);
+      }
+      if (toRun.length) {
+        const prepared = await deps.preparer.prepare(workspaceId, version, undefined, evaluator.isolation === "strict" ? "strict" : "warm");
+        const traces = await tracesOf(workspaceId, [...new Set(toRun.map((p) => spans.get(p.job.payload.spanId)!.traceId))]);
+        const names = declared.map((d) => d.name);
+        const startedAt = new Date();
+        const items = toRun.map((p) => {
+          const span = spans.get(p.job.payload.spanId)!;
+          const scores = declared.length ? documentScores(declared, inputsOf(span.id)) : {};
+          return { workspaceId, document: spanToDocument(span, traces.get(span.traceId) ?? [span], { scores }) as Record<string, unknown>, params, dependencies: names };
+        });
+        await Promise.all(toRun.map((p) => p.job.job.enteredSandbox?.()));
+        const outcomes = await deps.execution().execute({ ...prepared.key, trustDomain: `evaluator:${evaluatorId}` }, items);
+        toRun.forEach((p, i) => {
+          const result = outcomes[i]!;
+          const last = p.job.job.attemptsMade + 1 >= (p.job.job.opts.attempts ?? 1);
+          if (result.outcome === "sandbox_error" && !last) {
+            results[p.index] = failed(new SandboxFaultError(result.error?.message ?? "unknown"));
+            return;
+          }
+          if ((USER_FAULTS as readonly string[]).includes(result.outcome)) {
+            logger.info({ ...p.job.payload, outcome: result.outcome, errorType: result.error?.type }, "evaluator failed on a span (recorded, not retried)");
+          }
+          p.record = { ...base(p.job), templateVersionId: version.id, params, libraryVersions: prepared.libraryVersions, result, startedAt };
+        });
+      }
+    }
+
+    const records = pending.filter((p) => p.record && !results[p.index]);
+    const written = await write(records.map((p) => p.record!), declared.length ? { declared, read } : null);
+    for (const p of records) results[p.index] = written.get(p.job.payload.spanId)!;
+    // Finished in any way but a retry: release what waits for these evaluations.
+    const finished = jobs.filter((_, i) => results[i]?.ok);
+    if (finished.length) await deps.afterEvaluation?.(finished.map((j) => j.payload));
+    return results.map((r) => r ?? failed(new Error("evaluation batch left an item without a result")));
+  }
+
+  const batcher = createBatcher<LiveJob, ProcessStatus>({
+    run: (_key, jobs) => {
+      deps.onBatch?.(jobs.length);
+      return evaluateBatch(jobs);
+    },
+    keyOf: (j) => `${j.payload.workspaceId}/${j.payload.evaluatorId}`,
+    distinctOf: (j) => j.payload.spanId,
+    soloOf: (j) => crashesOf(j.job) > 0,
+    options: deps.batch ?? LIVE_BATCH,
+  });
+
   /**
-   * Processes one evaluation job. @returns what it did.
+   * Processes one evaluation job (in the batch of the jobs taken with it). @returns what it did.
    * @throws SandboxFaultError (retried) before the last attempt; InputsChangedError and database errors (retried).
    */
-  return async function processEvaluation(payload: EvaluationPayload, job: JobAttempts): Promise<ProcessStatus> {
-    const { workspaceId, evaluatorId } = payload;
-    const evaluator = await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, include: { template: { select: { latestVersion: true } } } });
-    if (evaluator?.kind === "external") return "external";
-    const status = evaluator && evaluator.templateId ? await processCode(payload, evaluator, job) : "evaluator-gone";
-    await deps.afterEvaluation?.(payload);
-    return status;
+  return function processEvaluation(payload: EvaluationPayload, job: JobAttempts): Promise<ProcessStatus> {
+    return batcher.submit({ payload, job });
   };
 }
 

@@ -20,6 +20,10 @@ export interface EvaluatorStats {
   runsByOutcome: { outcome: RunOutcome; count: number }[];
   /** Matched spans without a run yet: queued or running (never negative). */
   pending: number;
+  /** Evaluations owed to it and not yet run (OwedEvaluation rows): its live backlog. */
+  queued: number;
+  /** Seconds since its oldest queued evaluation was queued (its lag); 0 when none is. */
+  oldestQueuedSeconds: number;
   /** Of those, spans where it waits for a dependency (scores not posted, or a dependency still queued). */
   waiting: number;
   /** When the oldest of those waits began (null when none waits). */
@@ -46,13 +50,15 @@ export function createRunService(deps: { prisma: PrismaClient }) {
       if (!isUuid(evaluatorId)) return null;
       const evaluator = await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, select: { id: true } });
       if (!evaluator) return null;
-      const [stats, groups, last, capped, waits] = await Promise.all([
+      const [stats, groups, last, capped, owed, waits] = await Promise.all([
         prisma.evaluatorMatchStats.findUnique({ where: { evaluatorId } }),
         prisma.run.groupBy({ by: ["outcome"], where: { evaluatorId, spanId: { not: null } }, _count: { _all: true } }),
         prisma.run.aggregate({ where: { evaluatorId, spanId: { not: null } }, _max: { finishedAt: true } }),
         prisma.run.count({ where: { evaluatorId, spanId: { not: null }, outcome: "skipped", skipReason: { startsWith: INVOCATION_CAP_REASON } } }),
+        prisma.owedEvaluation.aggregate({ where: { evaluatorId }, _count: { _all: true }, _min: { createdAt: true } }),
         dependencyWaits(prisma, workspaceId, { evaluatorId }),
       ]);
+      const oldest = owed._min.createdAt;
       const counts = new Map(groups.map((g) => [g.outcome, g._count._all]));
       const runs = groups.reduce((n, g) => n + g._count._all, 0);
       const spansMatched = stats?.spansMatched ?? 0;
@@ -67,6 +73,8 @@ export function createRunService(deps: { prisma: PrismaClient }) {
         runs,
         runsByOutcome: RUN_OUTCOMES.map((outcome) => ({ outcome, count: counts.get(outcome) ?? 0 })),
         pending: Math.max(0, spansMatched - runs),
+        queued: owed._count._all,
+        oldestQueuedSeconds: oldest ? Math.max(0, (Date.now() - oldest.getTime()) / 1000) : 0,
         waiting: waits.length,
         waitingSince: waits[0]?.since ?? null,
         nextWaitExpiresAt: waits.length ? new Date(Math.min(...waits.map((w) => w.expiresAt.getTime()))) : null,

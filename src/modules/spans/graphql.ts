@@ -12,7 +12,7 @@ import { spanToDocument } from "./document.js";
 import { conversationInput, conversationOutput } from "./genai.js";
 import { globToRegExp } from "./matching.js";
 import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH } from "./schemas.js";
-import type { IngestResult, MatchExplanation } from "./service.js";
+import type { EvaluationBacklog, IngestResult, MatchExplanation } from "./service.js";
 
 function attrs(span: Span): Record<string, unknown> {
   return (span.attributes ?? {}) as Record<string, unknown>;
@@ -172,6 +172,15 @@ const InputIssueRef = builder.objectRef<{ path: string; message: string }>("Span
   fields: (t) => ({ path: t.exposeString("path"), message: t.exposeString("message") }),
 });
 
+const EvaluationBacklogRef = builder.objectRef<EvaluationBacklog>("EvaluationBacklog").implement({
+  description: "Live evaluations of the workspace owed and not yet run: how far scoring lags behind ingest.",
+  fields: (t) => ({
+    queued: t.exposeInt("queued", { description: "Evaluations queued or running." }),
+    oldestAgeSeconds: t.exposeFloat("oldestAgeSeconds", { description: "Seconds since the oldest of them was queued; 0 when none is." }),
+    limit: t.exposeInt("limit", { nullable: true, description: "The bound at which ingest refuses a batch (LIMIT_EXCEEDED with a retry-after); null: none." }),
+  }),
+});
+
 const RejectedSpanRef = builder.objectRef<IngestResult["rejected"][number]>("RejectedSpan").implement({
   fields: (t) => ({
     index: t.exposeInt("index", { description: "Its index in the batch." }),
@@ -240,11 +249,15 @@ builder.relayMutationField(
   },
   { resolve: (_root, { input }, ctx) => ctx.services.spans.ingestSpans(ctx.principal, input.spans) },
   {
-    description: "Stores a batch of spans and queues the evaluations of the evaluators they match; returns at once.",
+    description:
+      "Stores a batch of spans and queues the evaluations of the evaluators they match; returns at once. While the workspace's " +
+      "queued evaluations are at their bound, the whole batch is refused before anything is stored: LIMIT_EXCEEDED (HTTP 429) " +
+      "with extensions.retryAfterSeconds; send it again then.",
     outputFields: (t) => ({
       spans: t.field({ type: [IngestedSpanRef], description: "The stored spans, by index.", resolve: (r) => r.spans }),
       rejected: t.field({ type: [RejectedSpanRef], description: "The refused spans, by index with every problem; the others were stored.", resolve: (r) => r.rejected }),
       evaluationsQueued: t.exposeInt("evaluationsQueued"),
+      backlog: t.field({ type: EvaluationBacklogRef, description: "The workspace's live evaluations still queued after this batch (the scoring lag).", resolve: (r) => r.backlog }),
     }),
   },
 );

@@ -1,5 +1,5 @@
 import { Prisma, type Span } from "../../generated/prisma/client.js";
-import { BadUserInputError, LimitExceededError, NotFoundError, type InputIssue } from "../../lib/errors.js";
+import { BadUserInputError, LimitExceededError, NotFoundError, RateLimitedError, type InputIssue } from "../../lib/errors.js";
 import { isInfrastructureError } from "../../lib/infra-errors.js";
 import { unstorableValues } from "../../lib/json-safety.js";
 import type { Logger } from "../../lib/logger.js";
@@ -35,6 +35,18 @@ export interface IngestResult {
   rejected: { index: number; issues: InputIssue[] }[];
   /** Evaluations queued: (span, evaluator) pairs whose rule matched and that were sampled. */
   evaluationsQueued: number;
+  /** The workspace's evaluation backlog after this batch (see {@link EvaluationBacklog}). */
+  backlog: EvaluationBacklog;
+}
+
+/** Live evaluations of a workspace owed and not yet run: the lag of live scoring. */
+export interface EvaluationBacklog {
+  /** Evaluations queued or running (OwedEvaluation rows; each is settled by its run). */
+  queued: number;
+  /** Seconds since the oldest of them was queued; 0 when none is. */
+  oldestAgeSeconds: number;
+  /** The bound at which ingest refuses (LIMIT_EXCEEDED with a retry-after); null: none. */
+  limit: number | null;
 }
 
 /** Why an evaluator did or did not run on a span (the explainMatch query). */
@@ -62,8 +74,45 @@ function pairKey(traceId: string, spanId: string): string {
  * document of a stored span, and why an evaluator did or did not run on one. Every read and
  * write is scoped to the caller's workspace.
  */
-export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; enqueue: EvaluationEnqueuer }) {
+export function createSpanService(deps: {
+  prisma: PrismaClient;
+  logger: Logger;
+  enqueue: EvaluationEnqueuer;
+  /** Per-workspace bound on queued evaluations (0 or absent: none); see {@link ingestSpans}. */
+  maxQueuedEvaluations?: number;
+}) {
   const { prisma, logger } = deps;
+  const limit = deps.maxQueuedEvaluations ? deps.maxQueuedEvaluations : null;
+
+  /** The workspace's evaluation backlog now. */
+  async function backlogOf(workspaceId: string): Promise<EvaluationBacklog> {
+    const [row] = await prisma.$queryRaw<{ queued: number; oldest: Date | null }[]>`
+      SELECT count(*)::int AS queued, min("createdAt") AS oldest FROM "OwedEvaluation" WHERE "workspaceId" = ${workspaceId}::uuid`;
+    const oldest = row?.oldest ? Math.max(0, (Date.now() - row.oldest.getTime()) / 1000) : 0;
+    return { queued: row?.queued ?? 0, oldestAgeSeconds: oldest, limit };
+  }
+
+  /**
+   * Refuses a batch while the workspace's backlog is at its bound, before anything is stored (so
+   * no span is half-accepted: the client keeps it and sends it again). The retry-after is the
+   * time the workers need to run the excess at the rate they ran the workspace's evaluations in
+   * the last 10 s (1 to 60 s).
+   * @throws RateLimitedError (LIMIT_EXCEEDED, HTTP 429, retryAfterSeconds).
+   */
+  async function checkBacklog(workspaceId: string): Promise<void> {
+    if (limit === null) return;
+    const backlog = await backlogOf(workspaceId);
+    if (backlog.queued < limit) return;
+    const [row] = await prisma.$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM "Run" WHERE "workspaceId" = ${workspaceId}::uuid AND "spanId" IS NOT NULL AND "createdAt" > now() - interval '10 seconds'`;
+    const perSecond = (row?.n ?? 0) / 10;
+    const retryAfter = perSecond > 0 ? Math.min(60, Math.max(1, (backlog.queued - limit + 1) / perSecond)) : 60;
+    throw new RateLimitedError(
+      `evaluation backlog full: ${backlog.queued} live evaluations of this workspace are queued (bound ${limit}, oldest ${Math.round(backlog.oldestAgeSeconds)} s); ` +
+        `no span of this batch was stored; send it again in ${Math.ceil(retryAfter)} s`,
+      retryAfter,
+    );
+  }
 
   /** Stores the valid spans (existing ones kept as they are) and returns their ids in batch order. */
   async function store(db: Prisma.TransactionClient, workspaceId: string, accepted: { index: number; span: NormalisedSpan }[]): Promise<IngestedSpan[]> {
@@ -118,6 +167,11 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
    * (unique run per span and evaluator). Skips are counted for new spans only; a match of a re-sent
    * span is counted when it is owed for the first time ({@link owedOnResend}), so `spansMatched`
    * counts each span an evaluator was queued on once.
+   * Backpressure: while the workspace has its bound of queued evaluations (config
+   * MAX_QUEUED_EVALUATIONS_PER_WORKSPACE) the whole batch is refused before anything is stored;
+   * below it every valid span is stored with its owed evaluations, however far behind the
+   * workers are (the response's `backlog` says how far). No span is ever stored unscored or lost.
+   * @throws RateLimitedError (LIMIT_EXCEEDED, 429, retryAfterSeconds) when the backlog is at its bound.
    * @throws LimitExceededError for more than 1,000 spans or more than 8 MiB of JSON.
    * @throws BadUserInputError when `spans` is not a list.
    */
@@ -129,6 +183,7 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
     const sizes = spans.map((s, i) => (unstorable[i]!.length ? 0 : Buffer.byteLength(JSON.stringify(s) ?? "", "utf8")));
     const total = sizes.reduce((a, b) => a + b, 0);
     if (total > MAX_BATCH_BYTES) throw new LimitExceededError(`at most ${MAX_BATCH_BYTES} bytes of spans per batch (got ${total}): split the batch`);
+    await checkBacklog(principal.workspaceId);
     const now = new Date();
     const accepted: { index: number; span: NormalisedSpan }[] = [];
     const rejected: IngestResult["rejected"] = [];
@@ -176,8 +231,9 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
           }
         });
         await owedOnResend(tx, principal.workspaceId, resent, counts);
-        await recordMatchStats(tx, principal.workspaceId, counts);
         if (owed.length) await tx.owedEvaluation.createMany({ data: owed, skipDuplicates: true });
+        // Last: the stats rows are shared by every ingest of the workspace, so their row locks are held for the shortest time.
+        await recordMatchStats(tx, principal.workspaceId, counts);
         return { stored, pairs };
       },
       { maxWait: 10_000, timeout: 60_000 },
@@ -191,7 +247,7 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
       logger[level]({ workspaceId: principal.workspaceId, pairs: pairs.length, err: error instanceof Error ? error.message : String(error) }, "evaluations not queued now; the reconciler will queue them");
     }
     logger.debug({ workspaceId: principal.workspaceId, spans: stored.length, rejected: rejected.length, queued: pairs.length }, "spans ingested");
-    return { spans: stored, rejected, evaluationsQueued: pairs.length };
+    return { spans: stored, rejected, evaluationsQueued: pairs.length, backlog: await backlogOf(principal.workspaceId) };
   }
 
   /** A span of the workspace by its id, or null. */
@@ -206,6 +262,7 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
 
   return {
     ingestSpans,
+    backlogOf,
     findSpan,
     traceSpans,
 

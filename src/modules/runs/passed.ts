@@ -1,3 +1,12 @@
+import type { Prisma } from "../../generated/prisma/client.js";
+
+/**
+ * The "passed" rule of a stored score, in one place for every use: a TypeScript predicate
+ * (gates, summaries), a SQL expression (aggregates) and a Prisma where (filters). The Python
+ * library's `combine.passed` (python-lib/oodle_eval/v1/combine.py) is the same rule for user code;
+ * test/runs/passed.test.ts checks the three here against each other.
+ */
+
 /** The fields of a stored score that decide whether it passes. */
 export interface PassableScore {
   dataType: string;
@@ -36,3 +45,28 @@ END`;
 
 /** {@link passedSql} over the alias `s`. */
 export const PASSED_SQL = passedSql("s");
+
+/** Prisma's where over Score for "passes" / "fails" (the rule of {@link scorePasses} at 0.5). */
+export function passedWhere(passed: boolean): Prisma.ScoreWhereInput {
+  if (passed) {
+    return {
+      OR: [
+        { dataType: "BOOLEAN", higherIsBetter: true, numericValue: 1 },
+        { dataType: "BOOLEAN", higherIsBetter: false, numericValue: 0 },
+        { dataType: "NUMERIC", higherIsBetter: true, numericValue: { gte: 0.5 } },
+        { dataType: "NUMERIC", higherIsBetter: false, numericValue: { lt: 0.5 } },
+      ],
+    };
+  }
+  return {
+    dataType: { not: "CATEGORICAL" },
+    OR: [
+      { numericValue: null },
+      { dataType: "BOOLEAN", higherIsBetter: true, numericValue: 0 },
+      { dataType: "BOOLEAN", higherIsBetter: false, numericValue: 1 },
+      { dataType: "NUMERIC", higherIsBetter: true, numericValue: { lt: 0.5 } },
+      { dataType: "NUMERIC", higherIsBetter: false, numericValue: { gte: 0.5 } },
+    ],
+  };
+}
+
