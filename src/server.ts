@@ -6,7 +6,8 @@ import type { GraphQLContext } from "./graphql/context.js";
 import { rateLimitPlugin, requestLimitPlugins } from "./graphql/limits.js";
 import { inputErrorsPlugin } from "./graphql/input-errors.js";
 import { schema } from "./graphql/schema.js";
-import { BadUserInputError, NotFoundError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
+import { toGraphQLError } from "./graphql/errors.js";
+import { AppError, BadUserInputError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
 import { isInfrastructureError } from "./lib/infra-errors.js";
 import { redisReachable } from "./lib/redis.js";
 import { mcpPlugin } from "./mcp/http.js";
@@ -40,8 +41,9 @@ function bearerSecret(request: Request): string | null {
 }
 
 /**
- * Builds the GraphQL server (no port: tests call `yoga.fetch`). Expected errors are AppErrors
- * with `extensions.code`; anything else is logged with the request id and masked.
+ * Builds the GraphQL server (no port: tests call `yoga.fetch`). Expected errors are AppErrors,
+ * answered with `extensions.code`, their details and an HTTP status ({@link toGraphQLError});
+ * anything else is logged with the request id and masked.
  */
 export function createServer(app: App) {
   // Late-bound: the /mcp plugin calls this same server in-process.
@@ -71,22 +73,21 @@ export function createServer(app: App) {
     ],
     maskedErrors: {
       maskError(error, message, isDev) {
-        const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+        const located = error instanceof GraphQLError ? error : undefined;
+        const original = located ? (located.originalError ?? located) : error;
+        if (original instanceof AppError) return toGraphQLError(original, located);
         if (typeof original === "object" && original !== null && (original as { code?: unknown }).code === "P2025") {
           // A record required but not found (node(id) of another workspace, one that was deleted): no existence leak.
-          const missing = new NotFoundError("record", "with this id", "no such record in this workspace");
-          return error instanceof GraphQLError ? new GraphQLError("no record with this id in this workspace", { nodes: error.nodes, path: error.path, extensions: missing.extensions }) : missing;
+          return toGraphQLError(new AppError("NOT_FOUND", "no record with this id in this workspace"), located);
         }
         if (original instanceof Error && /^Invalid global ID/.test(original.message)) {
           // A malformed id: the caller's input, with a code and without echoing it back.
-          const bad = new BadUserInputError([{ path: error instanceof GraphQLError && error.path ? error.path.join(".") : "id", message: "is not a valid id of this API (ids come from its answers)" }]);
-          return error instanceof GraphQLError ? new GraphQLError(bad.message, { nodes: error.nodes, path: error.path, extensions: bad.extensions }) : bad;
+          return toGraphQLError(new BadUserInputError([{ path: located?.path ? located.path.join(".") : "id", message: "is not a valid id of this API (ids come from its answers)" }]), located);
         }
-        if (!(original instanceof ServiceUnavailableError) && isInfrastructureError(original)) {
+        if (isInfrastructureError(original)) {
           // Postgres or Redis is down: a retryable answer the client can act on, not a masked 500.
           app.logger.warn({ err: original instanceof Error ? original.message : String(original) }, "dependency unavailable; request refused as retryable");
-          const unavailable = new ServiceUnavailableError();
-          return error instanceof GraphQLError ? new GraphQLError(unavailable.message, { nodes: error.nodes, path: error.path, extensions: unavailable.extensions }) : unavailable;
+          return toGraphQLError(new ServiceUnavailableError(), located);
         }
         const masked = maskError(error, message, isDev);
         if (masked !== error) {

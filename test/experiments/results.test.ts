@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app.js";
-import type { Principal } from "../../src/modules/workspaces/service.js";
+import type { Principal } from "../../src/lib/principal.js";
 import type { Workers } from "../../src/worker.js";
 import { graphqlClient } from "../helpers.js";
 import { FIXTURE, createExperimentApp, importFile, principalOf, recipeEvaluator, startExperimentWorker, waitFor, waitForExperiment } from "./helpers.js";

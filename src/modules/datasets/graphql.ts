@@ -1,7 +1,7 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
 import { BadUserInputError } from "../../lib/errors.js";
-import { uuidOrNil } from "../templates/store.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 import type { BadLine, ImportReport } from "./importer.js";
 import { fileToReadable, type StreamableFile } from "./upload-stream.js";
 

@@ -4,8 +4,9 @@ import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { parseIssues } from "../../lib/validation.js";
-import { isUuid, withUniqueName } from "../templates/store.js";
-import type { Principal } from "../workspaces/service.js";
+import { isUuid } from "../../lib/uuid.js";
+import { withUniqueName } from "../../lib/unique-violation.js";
+import type { Principal } from "../../lib/principal.js";
 import { importJsonLines, type ImportReport } from "./importer.js";
 import { createDatasetInputSchema, datasetDescriptionSchema, datasetNameSchema, type BadLineMode } from "./schemas.js";
 

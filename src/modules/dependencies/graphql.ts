@@ -4,7 +4,7 @@ import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { RunRef } from "../runs/graphql.js";
 import { SpanRef } from "../spans/graphql.js";
-import { isUuid } from "../templates/store.js";
+import { isUuid } from "../../lib/uuid.js";
 import { evaluatorRefOf } from "./graphql-inputs.js";
 import type { Gate } from "./graph.js";
 

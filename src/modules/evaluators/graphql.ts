@@ -2,7 +2,7 @@ import { builder } from "../../graphql/builder.js";
 import type { GraphQLContext } from "../../graphql/context.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { TemplateRef, withoutNulls } from "../templates/graphql.js";
-import { uuidOrNil } from "../templates/store.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 import { DependencyInput, dependenciesOf } from "../dependencies/graphql-inputs.js";
 import { SPAN_KINDS } from "./schemas.js";
 

@@ -4,9 +4,13 @@ import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { parseIssues } from "../../lib/validation.js";
 import { saveDependencies, syncInferredDependencies } from "../dependencies/store.js";
-import { asJson, isUuid, lockTemplate, objectOf, specsOf, withUniqueName, type Tx } from "../templates/store.js";
+import { lockTemplate, specsOf } from "../templates/store.js";
+import { asJson, objectOf } from "../../lib/json-column.js";
+import { isUuid } from "../../lib/uuid.js";
+import { withUniqueName } from "../../lib/unique-violation.js";
+import type { Tx } from "../../lib/prisma.js";
 import { resolveParams, validateValues } from "../templates/values.js";
-import type { Principal } from "../workspaces/service.js";
+import type { Principal } from "../../lib/principal.js";
 import { createEvaluatorInputSchema, updateEvaluatorInputSchema } from "./schemas.js";
 
 /** The raw input as an object, to reach fields that failed their schema. */

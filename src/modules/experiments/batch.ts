@@ -3,7 +3,7 @@ import type { Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { RunPreparer } from "../runs/prepare.js";
-import { objectOf } from "../templates/store.js";
+import { objectOf } from "../../lib/json-column.js";
 import { batchRange } from "./batches.js";
 import { orderEvaluators } from "../dependencies/graph.js";
 import { dependencyIds, loadDependencies } from "./dependencies.js";

@@ -5,7 +5,7 @@ import { BadUserInputError } from "../../lib/errors.js";
 import { DatasetItemRef, DatasetRef } from "../datasets/graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { checkOutcome } from "../runs/graphql.js";
-import { uuidOrNil } from "../templates/store.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 import { TemplateRef } from "../templates/graphql.js";
 import { compareExperiments, type Comparison, type ItemChange, type ScoreDelta } from "./compare.js";
 import { itemWhere } from "./items.js";

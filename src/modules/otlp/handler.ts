@@ -19,7 +19,7 @@ import type { Logger } from "../../lib/logger.js";
 import { AppError, LimitExceededError, type InputIssue } from "../../lib/errors.js";
 import type { SpanService } from "../spans/service.js";
 import { MAX_SPANS_PER_BATCH } from "../spans/schemas.js";
-import type { Principal } from "../workspaces/service.js";
+import type { Principal } from "../../lib/principal.js";
 import { CONTENT_TYPES, decodeTraceRequest, encodeStatus, encodeTraceResponse, encodingOf, OtlpDecodeError, RPC_CODES, type OtlpEncoding } from "./codec.js";
 import { mapSpan, positionPath, type SpanPosition } from "./mapping.js";
 import { hex } from "./values.js";

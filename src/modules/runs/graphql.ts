@@ -1,7 +1,7 @@
 import { builder } from "../../graphql/builder.js";
 import { BadUserInputError } from "../../lib/errors.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
-import { uuidOrNil } from "../templates/store.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 import { RUN_OUTCOMES } from "./record.js";
 import type { EvaluatorStats } from "./service.js";
 

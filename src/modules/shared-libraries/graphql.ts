@@ -1,7 +1,7 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
 import { NotFoundError } from "../../lib/errors.js";
-import { uuidOrNil } from "../templates/store.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 import type { LibraryDiff, PinningTemplate } from "./service.js";
 
 /** The diff between two versions of a shared library. */

@@ -5,7 +5,7 @@ import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { formatPosition } from "../../lib/inspect-python.js";
 import { parseIssues } from "../../lib/validation.js";
-import type { Principal } from "../workspaces/service.js";
+import { authorKeyOf, type Principal } from "../../lib/principal.js";
 import { unifiedDiff } from "./diff.js";
 import { inspectLibrary, type LibraryInspector } from "./inspect-library.js";
 import { resolveLibraries, validateImportsAndPins, type Db, type ResolvedLibraries, type ValidateOptions } from "./resolve.js";
@@ -131,7 +131,7 @@ export function createSharedLibraryService(deps: { prisma: PrismaClient; logger:
             sourceCode: data.sourceCode,
             note: data.note ?? "",
             imports,
-            authorApiKeyId: principal.apiKeyId,
+            authorApiKeyId: authorKeyOf(principal),
           },
         });
         return { library, version };

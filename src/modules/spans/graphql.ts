@@ -4,7 +4,7 @@ import { builder } from "../../graphql/builder.js";
 import { NotFoundError } from "../../lib/errors.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { checkOutcome } from "../runs/graphql.js";
-import { uuidOrNil } from "../templates/store.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 import { SPAN_KINDS } from "../evaluators/schemas.js";
 import { toolCallsOf, turnsOf } from "./conversation.js";
 import { spanToDocument } from "./document.js";

@@ -4,7 +4,8 @@ import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import type { TemplateValidation } from "./service.js";
 import type { ParamSpec } from "./settings.js";
 import { findStarter, listStarters, starterFile, starterNotFound, type Starter } from "./starters/index.js";
-import { specsOf, uuidOrNil } from "./store.js";
+import { specsOf } from "./store.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 
 
 /**

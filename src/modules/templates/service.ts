@@ -4,7 +4,7 @@ import type { Template, TemplateVersion } from "../../generated/prisma/client.js
 import { BadUserInputError, ConflictError, NotFoundError, type InputIssue } from "../../lib/errors.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import type { Principal } from "../workspaces/service.js";
+import { authorKeyOf, type Principal } from "../../lib/principal.js";
 import { settingsConflictError, settingsConflicts } from "./conflicts.js";
 import { checkSource, inspectSource, type SourceInspector } from "./inspect-source.js";
 import { createTemplateInputSchema, parseTemplateInput, updateTemplateInputSchema } from "./schemas.js";
@@ -12,7 +12,10 @@ import type { ParamSpec } from "./settings.js";
 import { validateImportsAndPins } from "../shared-libraries/resolve.js";
 import { syncInferredDependencies } from "../dependencies/store.js";
 import { findStarter, starterNotFound } from "./starters/index.js";
-import { asJson, isUuid, lockTemplate, specsOf, withUniqueName } from "./store.js";
+import { lockTemplate, specsOf } from "./store.js";
+import { asJson } from "../../lib/json-column.js";
+import { isUuid } from "../../lib/uuid.js";
+import { withUniqueName } from "../../lib/unique-violation.js";
 import { validateValues } from "./values.js";
 
 /** What a dry-run check of a template draft found (nothing is saved or run). */
@@ -92,7 +95,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
               libraryPins: asJson(libraryPins),
               sharedImports: inspection.sharedLibraries,
               scoreReads: inspection.scoreReads ?? [],
-              authorApiKeyId: principal.apiKeyId,
+              authorApiKeyId: authorKeyOf(principal),
             },
           },
         },
@@ -174,7 +177,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
                 scoreReads: inspection ? (inspection.scoreReads ?? []) : latest.scoreReads,
                 entryPointKind: inspection?.entryPoint.kind ?? latest.entryPointKind,
                 entryPointName: inspection?.entryPoint.name ?? latest.entryPointName,
-                authorApiKeyId: principal.apiKeyId,
+                authorApiKeyId: authorKeyOf(principal),
               },
             });
           }
