@@ -107,7 +107,8 @@ describe("dependencies inferred from ctx.score calls", () => {
     // Reading itself is refused.
     const self = await templates.createTemplate(ws.principal, { name: "Reads self", sourceCode: 'def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name="a", value=ctx.score("Selfie", default=0))])\n' });
     await expect(evaluators.createEvaluator(ws.principal, { name: "Selfie", templateId: self.template.id })).rejects.toMatchObject({
-      extensions: { code: "BAD_USER_INPUT", issues: [{ path: "templateId", message: expect.stringMatching(/cannot read its own scores/) }] },
+      code: "BAD_USER_INPUT",
+      issues: [{ path: "templateId", message: expect.stringMatching(/cannot read its own scores/) }],
     });
   });
 });

@@ -1,10 +1,11 @@
 import { builder } from "../../graphql/builder.js";
+import type { EvaluatorKind, Isolation, SpanKind } from "../../lib/closed-lists.js";
+import { EvaluatorKindEnum, IsolationEnum, SpanKindEnum } from "../../graphql/enums.js";
 import type { GraphQLContext } from "../../graphql/context.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { TemplateRef, withoutNulls } from "../templates/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { DependencyInput, dependenciesOf } from "../dependencies/graphql-inputs.js";
-import { SPAN_KINDS } from "./schemas.js";
 
 
 /** An evaluator of the caller's workspace (archived ones stay readable by id). */
@@ -15,7 +16,7 @@ export const EvaluatorRef = builder.prismaNode("Evaluator", {
     "A template run with its own setting values on the spans that its rule matches (kind code), or an evaluator whose scores are posted with submitScores (kind external).",
   fields: (t) => ({
     name: t.exposeString("name"),
-    kind: t.exposeString("kind", { description: "code (runs its template in the sandbox) or external (scores posted with submitScores)." }),
+    kind: t.field({ type: EvaluatorKindEnum, resolve: (parent) => parent.kind as EvaluatorKind }),
     template: t.relation("template", { nullable: true, description: "The template (null for an external evaluator)." }),
     pinnedVersion: t.exposeInt("pinnedVersion", { nullable: true, description: "The template version it stays on; null follows the latest." }),
     followsLatest: t.boolean({ resolve: (e) => e.pinnedVersion === null }),
@@ -36,11 +37,11 @@ export const EvaluatorRef = builder.prismaNode("Evaluator", {
       resolve: (evaluator, _args, ctx) => ctx.services.evaluators.resolvedParams(evaluator),
     }),
     enabled: t.exposeBoolean("enabled"),
-    spanKind: t.exposeString("spanKind", { description: `The kind of span it runs on: ${SPAN_KINDS.join(", ")}.` }),
+    spanKind: t.field({ type: SpanKindEnum, description: "The kind of span it runs on.", resolve: (parent) => parent.spanKind as SpanKind }),
     spanNamePattern: t.exposeString("spanNamePattern", { nullable: true, description: "A glob over span names (* and ?); null matches every name." }),
     attributeEquals: t.expose("attributeEquals", { type: "JSON", description: "Span attributes that must be equal: key → value." }),
     samplingRate: t.exposeFloat("samplingRate", { description: "The share of matching spans evaluated, 0 to 1." }),
-    isolation: t.exposeString("isolation", { description: "warm (many items per sandboxed runner) or strict (a fresh forked process per item)." }),
+    isolation: t.field({ type: IsolationEnum, resolve: (parent) => parent.isolation as Isolation }),
     maxInvocationsPerHour: t.exposeInt("maxInvocationsPerHour", {
       nullable: true,
       description: "At most this many runs on live spans per rolling hour; past it a run is recorded as skipped (stats.skippedInvocationCap). Null: no cap.",
@@ -118,17 +119,17 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       name: t.string({ required: true, description: "Unique among the workspace's live evaluators." }),
-      kind: t.string({ description: "code (default: give a template) or external (no template: scores posted with submitScores)." }),
+      kind: t.field({ type: EvaluatorKindEnum, description: "code (default: give a template) or external (no template: scores posted with submitScores)." }),
       templateId: t.globalID({ for: TemplateRef, description: "The template (or give templateName); required for a code evaluator." }),
       templateName: t.string(),
       pinnedVersion: t.int({ description: "Stay on this template version; omitted or null follows the latest." }),
       params: t.field({ type: "JSON", description: "Setting values: setting name → value." }),
       enabled: t.boolean({ description: "Defaults to true." }),
-      spanKind: t.string({ description: `${SPAN_KINDS.join(", ")}; defaults to chat.` }),
+      spanKind: t.field({ type: SpanKindEnum, description: "Defaults to chat." }),
       spanNamePattern: t.string({ description: "A glob over span names (* and ?); omitted or null matches every name." }),
       attributeEquals: t.field({ type: "JSON", description: "Span attributes that must be equal: key → string, number or boolean." }),
       samplingRate: t.float({ description: "0 to 1; defaults to 1." }),
-      isolation: t.string({ description: "warm (default) or strict: a fresh forked process per item, slower." }),
+      isolation: t.field({ type: IsolationEnum, description: "warm (default) or strict: a fresh forked process per item, slower." }),
       maxInvocationsPerHour: t.int({ description: "Runs on live spans per rolling hour, at most (1 or more); null or absent: no cap." }),
       dependencies: t.field({ type: [DependencyInput], description: "Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused." }),
     }),
@@ -159,11 +160,11 @@ builder.relayMutationField(
       pinnedVersion: t.int({ description: "null follows the latest version." }),
       params: t.field({ type: "JSON", description: "Replaces the values (null clears them)." }),
       enabled: t.boolean(),
-      spanKind: t.string(),
+      spanKind: t.field({ type: SpanKindEnum }),
       spanNamePattern: t.string(),
       attributeEquals: t.field({ type: "JSON" }),
       samplingRate: t.float(),
-      isolation: t.string(),
+      isolation: t.field({ type: IsolationEnum }),
       maxInvocationsPerHour: t.int({ description: "Null removes the cap." }),
       dependencies: t.field({ type: [DependencyInput], description: "Replaces the dependencies ([] or null removes them all)." }),
     }),

@@ -1,4 +1,5 @@
 import type { Experiment } from "../../generated/prisma/client.js";
+import type { ExperimentEvaluatorSource } from "../../lib/closed-lists.js";
 import { BadUserInputError, NotFoundError, type InputIssue } from "../../lib/errors.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
@@ -20,7 +21,7 @@ interface Member {
   evaluatorId: string;
   templateVersionId: string;
   params: Record<string, unknown>;
-  source: "evaluator" | "template" | "dependency";
+  source: ExperimentEvaluatorSource;
 }
 
 /** A live evaluator of the workspace with the version and ctx.params it runs now; issues otherwise. */

@@ -1,11 +1,11 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import type { Prisma, Span } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
+import type { SpanKind, SpanStatus } from "../../lib/closed-lists.js";
+import { RunOutcomeEnum, SpanKindEnum, SpanStatusEnum } from "../../graphql/enums.js";
 import { NotFoundError } from "../../lib/errors.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
-import { checkOutcome } from "../runs/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
-import { SPAN_KINDS } from "../evaluators/schemas.js";
 import { toolCallsOf, turnsOf } from "./conversation.js";
 import { spanToDocument } from "./document.js";
 import { conversationInput, conversationOutput } from "./genai.js";
@@ -27,8 +27,8 @@ export const SpanRef = builder.prismaNode("Span", {
     spanId: t.exposeString("spanId"),
     parentSpanId: t.exposeString("parentSpanId", { nullable: true }),
     name: t.exposeString("name"),
-    kind: t.exposeString("kind", { description: `${SPAN_KINDS.join(", ")}.` }),
-    status: t.exposeString("status", { description: "unset, ok or error." }),
+    kind: t.field({ type: SpanKindEnum, resolve: (parent) => parent.kind as SpanKind }),
+    status: t.field({ type: SpanStatusEnum, resolve: (parent) => parent.status as SpanStatus }),
     startTime: t.expose("startTime", { type: "DateTime" }),
     endTime: t.expose("endTime", { type: "DateTime", nullable: true }),
     input: t.field({ type: "JSON", nullable: true, description: "The input as sent.", resolve: (s) => s.input ?? null }),
@@ -53,9 +53,8 @@ export const SpanRef = builder.prismaNode("Span", {
     }),
     runs: t.relation("runs", {
       description: "The runs of the evaluators that matched it.",
-      args: { evaluatorId: t.arg.globalID({ for: EvaluatorRef }), outcome: t.arg.string() },
+      args: { evaluatorId: t.arg.globalID({ for: EvaluatorRef }), outcome: t.arg({ type: RunOutcomeEnum }) },
       query: (args) => {
-        checkOutcome(args.outcome);
         return {
           where: { ...(args.evaluatorId ? { evaluatorId: uuidOrNil(args.evaluatorId.id) } : {}), ...(args.outcome ? { outcome: args.outcome } : {}) },
           orderBy: { createdAt: "asc" },
@@ -80,12 +79,12 @@ const SpanFilterRef = builder.inputType("SpanFilter", {
   description: "Filters of the spans query; every given one must hold. Score filters apply to one score of one run.",
   fields: (t) => ({
     traceId: t.string(),
-    kind: t.string(),
+    kind: t.field({ type: SpanKindEnum }),
     name: t.string({ description: "A glob over span names (* and ?)." }),
     from: t.field({ type: "DateTime", description: "Spans that started at or after." }),
     to: t.field({ type: "DateTime", description: "Spans that started before." }),
     evaluatorId: t.globalID({ description: "Spans with a run of this evaluator." }),
-    outcome: t.string({ description: "Spans with a run of this outcome (of the evaluator, when given)." }),
+    outcome: t.field({ type: RunOutcomeEnum, description: "Spans with a run of this outcome (of the evaluator, when given)." }),
     scoreName: t.string({ description: "Spans with a score of this name." }),
     scoreValue: t.field({ type: "JSON", description: "… whose value equals this (true, 0.5, \"label\")." }),
     scoreMin: t.float({ description: "… whose numeric value (1/0 for booleans) is at least this." }),
@@ -96,7 +95,6 @@ const SpanFilterRef = builder.inputType("SpanFilter", {
 /** The Prisma filter of a SpanFilter (scoped to the workspace by the caller). */
 function spanWhere(filter: typeof SpanFilterRef.$inferInput | null | undefined): Prisma.SpanWhereInput {
   if (!filter) return {};
-  checkOutcome(filter.outcome, "filter.outcome");
   const where: Prisma.SpanWhereInput = {};
   if (filter.traceId) where.traceId = filter.traceId;
   if (filter.kind) where.kind = filter.kind;

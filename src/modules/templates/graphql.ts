@@ -1,5 +1,7 @@
 import { resolveArrayConnection } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
+import type { EntryPointKind } from "../../lib/closed-lists.js";
+import { EntryPointKindEnum } from "../../graphql/enums.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import type { TemplateValidation } from "./service.js";
 import type { ParamSpec } from "./settings.js";
@@ -34,7 +36,7 @@ export const TemplateParamRef = builder.objectRef<ParamSpec>("TemplateParam").im
 const EntryPointRef = builder.objectRef<{ kind: string; name: string }>("EntryPoint").implement({
   description: "The entry point found in the code (without running it).",
   fields: (t) => ({
-    kind: t.exposeString("kind", { description: "evaluate, main (Open Chat Studio) or opik (a BaseMetric class)." }),
+    kind: t.field({ type: EntryPointKindEnum, resolve: (parent) => parent.kind as EntryPointKind }),
     name: t.exposeString("name", { description: "The function or class name." }),
   }),
 });
