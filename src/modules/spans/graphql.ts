@@ -1,5 +1,5 @@
-import { encodeGlobalID } from "@pothos/plugin-relay";
-import type { Prisma, Span } from "../../generated/prisma/client.js";
+import { encodeGlobalID, resolveCursorConnection } from "@pothos/plugin-relay";
+import type { Span } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
 import type { SpanKind, SpanStatus } from "../../lib/closed-lists.js";
 import { RunOutcomeEnum, SpanKindEnum, SpanStatusEnum } from "../../graphql/enums.js";
@@ -9,7 +9,7 @@ import { uuidOrNil } from "../../lib/uuid.js";
 import { toolCallsOf, turnsOf } from "./conversation.js";
 import { spanToDocument } from "./document.js";
 import { conversationInput, conversationOutput } from "./genai.js";
-import { globToRegExp } from "./matching.js";
+import { spanCursor } from "./list.js";
 import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH } from "./schemas.js";
 import type { IngestResult, MatchExplanation } from "./service.js";
 
@@ -92,44 +92,6 @@ const SpanFilterRef = builder.inputType("SpanFilter", {
   }),
 });
 
-/** The Prisma filter of a SpanFilter (scoped to the workspace by the caller). */
-function spanWhere(filter: typeof SpanFilterRef.$inferInput | null | undefined): Prisma.SpanWhereInput {
-  if (!filter) return {};
-  const where: Prisma.SpanWhereInput = {};
-  if (filter.traceId) where.traceId = filter.traceId;
-  if (filter.kind) where.kind = filter.kind;
-  if (filter.name) {
-    if (/[*?]/.test(filter.name)) where.name = { startsWith: filter.name.split(/[*?]/)[0] ?? "" };
-    else where.name = filter.name;
-  }
-  if (filter.from || filter.to) where.startTime = { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) };
-  const hasScore = filter.scoreName || filter.scoreValue !== undefined && filter.scoreValue !== null || typeof filter.scoreMin === "number" || typeof filter.scoreMax === "number";
-  if (filter.evaluatorId || filter.outcome || hasScore) {
-    const numeric = {
-      ...(typeof filter.scoreMin === "number" ? { gte: filter.scoreMin } : {}),
-      ...(typeof filter.scoreMax === "number" ? { lte: filter.scoreMax } : {}),
-    };
-    where.runs = {
-      some: {
-        ...(filter.evaluatorId ? { evaluatorId: uuidOrNil(filter.evaluatorId.id) } : {}),
-        ...(filter.outcome ? { outcome: filter.outcome } : {}),
-        ...(hasScore
-          ? {
-              scores: {
-                some: {
-                  ...(filter.scoreName ? { name: filter.scoreName } : {}),
-                  ...(filter.scoreValue !== undefined && filter.scoreValue !== null ? { value: { equals: filter.scoreValue as Prisma.InputJsonValue } } : {}),
-                  ...(Object.keys(numeric).length ? { numericValue: numeric } : {}),
-                },
-              },
-            }
-          : {}),
-      },
-    };
-  }
-  return where;
-}
-
 const TraceRef = builder.objectRef<{ traceId: string; spans: Span[] }>("Trace").implement({
   description: "The spans of one trace, ordered by start time.",
   fields: (t) => ({
@@ -176,19 +138,13 @@ const RejectedSpanRef = builder.objectRef<IngestResult["rejected"][number]>("Rej
 });
 
 builder.queryFields((t) => ({
-  spans: t.prismaConnection({
-    type: "Span",
-    cursor: "id",
+  spans: t.connection({
+    type: SpanRef,
     description: "The workspace's spans, newest start first.",
     args: { filter: t.arg({ type: SpanFilterRef }) },
-    resolve: async (query, _root, args, ctx) => {
-      const rows = await ctx.prisma.span.findMany({
-        ...query,
-        where: { workspaceId: ctx.principal.workspaceId, ...spanWhere(args.filter) },
-        orderBy: [{ startTime: "desc" }, { id: "desc" }],
-      });
-      const glob = args.filter?.name && /[*?]/.test(args.filter.name) ? globToRegExp(args.filter.name) : null;
-      return glob ? rows.filter((s) => glob.test(s.name)) : rows;
+    resolve: (_root, args, ctx) => {
+      const filter = args.filter ? { ...args.filter, evaluatorId: args.filter.evaluatorId?.id } : args.filter;
+      return resolveCursorConnection<Promise<Span[]>>({ args, toCursor: (span: Span) => spanCursor(span) }, (page) => ctx.services.spans.listSpans(ctx.principal, filter, page));
     },
   }),
   span: t.prismaField({

@@ -8,6 +8,7 @@ import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
 import { spanToDocument, type SampleDocument } from "./document.js";
+import { listSpans, type SpanPageRequest } from "./list.js";
 import { matchSpan, type EvaluatorRule, type MatchDecision } from "./matching.js";
 import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
 import { countDecision, emptyCounts, recordMatchStats, type MatchCounts } from "./stats.js";
@@ -199,6 +200,8 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
     ingestSpans,
     findSpan,
     traceSpans,
+    /** A page of the workspace's spans, filtered in SQL: see {@link listSpans}. */
+    listSpans: (principal: Principal, filter: unknown, page: SpanPageRequest) => listSpans(prisma, principal, filter, page),
 
     /** The sample document of a stored span and its trace (what an evaluator sees). @throws NotFoundError. */
     async documentOf(workspaceId: string, spanId: string): Promise<SampleDocument> {
