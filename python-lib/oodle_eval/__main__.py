@@ -13,6 +13,13 @@ Exit status: 0 when the evaluator ran, 1 when it raised or broke a rule (message
 stderr), 2 for a usage error (bad arguments, unreadable span file, params that are not a JSON
 object).
 
+When a ``template.yaml`` lies beside the evaluator (a folder of ``oodle genai templates pull``),
+``ctx.params`` is resolved from its ``settings`` as the service resolves it: for every declared
+setting the given value, else its default, else None; a value for a setting it does not declare,
+or no value for a required setting without a default, is a usage error naming it (the service
+refuses them too). ``--no-template`` ignores the file (``ctx.params`` is then exactly what is given).
+Reading it needs PyYAML.
+
 The evaluator's folder is put first on ``sys.path`` (as ``python my_evaluator.py`` would), so a
 ``shared/`` package next to it can stand in for Oodle's shared libraries. When ``opik`` is not
 importable, the Opik stand-in of ``python-lib/sandbox_shims`` (or the folder named by the
@@ -85,6 +92,58 @@ def _parse_params(raw: str | None) -> dict[str, Any] | None:
     return value
 
 
+MANIFEST = "template.yaml"
+
+
+def template_settings(evaluator: str) -> list[dict[str, Any]] | None:
+    """The ``settings`` of the ``template.yaml`` beside ``evaluator``, or None when there is none.
+
+    Raises:
+        UsageError: the file cannot be read or parsed, PyYAML is missing, or ``settings`` is not a
+            list of mappings with a ``name``.
+    """
+    path = Path(evaluator).resolve().parent / MANIFEST
+    if not path.is_file():
+        return None
+    try:
+        import yaml  # deferred: only a folder with template.yaml needs it
+    except ImportError:
+        raise UsageError(f"{path} needs PyYAML to read (pip install pyyaml), or pass --no-template") from None
+    try:
+        manifest = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, yaml.YAMLError) as error:
+        raise UsageError(f"cannot read {path}: {error}") from None
+    settings = manifest.get("settings", []) if isinstance(manifest, dict) else None
+    if not isinstance(settings, list) or not all(isinstance(s, dict) and isinstance(s.get("name"), str) for s in settings):
+        raise UsageError(f"{path}: settings must be a list of settings, each with a name")
+    return settings
+
+
+def resolve_params(settings: Sequence[Mapping[str, Any]], given: Mapping[str, Any], source: str = MANIFEST) -> dict[str, Any]:
+    """``ctx.params`` for declared ``settings``: every setting's given value, else its default, else None.
+
+    Raises:
+        UsageError: a given name that no setting declares, or a required setting with no value and no default.
+    """
+    names = [s["name"] for s in settings]
+    unknown = [name for name in given if name not in names]
+    if unknown:
+        declared = ", ".join(names) or "none"
+        raise UsageError(f"params.{unknown[0]}: {source} declares no setting {unknown[0]!r} (it declares {declared})")
+    resolved: dict[str, Any] = {}
+    for setting in settings:
+        name = setting["name"]
+        if name in given:
+            resolved[name] = given[name]
+        elif "default" in setting:
+            resolved[name] = setting["default"]
+        elif setting.get("required"):
+            raise UsageError(f"params.{name}: is required by {source} and has no default: give it with --params")
+        else:
+            resolved[name] = None
+    return resolved
+
+
 def _read_source(path: str) -> str:
     try:
         return Path(path).read_text(encoding="utf-8")
@@ -140,6 +199,7 @@ def _build_parser() -> argparse.ArgumentParser:
     run.add_argument("--span", metavar="FILE", help="the sample document (JSON; - for stdin); default: an empty span")
     run.add_argument("--params", metavar="JSON", help="the settings as a JSON object (ctx.params)")
     run.add_argument("--json", action="store_true", help="print a JSON list of scores instead of a table")
+    run.add_argument("--no-template", action="store_true", help=f"ignore the {MANIFEST} beside the evaluator (its settings' defaults)")
     check = sub.add_parser("check", help="read an evaluator (without running it) and print its entry point")
     check.add_argument("evaluator", help="the evaluator's .py file")
     return parser
@@ -184,6 +244,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
     if params is not None:
         base = document.get("params") if isinstance(document.get("params"), dict) else {}
         params = {**base, **params}
+    settings = None if args.no_template else template_settings(args.evaluator)
+    if settings is not None:
+        given = params if params is not None else (document.get("params") if isinstance(document.get("params"), dict) else {})
+        params = resolve_params(settings, given)
 
     try:
         entry = detect_entry_point(source, args.evaluator)

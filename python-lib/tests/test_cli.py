@@ -261,3 +261,61 @@ def test_readme_example_runs_as_shown(tmp_path):
         capture_output=True, text=True, cwd=str(tmp_path), env=env, timeout=120,
     )
     assert pytest_run.returncode == 0, pytest_run.stdout + pytest_run.stderr
+
+
+# ---------------------------------------------------------------- template.yaml beside the evaluator (issue 13, 5a)
+
+KEYWORD_FOLDER_CODE = """
+from oodle_eval.v1 import metrics
+
+
+def evaluate(ctx):
+    return EvaluationResult(scores=metrics.keyword_check(ctx, required=ctx.params["required"], mode=ctx.params["mode"]))
+"""
+
+# What `oodle genai templates pull` writes for the keyword-check starter (settings with defaults).
+KEYWORD_MANIFEST = """
+name: Keyword check
+settings:
+  - name: required
+    type: string_list
+    default: []
+  - name: mode
+    type: enum
+    default: all
+    options: [all, any]
+  - name: note
+    type: string
+libraryPins: {}
+"""
+
+
+def test_run_reads_template_yaml_defaults(tmp_path):
+    evaluator = write(tmp_path / "evaluate.py", KEYWORD_FOLDER_CODE)
+    write(tmp_path / "template.yaml", KEYWORD_MANIFEST)
+    span = tmp_path / "span.json"
+    span.write_text(json.dumps({"output": "We will refund you."}))
+    # `mode` is not given: its default "all" is used, as `oodle genai templates test` does.
+    result = cli("run", str(evaluator), "--span", str(span), "--params", '{"required": ["refund", "return"]}', "--json")
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout)[0]["value"] is False  # "all": "return" is missing
+    anyone = cli("run", str(evaluator), "--span", str(span), "--params", '{"required": ["refund", "return"], "mode": "any"}', "--json")
+    assert json.loads(anyone.stdout)[0]["value"] is True
+    # ctx.params holds every declared setting (a setting with no default is None).
+    show = write(tmp_path / "show.py", "def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='p', value=json.dumps(ctx.params, sort_keys=True))])\nimport json\n")
+    shown = cli("run", str(show), "--json")
+    assert json.loads(json.loads(shown.stdout)[0]["value"]) == {"mode": "all", "note": None, "required": []}
+    # An undeclared name is refused, naming it; --no-template runs with exactly what is given (KeyError).
+    unknown = cli("run", str(evaluator), "--params", '{"requird": ["x"]}')
+    assert unknown.returncode == 2 and "params.requird: template.yaml declares no setting 'requird'" in unknown.stderr
+    bare = cli("run", str(evaluator), "--params", '{"required": ["x"]}', "--no-template")
+    assert bare.returncode == 1 and "KeyError: 'mode'" in bare.stderr
+
+
+def test_run_template_yaml_required_setting_without_default(tmp_path):
+    evaluator = write(tmp_path / "evaluate.py", "def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='at', value=ctx.params['at'])])\n")
+    write(tmp_path / "template.yaml", "name: T\nsettings:\n  - {name: at, type: number, required: true}\n")
+    missing = cli("run", str(evaluator))
+    assert missing.returncode == 2 and "params.at: is required by template.yaml" in missing.stderr
+    given = cli("run", str(evaluator), "--params", '{"at": 0.7}', "--json")
+    assert json.loads(given.stdout)[0]["value"] == 0.7

@@ -333,6 +333,14 @@ def test_builtin_plus_own_opik_version_gives_the_same_numbers():
     assert values(stuck) == {"conversation_degeneration_metric": pytest.approx(0.75), "mentions_refund": 0.0}
     assert stuck["conversation_degeneration_metric"].metadata["peak_score"] == pytest.approx(0.75)
     assert notes == []
+    # Each score keeps its metric's direction: degeneration is lower-is-better, so the healthy chat
+    # passes and the stuck one fails (as the oodle_eval version's scores do).
+    from oodle_eval.v1 import combine
+
+    assert healthy["conversation_degeneration_metric"].higher_is_better is False
+    assert healthy["mentions_refund"].higher_is_better is True
+    assert combine.passed(healthy["conversation_degeneration_metric"]) is True
+    assert combine.passed(stuck["conversation_degeneration_metric"]) is False
     oodle = run_source(BUILTIN_PLUS_OWN, DEGENERATED_CHAT)
     assert stuck["conversation_degeneration_metric"].value == oodle["degeneration"].value
     assert degeneration_of_conversation(text.turns(_ctx(DEGENERATED_CHAT)))[0] == pytest.approx(0.75)

@@ -706,3 +706,82 @@ def test_score_reads_finds_literal_names_only():
         "    return c.score(evaluator_name='Keyword', default=1) and c.score('PII leak')\n"
     )
     assert score_reads(source) == ["Answer relevance", "PII leak", "Keyword"]
+
+
+# ================================================================ Opik conversation metrics (issue 13, item 7)
+
+# Opik's own example (the docstring of ConversationThreadMetric in comet-ml/opik), without its prompts.
+OPIK_THREAD_EXAMPLE = '''from opik.evaluation.metrics.conversation import conversation_thread_metric, types
+from opik.evaluation.metrics import score_result
+from typing import Any
+
+class ConversationLengthMetric(conversation_thread_metric.ConversationThreadMetric):
+    def __init__(self, name: str = "conversation_length_score"):
+        super().__init__(name)
+
+    def score(self, conversation: types.Conversation, **kwargs: Any):
+        num_turns = sum(1 for msg in conversation if msg["role"] == "assistant")
+        return score_result.ScoreResult(
+            name=self.name,
+            value=num_turns,
+            reason=f"Conversation has {num_turns} turns"
+        )
+'''
+
+
+def test_opik_conversation_thread_metric_is_an_entry_point():
+    assert detect_entry_point(OPIK_THREAD_EXAMPLE) == {"kind": "opik", "name": "ConversationLengthMetric", "line": 5}
+    by_name = src(
+        """
+        from opik.evaluation.metrics.conversation import ConversationThreadMetric
+        class Turns(ConversationThreadMetric):
+            def score(self, conversation, **kwargs):
+                pass
+        """
+    )
+    assert detect_entry_point(by_name)["name"] == "Turns"
+    without_score = "from opik.evaluation.metrics.conversation import ConversationThreadMetric\nclass T(ConversationThreadMetric):\n    pass\n"
+    with pytest.raises(EntryPointError, match="defines no score"):
+        detect_entry_point(without_score)
+
+
+def test_opik_conversation_thread_metric_runs_on_the_turns_with_opiks_role_names():
+    # Two assistant turns; Open Chat Studio's "human"/"ai" roles are Opik's "user"/"assistant".
+    document = {
+        "input": [{"role": "human", "content": "hi"}, {"role": "ai", "content": "hello"}, {"role": "user", "content": "and?"}],
+        "output": {"role": "assistant", "content": "that is all"},
+    }
+    scores = run_source(OPIK_THREAD_EXAMPLE, document)
+    score = scores["conversation_length_score"]
+    assert (score.value, score.comment, score.data_type, score.higher_is_better) == (2, "Conversation has 2 turns", "NUMERIC", True)
+
+
+def test_opik_conversation_types_module():
+    from opik.evaluation.metrics.conversation import types
+
+    turn = types.ConversationTurn(input={"role": "user", "content": "Hello!"}, output={"role": "assistant", "content": "Hi"})
+    assert turn.as_list() == [{"role": "user", "content": "Hello!"}, {"role": "assistant", "content": "Hi"}]
+    assert types.ConversationTurn(input={"role": "user", "content": "x"}, output=None).as_list() == [{"role": "user", "content": "x"}]
+    assert types.Conversation is not None and types.ConversationDict is not None
+
+
+def test_opik_direction_from_the_result_then_the_metric_class():
+    # A lower-is-better class of the user's own: its untagged results take its direction; a
+    # shimmed metric's result keeps its own (degeneration lower, Equals higher).
+    source = src(
+        """
+        from opik.evaluation.metrics import ConversationDegenerationMetric, Equals, base_metric, score_result
+
+        class Risk(base_metric.BaseMetric):
+            higher_is_better = False
+
+            def score(self, conversation, output, **ignored):
+                return [
+                    score_result.ScoreResult(name="risk", value=0.1),
+                    ConversationDegenerationMetric().score(conversation=conversation),
+                    Equals().score(output=output, reference=output),
+                ]
+        """
+    )
+    scores = run_source(source, chat("q", "a fine reply"))
+    assert {s.name: s.higher_is_better for s in scores} == {"risk": False, "conversation_degeneration_metric": False, "equals_metric": True}

@@ -1,4 +1,5 @@
 import type { ApiClient } from "./client.js";
+import { CliError } from "./exit-codes.js";
 
 /**
  * The GraphQL operations of the CLI and the MCP tools, one typed function each. Both adapters
@@ -292,6 +293,18 @@ export function createOperations(api: ApiClient) {
     getExperiment: async (id: string, withSummary = false) =>
       (await api.request<{ experiment: ExperimentRecord }>(`query($id: ID!) { experiment(id: $id) { ${EXPERIMENT} ${withSummary ? SUMMARY : ""} } }`, { id })).experiment,
     listExperiments: async () => nodes((await api.request<{ experiments: Edges<ExperimentRecord> }>(`{ experiments(first: 50) { edges { node { ${EXPERIMENT} } } } }`)).experiments),
+    /**
+     * An experiment's global id from its id or its name (names need not be unique).
+     * @throws CliError NOT_FOUND for an unknown name, BAD_USER_INPUT (at `field`) when several have it.
+     */
+    experimentId: async (ref: string, field = "experiment"): Promise<string> => {
+      const by = idOrName("Experiment", ref);
+      if (by.id) return by.id;
+      const found = nodes((await api.request<{ experiments: Edges<{ id: string; createdAt: string }> }>(`query($n: String) { experiments(first: 10, name: $n) { edges { node { id createdAt } } } }`, { n: by.name })).experiments);
+      if (found.length === 0) throw new CliError("NOT_FOUND", `no experiment is named "${ref}" (give its name or id: oodle experiments list)`, field);
+      if (found.length > 1) throw new CliError("BAD_USER_INPUT", `${found.length === 10 ? "10 or more" : found.length} experiments are named "${ref}": give an id (${found.map((e) => `${e.id} of ${e.createdAt}`).join(", ")})`, field);
+      return found[0]!.id;
+    },
     compareExperiments: async (baseId: string, candidateId: string, limit = 20) =>
       (
         await api.request<{

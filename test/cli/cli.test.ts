@@ -75,6 +75,16 @@ describe("--json and exit codes", () => {
     const error = JSON.parse(bad.stderr).error;
     expect(error.code).toBe("BAD_USER_INPUT");
     expect(error.field).toBe("params.mode");
+
+    // --params sets the given values and keeps the others; --replace-params replaces them all.
+    const merged = await oodle(["--json", "genai", "evaluators", "update", "Refund mentioned", "--params", '{"mode": "any"}']);
+    expect(merged.exitCode, merged.stderr).toBe(0);
+    expect(JSON.parse(merged.stdout).params).toEqual({ required: ["refund"], mode: "any" });
+    const kept = await oodle(["--json", "genai", "evaluators", "update", "Refund mentioned", "--params", '{"required": ["refund", "return"]}']);
+    expect(JSON.parse(kept.stdout).params).toEqual({ required: ["refund", "return"], mode: "any" });
+    const replaced = await oodle(["--json", "genai", "evaluators", "update", "Refund mentioned", "--params", '{"required": ["refund"]}', "--replace-params"]);
+    expect(JSON.parse(replaced.stdout)).toMatchObject({ params: { required: ["refund"] }, resolvedParams: { mode: "all" } });
+    expect(Object.keys(JSON.parse(replaced.stdout).params)).toEqual(["required"]);
   });
 });
 
@@ -173,6 +183,13 @@ describe("spans, datasets and experiments", () => {
     const compare = await oodle(["--json", "experiments", "compare", experiment.id, experiment.id]);
     expect(compare.exitCode, compare.stderr).toBe(0);
     expect(JSON.parse(compare.stdout)).toMatchObject({ changeCount: 0, changedItems: 0 });
+    // By name too; an unknown name is not found (exit 3) naming the argument.
+    const byName = await oodle(["--json", "experiments", "compare", experiment.name, experiment.id]);
+    expect(byName.exitCode, byName.stderr).toBe(0);
+    expect(JSON.parse(byName.stdout)).toEqual(JSON.parse(compare.stdout));
+    const unknown = await oodle(["--json", "experiments", "compare", "no such experiment", experiment.id]);
+    expect(unknown.exitCode).toBe(3);
+    expect(JSON.parse(unknown.stderr).error).toMatchObject({ code: "NOT_FOUND", field: "base" });
   });
 });
 

@@ -65,14 +65,22 @@ describe.each(["stdio", "http"] as const)("MCP over %s", (transport) => {
     try {
       const template = await call(client, "manage_genai_evaluators", { action: "create_template", starterId: "keyword-check" });
       expect(template.isError, template.content[0]?.text).toBeFalsy();
-      const created = await call(client, "manage_genai_evaluators", { action: "create_evaluator", name: "Refund mentioned", templateName: "Keyword check", params: { required: ["refund"] } });
+      // The settings page's evaluator: {"required": ["refund"], "mode": "any"}.
+      const created = await call(client, "manage_genai_evaluators", { action: "create_evaluator", name: "Refund mentioned", templateName: "Keyword check", params: { required: ["refund"], mode: "any" } });
       expect(created.isError, created.content[0]?.text).toBeFalsy();
 
       // 1. {"action": "update_evaluator", "name": "Refund mentioned", "params": {"required": ["refund", "return"]}}
       const updated = await call(client, "manage_genai_evaluators", JSON.parse('{"action": "update_evaluator", "name": "Refund mentioned", "params": {"required": ["refund", "return"]}}'));
       expect(updated.isError, updated.content[0]?.text).toBeFalsy();
-      expect(updated.structuredContent).toMatchObject({ name: "Refund mentioned", params: { required: ["refund", "return"] }, resolvedParams: { required: ["refund", "return"], mode: "all" } });
+      // The values are merged: the page's update sets `required` and keeps `mode: "any"`.
+      expect(updated.structuredContent).toMatchObject({ name: "Refund mentioned", params: { required: ["refund", "return"], mode: "any" }, resolvedParams: { required: ["refund", "return"], mode: "any" } });
       expect(updated.content[0]!.text).toContain('updated evaluator "Refund mentioned"');
+      // null removes one value (back to its default); replaceParams replaces them all.
+      const unset = await call(client, "manage_genai_evaluators", { action: "update_evaluator", name: "Refund mentioned", params: { mode: null, case_sensitive: true } });
+      expect(unset.structuredContent.params).toEqual({ required: ["refund", "return"], case_sensitive: true });
+      const replaced = await call(client, "manage_genai_evaluators", { action: "update_evaluator", name: "Refund mentioned", params: { required: ["refund", "return"] }, replaceParams: true });
+      expect(replaced.structuredContent).toMatchObject({ params: { required: ["refund", "return"] }, resolvedParams: { mode: "all", case_sensitive: false } });
+      expect(Object.keys(replaced.structuredContent.params)).toEqual(["required"]);
 
       // 2. try_code with sourceCode + paramSpecs + params (the page's "..." is this draft), on an inline span.
       const draft = await call(client, "genai_evaluator_workbench", { action: "try_code", sourceCode: SOURCE, paramSpecs: [{ name: "at", type: "number", default: 0.5 }], params: { at: 0.7 }, span: SPAN });

@@ -9,9 +9,10 @@ sees"), looked for in this order:
    ``def main(input, output, context, full_history, generated_response, **kwargs)`` with exactly
    those five positional parameters plus a ``**`` catch-all (python-evaluator-main-compat.md),
    returning a dict whose keys become scores.
-3. ``opik`` — a top-level class derived from Opik's ``BaseMetric`` (a base named ``BaseMetric`` or
-   an attribute ending in ``.BaseMetric``), built with no arguments, whose ``score()`` returns one
-   ``ScoreResult`` or a list of them.
+3. ``opik`` — a top-level class derived from Opik's ``BaseMetric`` or ``ConversationThreadMetric``
+   (a base named so, e.g. ``BaseMetric``, ``base_metric.BaseMetric`` or
+   ``conversation_thread_metric.ConversationThreadMetric``), built with no arguments, whose
+   ``score()`` returns one ``ScoreResult`` or a list of them.
 
 ``detect_entry_point`` reads the source with ``ast`` only (the code is never run) and raises
 ``EntryPointError`` (message, line, column) for a syntax error or a wrong shape, so a service can
@@ -57,7 +58,7 @@ DEFAULT_MODULE_NAME = "__evaluator__"
 
 _EXPECTED = (
     f"define {EVALUATE_SIGNATURE} returning EvaluationResult, or Open Chat Studio's "
-    f"{MAIN_SIGNATURE} returning a dict, or a class derived from opik's BaseMetric"
+    f"{MAIN_SIGNATURE} returning a dict, or a class derived from opik's BaseMetric or ConversationThreadMetric"
 )
 
 
@@ -160,12 +161,13 @@ def _check_main(node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
             raise EntryPointError(f"{expected}: parameter {index} should be {want!r}{got}", line, col)
 
 
+# Opik's base classes that a custom metric derives from (their names, as written in a class header).
+OPIK_BASES = ("BaseMetric", "ConversationThreadMetric")
+
+
 def _base_is_metric(base: ast.expr) -> bool:
-    if isinstance(base, ast.Name):
-        return base.id.endswith("BaseMetric")
-    if isinstance(base, ast.Attribute):
-        return base.attr.endswith("BaseMetric")
-    return False
+    name = base.id if isinstance(base, ast.Name) else base.attr if isinstance(base, ast.Attribute) else None
+    return name is not None and name.endswith(OPIK_BASES)
 
 
 def _find_opik_class(tree: ast.Module) -> ast.ClassDef | None:
@@ -408,6 +410,11 @@ _USER_ROLES = ("user", "human")
 _ASSISTANT_ROLES = ("assistant", "ai", "model", "bot")
 
 
+def _opik_role(role: str) -> str:
+    """Opik's name for a turn's role: "user", "assistant", or the role as it is."""
+    return "user" if role in _USER_ROLES else "assistant" if role in _ASSISTANT_ROLES else role
+
+
 def _newest_user_text(ctx: Context) -> str | None:
     for turn in reversed(ctx.turns):
         if turn["role"] in _USER_ROLES:
@@ -477,7 +484,9 @@ def _scores_from_main(result: Any) -> list[Score]:
 def opik_fields(ctx: Context) -> dict[str, Any]:
     """The values an Opik ``score()`` can ask for by name (None when the span lacks one).
 
-    * ``conversation``: the turns as ``{"role", "content"}`` dicts, oldest first;
+    * ``conversation``: the turns as ``{"role", "content"}`` dicts, oldest first, with Opik's role
+      names: a user role ("user", "human") is "user", an assistant role ("assistant", "ai",
+      "model", "bot") is "assistant", any other role (system, tool) is kept;
     * ``input``: the newest user message's text; ``output``: the newest assistant reply's text;
     * ``context``: the span attribute ``context``, else the metadata key ``context``, as a list of
       strings (a single string becomes a one-item list);
@@ -495,7 +504,7 @@ def opik_fields(ctx: Context) -> dict[str, Any]:
         context = [_message_text(raw_context)]
     expected = None if ctx.expected_output is None else _message_text(ctx.expected_output)
     return {
-        "conversation": [dict(t) for t in ctx.turns],
+        "conversation": [{**t, "role": _opik_role(t["role"])} for t in ctx.turns],
         "input": _newest_user_text(ctx),
         "output": _newest_reply(ctx),
         "context": context,
@@ -524,7 +533,7 @@ def _find_metric_class(namespace: Mapping[str, Any]) -> type | None:
         if _is_metric_class(value) and getattr(value, "__module__", None) == module_name
     ]
     for cls in candidates:
-        own_score = any("score" in vars(c) for c in cls.__mro__ if c.__name__ != "BaseMetric" and c is not object)
+        own_score = any("score" in vars(c) for c in cls.__mro__ if c.__name__ not in OPIK_BASES and c is not object)
         if own_score and not inspect.isabstract(cls):
             return cls
     return candidates[0] if candidates else None
@@ -566,7 +575,9 @@ async def _await(awaitable: Any) -> Any:
     return await awaitable
 
 
-def _scores_from_opik(result: Any, notes: list[str] | None) -> list[Score]:
+def _scores_from_opik(result: Any, notes: list[str] | None, higher_is_better: bool = True) -> list[Score]:
+    """Scores of Opik results; each keeps the direction it carries (the shim's metrics tag their
+    results, ``BaseMetric.directed``), else takes ``higher_is_better`` (its metric's)."""
     items = list(result) if isinstance(result, (list, tuple)) else [result]
     scores = []
     for item in items:
@@ -591,9 +602,15 @@ def _scores_from_opik(result: Any, notes: list[str] | None) -> list[Score]:
                 value=item.value,
                 comment=None if reason is None else str(reason),
                 metadata=None if metadata is None else dict(metadata),
+                higher_is_better=_direction(item, higher_is_better),
             )
         )
     return scores
+
+
+def _direction(item: Any, default: bool) -> bool:
+    tagged = getattr(item, "higher_is_better", None)
+    return tagged if isinstance(tagged, bool) else default
 
 
 def run_entry_point(
@@ -610,7 +627,9 @@ def run_entry_point(
     * Opik: the first BaseMetric subclass defined in the module is built with no arguments and
       its ``score()`` is called by keyword with the fields of ``opik_fields(ctx)`` that its
       signature names (all of them when it takes ``**kwargs``). A result with no value or with
-      ``scoring_failed`` is dropped, and one line saying why is appended to ``notes``.
+      ``scoring_failed`` is dropped, and one line saying why is appended to ``notes``. Each score
+      keeps its result's direction (``higher_is_better``: set by the shim's metrics, e.g. False
+      for ConversationDegenerationMetric), else the metric class's, else True.
 
     Args:
         namespace: the evaluator module's globals (``load_evaluator``).
@@ -647,7 +666,8 @@ def run_entry_point(
         if cls is None:
             raise EntryPointError(f"no BaseMetric subclass is defined in the evaluator; {_EXPECTED}")
         metric = cls()
-        result = EvaluationResult(scores=_scores_from_opik(_call_score(metric, opik_fields(ctx)), notes))
+        direction = _direction(metric, True)
+        result = EvaluationResult(scores=_scores_from_opik(_call_score(metric, opik_fields(ctx)), notes, direction))
     else:
         raise ValueError(f"unknown entry point kind {kind!r}")
 

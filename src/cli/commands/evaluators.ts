@@ -115,11 +115,16 @@ export function evaluatorsCommand(genai: Command): void {
       }),
     );
 
-  saveOptions(evaluators.command("update <name>").description("changes an evaluator (by name or id); --params replaces its values"))
-    .addHelpText("after", "\nExamples:\n  oodle genai evaluators update 'Refund mentioned' --params '{\"required\": [\"refund\", \"return\"]}'\n  oodle genai evaluators update 'Refund mentioned' --disable")
+  saveOptions(evaluators.command("update <name>").description("changes an evaluator (by name or id); --params sets the given values and keeps the others (--replace-params replaces them all)"))
+    .option("--replace-params", "--params replaces every value (the ones not given fall back to their defaults)")
+    .addHelpText(
+      "after",
+      "\nExamples:\n  oodle genai evaluators update 'Refund mentioned' --params '{\"required\": [\"refund\", \"return\"]}'   # keeps mode\n  oodle genai evaluators update 'Refund mentioned' --params '{\"mode\": null}'   # mode back to its default\n  oodle genai evaluators update 'Refund mentioned' --disable",
+    )
     .action(
       action(async (ctx, name: string) => {
-        const fieldsToSave = evaluatorFields(ctx.options);
+        const fields = evaluatorFields(ctx.options);
+        const fieldsToSave = fields.params !== undefined && !ctx.options.replaceParams ? { ...fields, mergeParams: true } : fields;
         const e = await ctx.ops.updateEvaluator(name, fieldsToSave);
         emit(ctx.output, e, () => `updated evaluator "${e.name}"\n${evaluatorText(e)}`);
       }),

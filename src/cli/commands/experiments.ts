@@ -100,11 +100,12 @@ export function experimentsCommand(program: Command): void {
 
   experiments
     .command("compare <base> <candidate>")
-    .description("two experiments on the same dataset: per score the means and pass rates with deltas, and the items that changed")
+    .description("two experiments (each by name or id) on the same dataset: per score the means and pass rates with deltas, and the items that changed")
     .option("--limit <n>", "changes listed", "20")
     .action(
       action(async (ctx, base: string, candidate: string) => {
-        const c = await ctx.ops.compareExperiments(base, candidate, numberFlag(ctx.options.limit, "--limit"));
+        const [baseId, candidateId] = [await ctx.ops.experimentId(base, "base"), await ctx.ops.experimentId(candidate, "candidate")];
+        const c = await ctx.ops.compareExperiments(baseId, candidateId, numberFlag(ctx.options.limit, "--limit"));
         const signed = (x: number | null, f: (x: number) => string) => (x === null ? "-" : `${x >= 0 ? "+" : ""}${f(x)}`);
         emit(ctx.output, c, () =>
           [

@@ -29,8 +29,9 @@ export const manageEvaluatorsInput = z.object({
   newName: evaluatorNameSchema.describe("update_*: rename to this.").optional(),
   params: z
     .unknown()
-    .describe("Evaluators: the setting values {setting name: value} (update replaces them). Templates: the settings list [{name, type, label, description, default, required, options}].")
+    .describe("Evaluators: the setting values {setting name: value}; update_evaluator sets the given ones and keeps the others (null removes one; replaceParams: true replaces them all). Templates: the settings list [{name, type, label, description, default, required, options}].")
     .optional(),
+  replaceParams: z.boolean().describe("update_evaluator: params replaces every value instead of being merged into them (default false).").optional(),
   templateName: templateNameSchema.describe("create_evaluator / update_evaluator: the template it runs, by name (or templateId).").optional(),
   templateId: z.string().describe("The template's global id.").optional(),
   enabled: z.boolean().describe("Evaluators: whether it runs on live spans.").optional(),
@@ -88,7 +89,8 @@ export const manageEvaluatorsTool = {
         return toolResult(e, `created evaluator "${e.name}" with values ${JSON.stringify(e.params)}`);
       }
       case "update_evaluator": {
-        const e = await ops.updateEvaluator(target(args, "evaluator"), { ...pick(raw, EVALUATOR_FIELDS), ...(args.newName ? { name: args.newName } : {}) });
+        const merge = args.params !== undefined && args.replaceParams !== true ? { mergeParams: true } : {};
+        const e = await ops.updateEvaluator(target(args, "evaluator"), { ...pick(raw, EVALUATOR_FIELDS), ...merge, ...(args.newName ? { name: args.newName } : {}) });
         return toolResult(e, `updated evaluator "${e.name}": values ${JSON.stringify(e.params)}, ctx.params ${JSON.stringify(e.resolvedParams)}`);
       }
       case "delete_evaluator": {

@@ -7,6 +7,7 @@ import { RunRef } from "../runs/graphql.js";
 import { SpanRef } from "../spans/graphql.js";
 import { isUuid } from "../../lib/uuid.js";
 import { evaluatorRefOf } from "./graphql-inputs.js";
+import { DependencyWaitRef } from "./waiting-graphql.js";
 import type { Gate } from "./graph.js";
 
 /** A gate as read back. */
@@ -85,6 +86,11 @@ builder.prismaObjectFields("Span", (t) => ({
     type: [OrderedRunRef],
     description: "The runs on this span in dependency order (layer, then start time); a skipped run has its reason (run.skipReason).",
     resolve: async (s, _a, ctx) => (await ctx.services.dependencies.runsInOrder(ctx.principal.workspaceId, s.id)).map((run) => ({ layer: run.dependencyLayer, run })),
+  }),
+  waiting: t.field({
+    type: [DependencyWaitRef],
+    description: "The evaluators queued on this span that wait for dependencies (e.g. an LLM judge that has not posted): for what, since when, until when.",
+    resolve: (s, _a, ctx) => ctx.services.spans.waiting(ctx.principal.workspaceId, s.id),
   }),
 }));
 

@@ -85,8 +85,11 @@ export const createEvaluatorInputSchema = z.object({
   maxInvocationsPerHour: maxInvocationsPerHourSchema.optional(),
 });
 
-/** The input of updateEvaluator: only the given fields change. */
-export const updateEvaluatorInputSchema = z.object(evaluatorFields).partial();
+/**
+ * The input of updateEvaluator: only the given fields change. `params` replaces the values, or
+ * with `mergeParams: true` is merged into them (see `mergeParamValues`).
+ */
+export const updateEvaluatorInputSchema = z.object({ ...evaluatorFields, mergeParams: z.boolean({ error: typeError("true or false") }) }).partial();
 
 /** A createEvaluator input. */
 export type CreateEvaluatorInput = z.input<typeof createEvaluatorInputSchema>;

@@ -13,6 +13,22 @@ import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../../lib/principal.js";
 import { createEvaluatorInputSchema, updateEvaluatorInputSchema } from "./schemas.js";
 
+/**
+ * The values after an update with `mergeParams`: `patch` merged into `existing` key by key, as a
+ * JSON Merge Patch (RFC 7386) at the top level: a key given with a value sets it, a key given as
+ * null removes it (the setting falls back to its default), keys not given keep their values.
+ * A `patch` that is not an object is returned as it is (the value rules then refuse it at `params`).
+ */
+export function mergeParamValues(existing: unknown, patch: unknown): unknown {
+  if (typeof patch !== "object" || patch === null || Array.isArray(patch)) return patch;
+  const merged: Record<string, unknown> = { ...objectOf(existing) };
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === null) delete merged[key];
+    else merged[key] = value;
+  }
+  return merged;
+}
+
 /** The raw input as an object, to reach fields that failed their schema. */
 function rawFields(input: unknown): Record<string, unknown> {
   return typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
@@ -53,7 +69,7 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
     const templateChanged = existing !== null && templateId !== existing.templateId;
     const pinned = "pinnedVersion" in raw ? (pinnedGiven ?? null) : templateChanged ? null : (existing?.pinnedVersion ?? null);
     const version = await versionFor(tx, templateId, pinned, issues);
-    const givenValues = "params" in raw ? raw.params : (existing?.params ?? {});
+    const givenValues = !("params" in raw) ? (existing?.params ?? {}) : raw.mergeParams === true ? mergeParamValues(existing?.params, raw.params) : raw.params;
     const checked = version ? validateValues(specsOf(version), givenValues) : { values: {}, issues: [] };
     issues.push(...checked.issues);
     return { fields: { templateId, pinnedVersion: pinned, params: asJson(checked.values) }, scoreReads: version?.scoreReads ?? [] };
@@ -144,7 +160,8 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
     },
 
     /**
-     * Changes a live evaluator: only the given fields. Its values (given or kept) are checked
+     * Changes a live evaluator: only the given fields; `params` replaces its values, or with
+     * `mergeParams: true` is merged into them ({@link mergeParamValues}). Its values (given or kept) are checked
      * again against the version it will run, so a new template or pin cannot leave bad values.
      */
     async updateEvaluator(principal: Principal, id: string, input: unknown): Promise<Evaluator> {

@@ -215,11 +215,11 @@ builder.queryFields((t) => ({
     type: "Experiment",
     cursor: "id",
     description: "The workspace's experiments, newest first.",
-    args: { datasetId: t.arg.globalID({ for: DatasetRef }) },
+    args: { datasetId: t.arg.globalID({ for: DatasetRef }), name: t.arg.string({ description: "Only those of this name (names need not be unique)." }) },
     resolve: (query, _root, args, ctx) =>
       ctx.prisma.experiment.findMany({
         ...query,
-        where: { workspaceId: ctx.principal.workspaceId, ...(args.datasetId ? { datasetId: uuidOrNil(args.datasetId.id) } : {}) },
+        where: { workspaceId: ctx.principal.workspaceId, ...(args.datasetId ? { datasetId: uuidOrNil(args.datasetId.id) } : {}), ...(args.name ? { name: args.name } : {}) },
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       }),
   }),

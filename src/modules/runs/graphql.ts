@@ -77,9 +77,10 @@ const OutcomeCountRef = builder.objectRef<{ outcome: string; count: number }>("O
 const EvaluatorStatsRef = builder.objectRef<EvaluatorStats>("EvaluatorStats").implement({
   description:
     "How spans met an evaluator's rule and what its runs ended with. Each span is counted once, when it first arrives, " +
-    "under the first condition it failed: disabled, kind, name, attributes, then sampling.",
+    "under the first condition it failed: disabled, kind, name, attributes, then sampling. A span sent again that is queued " +
+    "for the evaluator because it has no run on it (an evaluator created since, say) is counted as matched then.",
   fields: (t) => ({
-    spansMatched: t.exposeInt("spansMatched", { description: "Spans that met the rule and were sampled: one evaluation queued each." }),
+    spansMatched: t.exposeInt("spansMatched", { description: "Spans that met the rule and were sampled: one evaluation queued each (first sent, or re-sent with no run of it yet)." }),
     skippedDisabled: t.exposeInt("skippedDisabled", { description: "Spans that arrived while it was disabled." }),
     skippedKind: t.exposeInt("skippedKind", { description: "Spans of another kind than its spanKind." }),
     skippedName: t.exposeInt("skippedName", { description: "Spans whose name did not match spanNamePattern." }),
@@ -89,6 +90,9 @@ const EvaluatorStatsRef = builder.objectRef<EvaluatorStats>("EvaluatorStats").im
     runs: t.exposeInt("runs", { description: "Runs on live spans." }),
     runsByOutcome: t.field({ type: [OutcomeCountRef], resolve: (s) => s.runsByOutcome }),
     pending: t.exposeInt("pending", { description: "Matched spans without a run yet (queued or running)." }),
+    waiting: t.exposeInt("waiting", { description: "Of the pending spans, those where it waits for a dependency (an external evaluator's scores not posted, or a dependency still queued); Span.waiting says for what." }),
+    waitingSince: t.expose("waitingSince", { type: "DateTime", nullable: true, description: "When the oldest wait began." }),
+    nextWaitExpiresAt: t.expose("nextWaitExpiresAt", { type: "DateTime", nullable: true, description: "When the first wait's safety net expires: it then runs with what there is." }),
     lastMatchedAt: t.expose("lastMatchedAt", { type: "DateTime", nullable: true }),
     lastSeenAt: t.expose("lastSeenAt", { type: "DateTime", nullable: true, description: "When a span last arrived in its workspace while it was live." }),
     lastRunAt: t.expose("lastRunAt", { type: "DateTime", nullable: true }),

@@ -1,10 +1,11 @@
 import type { PrismaClient } from "../../lib/prisma.js";
+import { dependencyWaits } from "../dependencies/waiting.js";
 import { isUuid } from "../../lib/uuid.js";
 import { INVOCATION_CAP_REASON, RUN_OUTCOMES, type RunOutcome } from "./record.js";
 
 /** Per evaluator on live spans: how spans met its rule, and what its runs ended with. */
 export interface EvaluatorStats {
-  /** New spans that met the rule and were sampled (an evaluation was queued for each). */
+  /** Spans that met the rule and were sampled, each once: new ones, and re-sent ones queued for it because it had no run on them. */
   spansMatched: number;
   /** New spans it did not run on, by the first condition they failed. */
   skippedDisabled: number;
@@ -19,6 +20,12 @@ export interface EvaluatorStats {
   runsByOutcome: { outcome: RunOutcome; count: number }[];
   /** Matched spans without a run yet: queued or running (never negative). */
   pending: number;
+  /** Of those, spans where it waits for a dependency (scores not posted, or a dependency still queued). */
+  waiting: number;
+  /** When the oldest of those waits began (null when none waits). */
+  waitingSince: Date | null;
+  /** When the first of those waits' safety net expires (then it runs with what there is). */
+  nextWaitExpiresAt: Date | null;
   lastMatchedAt: Date | null;
   lastSeenAt: Date | null;
   /** When its last run on a live span finished. */
@@ -31,17 +38,20 @@ export function createRunService(deps: { prisma: PrismaClient }) {
   return {
     /**
      * The statistics of an evaluator of the workspace, or null when there is no such evaluator.
-     * Spans are counted when they arrive (a span sent again is not counted twice).
+     * Spans are counted when they arrive; a span sent again counts as matched only when it is
+     * queued for this evaluator then (no run on it yet), so `runs` never exceeds `spansMatched`
+     * through re-sends, and never twice.
      */
     async evaluatorStats(workspaceId: string, evaluatorId: string): Promise<EvaluatorStats | null> {
       if (!isUuid(evaluatorId)) return null;
       const evaluator = await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, select: { id: true } });
       if (!evaluator) return null;
-      const [stats, groups, last, capped] = await Promise.all([
+      const [stats, groups, last, capped, waits] = await Promise.all([
         prisma.evaluatorMatchStats.findUnique({ where: { evaluatorId } }),
         prisma.run.groupBy({ by: ["outcome"], where: { evaluatorId, spanId: { not: null } }, _count: { _all: true } }),
         prisma.run.aggregate({ where: { evaluatorId, spanId: { not: null } }, _max: { finishedAt: true } }),
         prisma.run.count({ where: { evaluatorId, spanId: { not: null }, outcome: "skipped", skipReason: { startsWith: INVOCATION_CAP_REASON } } }),
+        dependencyWaits(prisma, workspaceId, { evaluatorId }),
       ]);
       const counts = new Map(groups.map((g) => [g.outcome, g._count._all]));
       const runs = groups.reduce((n, g) => n + g._count._all, 0);
@@ -57,6 +67,9 @@ export function createRunService(deps: { prisma: PrismaClient }) {
         runs,
         runsByOutcome: RUN_OUTCOMES.map((outcome) => ({ outcome, count: counts.get(outcome) ?? 0 })),
         pending: Math.max(0, spansMatched - runs),
+        waiting: waits.length,
+        waitingSince: waits[0]?.since ?? null,
+        nextWaitExpiresAt: waits.length ? new Date(Math.min(...waits.map((w) => w.expiresAt.getTime()))) : null,
         lastMatchedAt: stats?.lastMatchedAt ?? null,
         lastSeenAt: stats?.lastSeenAt ?? null,
         lastRunAt: last._max.finishedAt ?? null,

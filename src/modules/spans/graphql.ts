@@ -4,6 +4,7 @@ import { builder } from "../../graphql/builder.js";
 import type { SpanKind, SpanStatus } from "../../lib/closed-lists.js";
 import { RunOutcomeEnum, SpanKindEnum, SpanStatusEnum } from "../../graphql/enums.js";
 import { NotFoundError } from "../../lib/errors.js";
+import { DependencyWaitRef } from "../dependencies/waiting-graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { toolCallsOf, turnsOf } from "./conversation.js";
@@ -113,6 +114,7 @@ const MatchExplanationRef = builder.objectRef<MatchExplanation>("MatchExplanatio
     samplingDraw: t.float({ description: "The span's deterministic draw in [0, 1); sampled when below the rate.", resolve: (e) => e.decision.draw }),
     ruleChangedSinceIngest: t.exposeBoolean("ruleChangedSinceIngest", { description: "The rule changed after the span arrived: the decision at ingest may have differed." }),
     archived: t.exposeBoolean("archived"),
+    waiting: t.field({ type: DependencyWaitRef, nullable: true, description: "Set when it is queued on the span and waits for dependencies (detail then says for what, since when, until when).", resolve: (e) => e.waiting }),
   }),
 });
 

@@ -5,13 +5,14 @@ import { unstorableValues } from "../../lib/json-safety.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
+import { describeWait, dependencyWaits, type DependencyWait } from "../dependencies/waiting.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
 import { spanToDocument, type SampleDocument } from "./document.js";
 import { listSpans, type SpanPageRequest } from "./list.js";
 import { matchSpan, type EvaluatorRule, type MatchDecision } from "./matching.js";
 import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
-import { countDecision, emptyCounts, recordMatchStats, type MatchCounts } from "./stats.js";
+import { countDecision, emptyCounts, owedOnResend, recordMatchStats, type MatchCounts } from "./stats.js";
 
 /** Most spans of a trace put in `ctx.trace.spans` (the earliest by start time). */
 export const MAX_TRACE_SPANS = 500;
@@ -43,6 +44,8 @@ export interface MatchExplanation {
   /** The evaluator's rule changed after the span was ingested: the decision then may have differed. */
   ruleChangedSinceIngest: boolean;
   archived: boolean;
+  /** Set when the evaluator is queued on the span and waits for dependencies (then `decision.detail` says for what, since when, until when). */
+  waiting: DependencyWait | null;
 }
 
 const RULE_FIELDS = { id: true, kind: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true } as const;
@@ -111,8 +114,11 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
    * the others), stores them idempotently (unique per workspace by trace and span id), applies
    * every live evaluator's rule to each and queues one evaluation per match. Returns once the
    * spans are stored and the evaluations queued; nothing is evaluated on the request path.
-   * A span sent again is matched again, but its evaluations are not queued twice (deterministic
-   * job ids) nor run twice (unique run per span and evaluator); match counts grow for new spans only.
+   * A span sent again is matched again and queued for the evaluators that have no run on it (one
+   * created since, say); an evaluation is not queued twice (deterministic job ids) nor run twice
+   * (unique run per span and evaluator). Skips are counted for new spans only; a match of a re-sent
+   * span is counted when it is owed for the first time ({@link owedOnResend}), so `spansMatched`
+   * counts each span an evaluator was queued on once.
    * @throws LimitExceededError for more than 1,000 spans or more than 8 MiB of JSON.
    * @throws BadUserInputError when `spans` is not a list.
    */
@@ -153,6 +159,7 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
         });
         const pairs: EvaluationPair[] = [];
         const owed: { spanId: string; evaluatorId: string; workspaceId: string }[] = [];
+        const resent: { spanId: string; evaluatorId: string }[] = [];
         const counts = new Map<string, MatchCounts>(evaluators.map((e) => [e.id, emptyCounts()]));
         const seen = new Set<string>();
         stored.forEach((row, i) => {
@@ -166,8 +173,10 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
             pairs.push({ spanId: row.id, evaluatorId: evaluator.id });
             // External evaluators owe nothing to the queue (their scores are posted).
             if (evaluator.kind === "code" && row.created) owed.push({ spanId: row.id, evaluatorId: evaluator.id, workspaceId: principal.workspaceId });
+            else if (evaluator.kind === "code") resent.push({ spanId: row.id, evaluatorId: evaluator.id });
           }
         });
+        await owedOnResend(tx, principal.workspaceId, resent, counts);
         await recordMatchStats(tx, principal.workspaceId, counts);
         if (owed.length) await tx.owedEvaluation.createMany({ data: owed, skipDuplicates: true });
         return { stored, pairs };
@@ -203,6 +212,9 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
     /** A page of the workspace's spans, filtered in SQL: see {@link listSpans}. */
     listSpans: (principal: Principal, filter: unknown, page: SpanPageRequest) => listSpans(prisma, principal, filter, page),
 
+    /** The dependents waiting for dependencies on a span of the workspace (see dependencies/waiting.ts). */
+    waiting: (workspaceId: string, spanId: string): Promise<DependencyWait[]> => dependencyWaits(prisma, workspaceId, { spanId }),
+
     /** The sample document of a stored span and its trace (what an evaluator sees). @throws NotFoundError. */
     async documentOf(workspaceId: string, spanId: string): Promise<SampleDocument> {
       const span = await findSpan(workspaceId, spanId);
@@ -212,17 +224,21 @@ export function createSpanService(deps: { prisma: PrismaClient; logger: Logger; 
 
     /**
      * Why an evaluator did or did not run on a span: its rule applied to the span now, condition by
-     * condition, and whether the rule changed since the span arrived. @throws NotFoundError for either id.
+     * condition, whether the rule changed since the span arrived, and, when it is queued there but
+     * waits for dependencies, what for, since when and until when. @throws NotFoundError for either id.
      */
     async explainMatch(workspaceId: string, spanId: string, evaluatorId: string): Promise<MatchExplanation> {
       const span = await findSpan(workspaceId, spanId);
       if (!span) throw new NotFoundError("span", spanId);
       const evaluator = isUuid(evaluatorId) ? await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId } }) : null;
       if (!evaluator) throw new NotFoundError("evaluator", evaluatorId);
+      const decision = matchSpan(evaluator, span);
+      const [waiting] = decision.matched ? await dependencyWaits(prisma, workspaceId, { spanId, evaluatorId }) : [];
       return {
-        decision: matchSpan(evaluator, span),
+        decision: waiting ? { ...decision, detail: describeWait(waiting) } : decision,
         ruleChangedSinceIngest: evaluator.updatedAt > span.createdAt,
         archived: evaluator.archivedAt !== null,
+        waiting: waiting ?? null,
       };
     },
   };

@@ -1,3 +1,4 @@
+import type { Prisma } from "../../generated/prisma/client.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { SkipReason } from "./matching.js";
 
@@ -20,6 +21,32 @@ export function emptyCounts(): MatchCounts {
 export function countDecision(counts: MatchCounts, decision: { matched: boolean; reason?: SkipReason }): void {
   if (decision.matched) counts.matched += 1;
   else counts[decision.reason!] += 1;
+}
+
+/**
+ * Of the (span, code evaluator) pairs that a re-sent span matched, the ones owed now: no run on the
+ * span and not owed already (an evaluator created, enabled or changed since the span first
+ * arrived). Records them as owed (so the reconciler keeps them like new spans' evaluations) and
+ * counts each as matched, so `spansMatched` counts every span an evaluator was queued on, first
+ * sent or re-sent, once (a later re-send finds the run or the owed row). Concurrent re-sends
+ * cannot both count a pair: only the insert that creates the owed row does.
+ */
+export async function owedOnResend(
+  tx: Prisma.TransactionClient,
+  workspaceId: string,
+  matched: readonly { spanId: string; evaluatorId: string }[],
+  counts: Map<string, MatchCounts>,
+): Promise<void> {
+  if (matched.length === 0) return;
+  const ran = await tx.run.findMany({
+    where: { spanId: { in: [...new Set(matched.map((p) => p.spanId))] }, evaluatorId: { in: [...new Set(matched.map((p) => p.evaluatorId))] } },
+    select: { spanId: true, evaluatorId: true },
+  });
+  const done = new Set(ran.map((r) => `${r.spanId}/${r.evaluatorId}`));
+  const owed = matched.filter((p) => !done.has(`${p.spanId}/${p.evaluatorId}`)).map((p) => ({ ...p, workspaceId }));
+  if (owed.length === 0) return;
+  const created = await tx.owedEvaluation.createManyAndReturn({ data: owed, skipDuplicates: true, select: { evaluatorId: true } });
+  for (const row of created) counts.get(row.evaluatorId)!.matched += 1;
 }
 
 /**

@@ -1,5 +1,16 @@
-"""Conversation metrics of the Opik stand-in."""
+"""Conversation metrics of the Opik stand-in: the base class, the types and ConversationDegenerationMetric."""
 
+from . import conversation_thread_metric, types
+from .conversation_thread_metric import ConversationThreadMetric
 from .degeneration import ConversationDegenerationMetric
+from .types import Conversation, ConversationDict, ConversationTurn
 
-__all__ = ["ConversationDegenerationMetric"]
+__all__ = [
+    "Conversation",
+    "ConversationDegenerationMetric",
+    "ConversationDict",
+    "ConversationThreadMetric",
+    "ConversationTurn",
+    "conversation_thread_metric",
+    "types",
+]

@@ -13,12 +13,15 @@ class ConversationDegenerationMetric(base_metric.BaseMetric):
     The value is the highest per-turn degeneration of Opik's formula (n-gram size 3, its phrase
     list), computed by ``oodle_eval.v1.checks.conversation_degeneration``; see oodle-eval-v1.md for
     the deliberate differences (a turn with no words scores 0.25; no assistant turn scores 0.0
-    where Opik raises). Lower is better.
+    where Opik raises). Lower is better: ``higher_is_better`` is False, and its results carry that
+    direction, so a healthy conversation (a low value) passes.
 
     Args:
         name: the result's name (default "conversation_degeneration_metric").
         track, project_name: accepted for compatibility.
     """
+
+    higher_is_better = False
 
     def __init__(
         self,
@@ -38,9 +41,9 @@ class ConversationDegenerationMetric(base_metric.BaseMetric):
         from oodle_eval.v1.checks.conversation_degeneration import degeneration_of_conversation
 
         value, metadata = degeneration_of_conversation(conversation)
-        return score_result.ScoreResult(
+        return self.directed(score_result.ScoreResult(
             name=self.name,
             value=value,
             reason=f"Peak degeneration risk: {value:.3f}",
             metadata=metadata,
-        )
+        ))

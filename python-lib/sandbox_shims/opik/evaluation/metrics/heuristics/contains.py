@@ -40,4 +40,4 @@ class Contains(base_metric.BaseMetric):
         scores = check_on_text(
             "keyword_check", output, required=[ref], case_sensitive=self._case_sensitive, name="contains"
         )
-        return score_result.ScoreResult(value=1.0 if scores["contains"].value else 0.0, name=self.name)
+        return self.directed(score_result.ScoreResult(value=1.0 if scores["contains"].value else 0.0, name=self.name))

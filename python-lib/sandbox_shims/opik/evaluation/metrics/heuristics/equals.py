@@ -27,4 +27,4 @@ class Equals(base_metric.BaseMetric):
         left, right = str(output), str(reference)
         if not self._case_sensitive:
             left, right = left.lower(), right.lower()
-        return score_result.ScoreResult(value=1.0 if left == right else 0.0, name=self.name)
+        return self.directed(score_result.ScoreResult(value=1.0 if left == right else 0.0, name=self.name))

@@ -21,4 +21,4 @@ class IsJson(base_metric.BaseMetric):
 
     def score(self, output: str, **ignored_kwargs: Any) -> score_result.ScoreResult:
         primary = check_on_text("json_validity", "" if output is None else str(output))["is_json"]
-        return score_result.ScoreResult(value=1.0 if primary.value else 0.0, name=self.name, reason=primary.comment)
+        return self.directed(score_result.ScoreResult(value=1.0 if primary.value else 0.0, name=self.name, reason=primary.comment))

@@ -40,4 +40,4 @@ class LevenshteinRatio(base_metric.BaseMetric):
         primary = check_on_text(
             "levenshtein_ratio", output, reference=reference, case_sensitive=self._case_sensitive
         )["levenshtein_ratio"]
-        return score_result.ScoreResult(value=float(primary.value), name=self.name)
+        return self.directed(score_result.ScoreResult(value=float(primary.value), name=self.name))

@@ -29,4 +29,4 @@ class RegexMatch(base_metric.BaseMetric):
             raise MetricComputationError(
                 f"RegexMatch metric requires a string 'output' argument, got {type(output).__name__}"
             )
-        return score_result.ScoreResult(value=1.0 if self._regex_pattern.search(output) else 0.0, name=self.name)
+        return self.directed(score_result.ScoreResult(value=1.0 if self._regex_pattern.search(output) else 0.0, name=self.name))

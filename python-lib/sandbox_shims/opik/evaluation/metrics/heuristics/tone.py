@@ -41,9 +41,9 @@ class Tone(base_metric.BaseMetric):
             max_exclamations=self._max_exclamations,
         )["tone_ok"]
         passes = bool(primary.value)
-        return score_result.ScoreResult(
+        return self.directed(score_result.ScoreResult(
             value=1.0 if passes else 0.0,
             name=self.name,
             reason="Tone is within configured guardrails" if passes else "Tone violates guardrails",
             metadata=primary.metadata,
-        )
+        ))
