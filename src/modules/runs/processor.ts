@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Evaluator, Prisma, TemplateVersion } from "../../generated/prisma/client.js";
 import type { Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
@@ -118,7 +119,7 @@ export function createRunProcessor(deps: {
 }) {
   const { prisma, logger } = deps;
   // Template versions never change: cache them by (template, version) so a job reads only the evaluator.
-  const versions = new Map<string, Promise<TemplateVersion>>();
+  const versions = new LRUCache<string, Promise<TemplateVersion>>({ max: 5_000 });
 
   /** The version the evaluator runs now: its pin, else its template's latest (read with the evaluator). */
   function versionOf(evaluator: CodeEvaluator): Promise<TemplateVersion> {
@@ -129,7 +130,6 @@ export function createRunProcessor(deps: {
     if (!found) {
       found = prisma.templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId, version } } });
       found.catch(() => versions.delete(key));
-      if (versions.size > 5_000) versions.clear();
       versions.set(key, found);
     }
     return found;
