@@ -1,5 +1,6 @@
+import { encodeGlobalID } from "@pothos/plugin-relay";
 import { GraphQLError } from "graphql";
-import type { AppError } from "../lib/errors.js";
+import type { AppError, ConflictRecord } from "../lib/errors.js";
 
 /**
  * The HTTP status of an AppError answered over GraphQL: 409 for CONFLICT, 401 for
@@ -36,6 +37,13 @@ export function toGraphQLError(error: AppError, located?: GraphQLError): GraphQL
     positions: located?.positions,
     path: located?.path,
     originalError: error,
-    extensions: { code: error.code, ...error.details, http },
+    extensions: { code: error.code, ...error.details, ...(Array.isArray(error.details.details) ? { details: error.details.details.map(globalIds) } : {}), http },
   });
+}
+
+/** A conflict's record with its global id (and without its type, which the id carries). */
+function globalIds(record: unknown): unknown {
+  if (typeof record !== "object" || record === null || !("recordType" in record)) return record;
+  const { recordType, id, ...rest } = record as ConflictRecord;
+  return { ...rest, id: encodeGlobalID(recordType, id) };
 }

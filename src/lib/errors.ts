@@ -43,9 +43,19 @@ export class NotFoundError extends AppError {
   }
 }
 
+/**
+ * A record a conflict names: its type and raw id (each transport spells the id its own way:
+ * GraphQL as a global id), and what else the client needs to know about it.
+ */
+export interface ConflictRecord {
+  recordType: "Evaluator" | "Template";
+  id: string;
+  [field: string]: unknown;
+}
+
 /** The change conflicts with existing records (HTTP 409 over GraphQL); `details.details` lists them. */
 export class ConflictError extends AppError {
-  constructor(message: string, conflicts: unknown[] = []) {
+  constructor(message: string, conflicts: readonly ConflictRecord[] = []) {
     super("CONFLICT", message, { details: conflicts });
   }
 }

@@ -1,8 +1,7 @@
 import { builder } from "../../graphql/builder.js";
 import type { EvaluatorKind, Isolation, SpanKind } from "../../lib/closed-lists.js";
 import { EvaluatorKindEnum, IsolationEnum, SpanKindEnum } from "../../graphql/enums.js";
-import type { GraphQLContext } from "../../graphql/context.js";
-import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
+import { BadUserInputError } from "../../lib/errors.js";
 import { TemplateRef, withoutNulls } from "../templates/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { DependencyInput, dependenciesOf } from "../dependencies/graphql-inputs.js";
@@ -53,21 +52,6 @@ export const EvaluatorRef = builder.prismaNode("Evaluator", {
   }),
 });
 
-/**
- * The template id of an evaluator input, from `templateId` (a global ID) or `templateName`.
- * @returns undefined when neither is given. @throws NotFoundError for an unknown name.
- */
-async function templateIdOf(input: { templateId?: { id: string } | null; templateName?: string | null }, ctx: GraphQLContext) {
-  if (input.templateId && input.templateName) {
-    throw new BadUserInputError([{ path: "templateId", message: "give templateId or templateName, not both" }]);
-  }
-  if (input.templateId) return input.templateId.id;
-  if (!input.templateName) return undefined;
-  const template = await ctx.services.templates.findTemplate(ctx.principal.workspaceId, { name: input.templateName });
-  if (!template) throw new NotFoundError("template", input.templateName);
-  return template.id;
-}
-
 builder.queryFields((t) => ({
   evaluators: t.prismaConnection({
     type: "Evaluator",
@@ -90,9 +74,7 @@ builder.queryFields((t) => ({
     description: "An evaluator by id (also an archived one) or by name (a live one).",
     args: { id: t.arg.globalID({ for: EvaluatorRef }), name: t.arg.string() },
     resolve: async (query, _root, args, ctx) => {
-      if ((args.id ? 1 : 0) + (args.name ? 1 : 0) !== 1) throw new BadUserInputError([{ path: "id", message: "give id or name, not both" }]);
-      const found = await ctx.services.evaluators.findEvaluator(ctx.principal.workspaceId, { id: args.id?.id, name: args.name ?? undefined });
-      if (!found) throw new NotFoundError("evaluator", String(args.id?.id ?? args.name));
+      const found = await ctx.services.evaluators.lookupEvaluator(ctx.principal, { id: args.id?.id, name: args.name });
       return ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: found.id } });
     },
   }),
@@ -137,7 +119,7 @@ builder.relayMutationField(
   {
     resolve: async (_root, { input }, ctx) => {
       const { templateId, templateName, dependencies, ...fields } = input;
-      const id = await templateIdOf({ templateId, templateName }, ctx);
+      const id = await ctx.services.templates.templateIdOf(ctx.principal, { templateId: templateId?.id, templateName });
       if (id === undefined && input.kind !== "external") throw new BadUserInputError([{ path: "templateId", message: "is required: give templateId or templateName" }]);
       return ctx.services.evaluators.createEvaluator(ctx.principal, {
         ...withoutNulls(fields, NULL_MEANS_CLEAR),
@@ -173,7 +155,7 @@ builder.relayMutationField(
   {
     resolve: async (_root, { input }, ctx) => {
       const { id, templateId, templateName, dependencies, ...fields } = input;
-      const template = await templateIdOf({ templateId, templateName }, ctx);
+      const template = await ctx.services.templates.templateIdOf(ctx.principal, { templateId: templateId?.id, templateName });
       const changes = {
         ...withoutNulls(fields, NULL_MEANS_CLEAR),
         ...(template !== undefined ? { templateId: template } : {}),

@@ -21,7 +21,7 @@ const SharedLibraryPinRef = builder.objectRef<PinningTemplate>("SharedLibraryPin
   description: "A live template with versions that pin the library (they keep its deletion from happening).",
   fields: (t) => ({
     templateName: t.exposeString("template"),
-    templateId: t.exposeID("id", { description: "The template's global id." }),
+    templateId: t.id({ description: "The template's global id.", resolve: (p) => encodeGlobalID("Template", p.id) }),
     templateVersions: t.exposeIntList("versions", { description: "The template versions that pin the library." }),
     pinnedVersions: t.exposeIntList("pinnedVersions", { description: "The library version each of them pins, in the same order." }),
   }),

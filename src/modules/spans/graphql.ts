@@ -10,9 +10,8 @@ import { uuidOrNil } from "../../lib/uuid.js";
 import { toolCallsOf, turnsOf } from "./conversation.js";
 import { spanToDocument } from "./document.js";
 import { conversationInput, conversationOutput } from "./genai.js";
-import { spanCursor } from "./list.js";
 import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH } from "./schemas.js";
-import type { IngestResult, MatchExplanation } from "./service.js";
+import { spanCursor, type IngestResult, type MatchExplanation } from "./service.js";
 
 function attrs(span: Span): Record<string, unknown> {
   return (span.attributes ?? {}) as Record<string, unknown>;

@@ -10,6 +10,8 @@ import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
 import { spanToDocument, type SampleDocument } from "./document.js";
 import { listSpans, type SpanPageRequest } from "./list.js";
+
+export { spanCursor } from "./list.js";
 import { matchSpan, type EvaluatorRule, type MatchDecision } from "./matching.js";
 import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
 import { countDecision, emptyCounts, owedOnResend, recordMatchStats, type MatchCounts } from "./stats.js";
