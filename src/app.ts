@@ -3,6 +3,9 @@ import { createExecutor, type Executor } from "./execution/index.js";
 import { createLogger, type Logger } from "./lib/logger.js";
 import { createPrisma, type PrismaClient } from "./lib/prisma.js";
 import { createRedis, type Redis } from "./lib/redis.js";
+import { createBackfillBatchProcessor, type BackfillBatchProcessor } from "./modules/backfills/batch.js";
+import { createBackfillResumer, type BackfillResumer } from "./modules/backfills/resume.js";
+import { createBackfillService, type BackfillService } from "./modules/backfills/service.js";
 import { createDatasetService, type DatasetService } from "./modules/datasets/service.js";
 import { createDependencyService, type DependencyService } from "./modules/dependencies/service.js";
 import { dependencyEnqueuer } from "./modules/dependencies/flows.js";
@@ -47,6 +50,12 @@ export interface Services {
   experiments: ExperimentService;
   /** The `experiment-batch` job processor. */
   experimentBatch: ExperimentBatchProcessor;
+  /** Backfills: evaluators run again over stored spans (creation, estimate, cancel, progress, summary). */
+  backfills: BackfillService;
+  /** The `backfill-batch` job processor. */
+  backfillBatch: BackfillBatchProcessor;
+  /** Queues again the batches of backfills whose jobs Redis lost (run with the reconciler by the worker). */
+  backfillResumer: BackfillResumer;
   /** Re-queues owed evaluations and experiment batches that Redis lost (run periodically by the worker). */
   reconciler: Reconciler;
 }
@@ -121,6 +130,9 @@ export function createApp(
     datasets: createDatasetService({ prisma, logger }),
     experiments: createExperimentService({ prisma, queues, logger }),
     experimentBatch: createExperimentBatchProcessor({ prisma, execution, preparer: runPreparer, logger }),
+    backfills: createBackfillService({ prisma, queues, logger }),
+    backfillBatch: createBackfillBatchProcessor({ prisma, execution, preparer: runPreparer, logger }),
+    backfillResumer: createBackfillResumer({ prisma, queues, logger, graceMs: config.RECONCILE_GRACE_MS }),
     reconciler: createReconciler({ prisma, queues, enqueue, logger, options: { graceMs: config.RECONCILE_GRACE_MS } }),
   };
   return {

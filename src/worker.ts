@@ -16,11 +16,21 @@ function processors(app: App): { [Q in QueueName]: Processor<Q> } {
     "evaluation-barrier": async () => "released",
     "experiment-batch": (payload, job) =>
       app.services.experimentBatch(payload, { attempt: job.attemptsMade + 1, last: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }),
+    "backfill-batch": async (payload, job) => {
+      const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
+      try {
+        return await app.services.backfillBatch(payload, { attempt: job.attemptsMade + 1, last });
+      } catch (error) {
+        // Out of attempts (not an outage, which is retried for as long as it lasts): the backfill failed.
+        if (last) await app.services.backfills.markFailed(payload.backfillId, error);
+        throw error;
+      }
+    },
   };
 }
 
 /** Queues whose processors run user code in the sandbox: a worker refuses them when the sandbox is unusable. */
-const SANDBOXED: readonly QueueName[] = ["evaluate-span", "experiment-batch"];
+const SANDBOXED: readonly QueueName[] = ["evaluate-span", "experiment-batch", "backfill-batch"];
 
 /** The running workers; `close` stops taking jobs and waits for active ones (bounded by the caller). */
 export interface Workers {
@@ -92,9 +102,11 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
   });
   const interval = options.reconcileIntervalMs ?? app.config.RECONCILE_INTERVAL_MS;
   const stopReconciler = interval > 0 ? app.services.reconciler.start(interval) : undefined;
+  const stopResumer = interval > 0 && names.includes("backfill-batch") ? app.services.backfillResumer.start(interval) : undefined;
   return {
     async close() {
       await stopReconciler?.();
+      await stopResumer?.();
       await Promise.all(workers.map((w) => w.close()));
       connection.disconnect();
     },

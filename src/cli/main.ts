@@ -4,6 +4,7 @@
  * database credentials. Exit codes: see exit-codes.ts.
  */
 import { Command, CommanderError } from "commander";
+import { backfillsCommand } from "./commands/backfills.js";
 import { datasetsCommand } from "./commands/datasets.js";
 import { evaluatorsCommand } from "./commands/evaluators.js";
 import { experimentsCommand } from "./commands/experiments.js";
@@ -18,7 +19,7 @@ import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 /** The whole command tree. */
 export function buildProgram(): Command {
   const program = new Command("oodle")
-    .description("Oodle code evaluators: templates, evaluators, shared libraries, spans, datasets and experiments")
+    .description("Oodle code evaluators: templates, evaluators, shared libraries, spans, datasets, experiments and backfills")
     .option("--url <url>", `the service (default: OODLE_API_URL, the profile's, else ${DEFAULT_API_URL})`)
     .option("--api-key <key>", "the workspace's API key (default: OODLE_API_KEY, else the profile's)")
     .option("--profile <name>", "a profile saved by oodle login (default: OODLE_PROFILE, else default)")
@@ -30,9 +31,11 @@ export function buildProgram(): Command {
   evaluatorsCommand(genai);
   librariesCommand(genai);
   tryCommand(genai);
+  backfillsCommand(genai);
   spansCommand(program);
   datasetsCommand(program);
   experimentsCommand(program);
+  backfillsCommand(program);
   sessionCommands(program);
   // Usage errors (unknown command, missing argument) are bad input: exit 2, as commander's own default.
   const exitOverride = (c: Command) => {

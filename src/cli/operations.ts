@@ -29,6 +29,10 @@ const LIBRARY = `id name description deprecated deprecationNote latestVersionNum
 const EXPERIMENT = `id name status itemCount createdAt startedAt finishedAt dataset { id name }
   evaluators { evaluator { id name } source params templateVersion { version template { name } } }
   progress { total done failed skipped pending runsRecorded runsTotal fraction }`;
+const BACKFILL = `id name status error windowStart windowEnd filter sampleRate maxSpans rerun includeDependencies spanCount batchSize createdAt startedAt finishedAt cancelledAt
+  evaluators { source evaluator { id name } templateVersion { version template { name } } }
+  progress { spansTotal spansDone batchesTotal batchesDone runsRecorded pairsSkipped runsSuperseded fraction }`;
+const ESTIMATE = `windowStart windowEnd spans runs reruns evaluators { name source readBy templateVersion spansMatched alreadyEvaluated toRun }`;
 const SUMMARY = `summary { evaluatorName name dataType count valueCount mean passed passRate }
   failures { evaluatorName outcome count }`;
 
@@ -128,6 +132,42 @@ export interface ExperimentRecord {
   evaluators: { evaluator: { id: string; name: string }; source: string; params: unknown; templateVersion: { version: number; template: { name: string } } }[];
   progress: { total: number; done: number; failed: number; skipped: number; pending: number; runsRecorded: number; runsTotal: number; fraction: number };
   summary?: { evaluatorName: string; name: string; dataType: string; count: number; valueCount: number; mean: number | null; passed: number; passRate: number | null }[];
+  failures?: { evaluatorName: string; outcome: string; count: number }[];
+}
+
+/** What a backfill would read and record (estimateBackfill). */
+export interface BackfillEstimateRecord {
+  windowStart: string;
+  windowEnd: string;
+  spans: number;
+  runs: number;
+  reruns: number;
+  evaluators: { name: string; source: string; readBy: string[]; templateVersion: number; spansMatched: number; alreadyEvaluated: number; toRun: number }[];
+}
+
+/** A backfill with its progress (and, from `get`, its summary). */
+export interface BackfillRecord {
+  id: string;
+  name: string;
+  status: string;
+  error: string | null;
+  windowStart: string;
+  windowEnd: string;
+  filter: Record<string, unknown>;
+  sampleRate: number;
+  maxSpans: number;
+  rerun: boolean;
+  includeDependencies: boolean;
+  spanCount: number;
+  batchSize: number;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  cancelledAt: string | null;
+  evaluators: { source: string; evaluator: { id: string; name: string }; templateVersion: { version: number; template: { name: string } } }[];
+  progress: { spansTotal: number; spansDone: number; batchesTotal: number; batchesDone: number; runsRecorded: number; pairsSkipped: number; runsSuperseded: number; fraction: number };
+  summary?: { evaluatorName: string; name: string; dataType: string; count: number; valueCount: number; mean: number | null; passed: number; passRate: number | null }[];
+  runsByOutcome?: { evaluatorName: string; outcome: string; count: number }[];
   failures?: { evaluatorName: string; outcome: string; count: number }[];
 }
 
@@ -321,6 +361,27 @@ export function createOperations(api: ApiClient) {
           { b: baseId, c: candidateId, l: limit },
         )
       ).compareExperiments,
+
+    estimateBackfill: async (input: Record<string, unknown>) =>
+      (await api.request<{ estimateBackfill: BackfillEstimateRecord }>(`query($input: BackfillInput!) { estimateBackfill(input: $input) { ${ESTIMATE} } }`, { input })).estimateBackfill,
+    createBackfill: async (input: Record<string, unknown>) =>
+      (await api.request<{ createBackfill: { backfill: BackfillRecord; estimate: BackfillEstimateRecord } }>(`mutation($input: CreateBackfillInput!) { createBackfill(input: $input) { backfill { ${BACKFILL} } estimate { ${ESTIMATE} } } }`, { input })).createBackfill,
+    getBackfill: async (id: string, withSummary = false) =>
+      (
+        await api.request<{ backfill: BackfillRecord }>(
+          `query($id: ID!) { backfill(id: $id) { ${BACKFILL} ${withSummary ? "summary { evaluatorName name dataType count valueCount mean passed passRate } runsByOutcome { evaluatorName outcome count } failures { evaluatorName outcome count }" : ""} } }`,
+          { id },
+        )
+      ).backfill,
+    listBackfills: async (options: { status?: string; evaluatorId?: string } = {}) => {
+      const r = await api.request<{ backfills: Edges<BackfillRecord>; backfillLimits: { active: number; maxConcurrent: number } }>(
+        `query($status: BackfillStatus, $e: ID) { backfills(first: 100, status: $status, evaluatorId: $e) { edges { node { ${BACKFILL} } } } backfillLimits { active maxConcurrent } }`,
+        { status: options.status, e: options.evaluatorId },
+      );
+      return { backfills: nodes(r.backfills), ...r.backfillLimits };
+    },
+    cancelBackfill: async (id: string) =>
+      (await api.request<{ cancelBackfill: { backfill: BackfillRecord } }>(`mutation($id: ID!) { cancelBackfill(input: {id: $id}) { backfill { ${BACKFILL} } } }`, { id })).cancelBackfill.backfill,
   };
 }
 

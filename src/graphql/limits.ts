@@ -32,6 +32,8 @@ export const FIELD_WEIGHTS: Readonly<Record<string, number>> = {
   createExperiment: 10,
   retryExperiment: 10,
   importDataset: 10,
+  createBackfill: 10,
+  estimateBackfill: 5,
   compareExperiments: 5,
   dependencyGraph: 5,
 };

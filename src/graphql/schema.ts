@@ -11,6 +11,7 @@ import "../modules/try-code/graphql.js";
 import "../modules/datasets/graphql.js";
 import "../modules/experiments/graphql.js";
 import "../modules/sandbox/graphql.js";
+import "../modules/backfills/graphql.js";
 
 /** The executable GraphQL schema. */
 export const schema = builder.toSchema({ sortSchema: true });

@@ -55,7 +55,8 @@ export interface ConflictRecord {
 
 /** The change conflicts with existing records (HTTP 409 over GraphQL); `details.details` lists them. */
 export class ConflictError extends AppError {
-  constructor(message: string, conflicts: readonly ConflictRecord[] = []) {
+  /** @param conflicts - the records in the way: a {@link ConflictRecord} gets its id encoded by each transport; other facts pass as they are. */
+  constructor(message: string, conflicts: readonly (ConflictRecord | Readonly<Record<string, unknown>>)[] = []) {
     super("CONFLICT", message, { details: conflicts });
   }
 }

@@ -4,11 +4,12 @@ import { z } from "zod";
 import type { Operations } from "../cli/operations.js";
 import { toInputIssues } from "../lib/errors.js";
 import { badArguments, toolError } from "./results.js";
+import { backfillsTool } from "./tools/backfills.js";
 import { manageEvaluatorsTool } from "./tools/manage-evaluators.js";
 import { workbenchTool } from "./tools/workbench.js";
 
 /** The MCP tools: each a zod input schema (the modules' own field schemas) and a handler over the operations. */
-const TOOLS = [manageEvaluatorsTool, workbenchTool] as const;
+const TOOLS = [manageEvaluatorsTool, workbenchTool, backfillsTool] as const;
 
 /** The JSON Schema of a tool's input, from its zod schema with the descriptions. */
 function jsonSchemaOf(schema: z.ZodType): { type: "object"; [key: string]: unknown } {

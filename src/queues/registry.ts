@@ -62,6 +62,24 @@ export const queueRegistry = {
     /** Two batches at once: one in the sandbox while the other writes its runs. */
     concurrency: 2,
   },
+  /**
+   * Runs a backfill's evaluators over one batch of its spans (src/modules/backfills/batch.ts).
+   * Job id `<backfillId>_<batch>`. Like an experiment batch: one runner call and one write per
+   * evaluator; pairs that already have the backfill's run are skipped, so a retried or taken-over
+   * batch redoes nothing; a sandbox fault retries the batch with backoff; cancel is checked
+   * between evaluators and under lock by every write.
+   */
+  "backfill-batch": {
+    payload: z.object({ backfillId: z.uuid(), batch: z.number().int().min(0) }),
+    jobOptions: {
+      attempts: 4,
+      backoff: { type: "exponential" as const, delay: 2_000 },
+      removeOnComplete: { count: 10_000 },
+      removeOnFail: { count: 10_000 },
+    },
+    /** One batch at a time per worker: backfills are background work beside live spans and experiments. */
+    concurrency: 1,
+  },
 } as const;
 
 /**

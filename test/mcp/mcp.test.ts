@@ -42,12 +42,12 @@ const SOURCE = 'def evaluate(ctx):\n    return EvaluationResult(scores=[Score(na
 const SPAN = { input: [{ role: "user", content: "My order arrived broken" }], output: "Sorry! We will send a refund today." };
 
 describe.each(["stdio", "http"] as const)("MCP over %s", (transport) => {
-  it("lists both tools with input schemas from the zod schemas", { timeout: T }, async () => {
+  it("lists the tools with input schemas from the zod schemas", { timeout: T }, async () => {
     const { key } = await service.workspace("mcp");
     const client = await connect(transport, key);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(["genai_evaluator_workbench", "manage_genai_evaluators"]);
+      expect(tools.map((t) => t.name).sort()).toEqual(["genai_backfills", "genai_evaluator_workbench", "manage_genai_evaluators"]);
       const manage = tools.find((t) => t.name === "manage_genai_evaluators")!;
       const props = manage.inputSchema.properties as Record<string, any>;
       expect(props.action.enum).toContain("update_evaluator");
@@ -145,6 +145,53 @@ describe.each(["stdio", "http"] as const)("MCP over %s", (transport) => {
       } finally {
         await stranger.close();
       }
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("genai_backfills: estimate, create, get and a refused cancel of a finished backfill", { timeout: T }, async () => {
+    const { key } = await service.workspace("mcp-bf");
+    // 10 chat spans of the last hour, stored before the evaluator exists; 4 mention a refund.
+    const spans = Array.from({ length: 10 }, (_, i) => ({
+      traceId: `t${i}`, spanId: "s1", name: "chat", startTime: new Date(Date.now() - (i + 1) * 60_000).toISOString(),
+      input: [{ role: "user", content: "Broken" }], output: i < 4 ? "We will refund you." : "Sorry.",
+    }));
+    const ingest = await fetch(`${service.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+      body: JSON.stringify({ query: "mutation($s: [JSON!]!) { ingestSpans(input: {spans: $s}) { rejected { index } } }", variables: { s: spans } }),
+    });
+    expect(((await ingest.json()) as any).data.ingestSpans.rejected).toEqual([]);
+    const client = await connect(transport, key);
+    try {
+      expect((await call(client, "manage_genai_evaluators", { action: "create_template", starterId: "keyword-check" })).isError).toBeFalsy();
+      expect((await call(client, "manage_genai_evaluators", { action: "create_evaluator", name: "Refund mentioned", templateName: "Keyword check", params: { required: ["refund"] } })).isError).toBeFalsy();
+
+      const estimate = await call(client, "genai_backfills", { action: "estimate", evaluator: "Refund mentioned", windowStart: "-1d" });
+      expect(estimate.isError, estimate.content[0]?.text).toBeFalsy();
+      expect(estimate.structuredContent).toMatchObject({ spans: 10, runs: 10, evaluators: [{ name: "Refund mentioned", toRun: 10 }] });
+      const created = await call(client, "genai_backfills", { action: "create", evaluator: "Refund mentioned", windowStart: "-1d", name: "mcp" });
+      expect(created.isError, created.content[0]?.text).toBeFalsy();
+      const id = created.structuredContent.id;
+      let got: Result;
+      for (const deadline = Date.now() + 120_000; ; ) {
+        got = await call(client, "genai_backfills", { action: "get", id });
+        if (got.structuredContent.status === "completed") break;
+        if (Date.now() > deadline) throw new Error(`backfill still ${got.structuredContent.status}`);
+        await new Promise((r) => setTimeout(r, 300));
+      }
+      expect(got.structuredContent.summary).toMatchObject([{ evaluatorName: "Refund mentioned", count: 10, passed: 4, passRate: 0.4 }]);
+      expect(got.content[0]!.text).toContain("status:");
+
+      const refused = await call(client, "genai_backfills", { action: "cancel", id });
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent.error.code).toBe("CONFLICT");
+      const bad = await call(client, "genai_backfills", { action: "estimate", evaluator: "Refund mentioned", windowStart: "last week" });
+      expect(bad.isError).toBe(true);
+      expect(bad.structuredContent.error).toMatchObject({ code: "BAD_USER_INPUT", field: "windowStart" });
+      const listed = await call(client, "genai_backfills", { action: "list" });
+      expect(listed.structuredContent).toMatchObject({ active: 0, maxConcurrent: 2, backfills: [{ id, status: "completed" }] });
     } finally {
       await client.close();
     }

@@ -1,0 +1,190 @@
+import type { Command } from "commander";
+import { action, type CommandContext } from "../context.js";
+import { CliError, EXIT } from "../exit-codes.js";
+import { jsonOrFile, numberFlag, parseDataFile } from "../inputs.js";
+import type { BackfillEstimateRecord, BackfillRecord } from "../operations.js";
+import { emit, fields, table } from "../output.js";
+
+const percent = (x: number | null | undefined) => (x === null || x === undefined ? "-" : `${(x * 100).toFixed(1)}%`);
+const UNITS_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/**
+ * A time flag as an ISO string: `now`, a relative time (`-7d`, `-12h`, `-30m`, `-90s`, `-2w`),
+ * epoch microseconds (as Oodle's CLI takes), or an ISO 8601 date-time. Anything else is bad input
+ * naming the flag.
+ */
+export function parseTimeFlag(text: string, field: string, now = Date.now()): string {
+  const value = text.trim();
+  if (value === "now") return new Date(now).toISOString();
+  const relative = /^-(\d+(?:\.\d+)?)([smhdw])$/.exec(value);
+  if (relative) return new Date(now - Number(relative[1]) * UNITS_MS[relative[2]!]!).toISOString();
+  if (/^\d{13,17}$/.test(value)) return new Date(Math.floor(Number(value) / 1000)).toISOString();
+  const parsed = Date.parse(value);
+  if (/^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(parsed)) return new Date(parsed).toISOString();
+  throw new CliError("BAD_USER_INPUT", `must be now, a relative time such as -7d or -12h, epoch microseconds, or an ISO 8601 date-time (got "${text}")`, field);
+}
+
+/** One backfill: status, window, progress, then (from get) the summary table and failures. */
+export function backfillText(b: BackfillRecord): string {
+  const p = b.progress;
+  const names = b.evaluators.map((e) => (e.source === "evaluator" ? `${e.evaluator.name} (version ${e.templateVersion.version})` : `${e.evaluator.name} (dependency, version ${e.templateVersion.version})`));
+  const lines = [
+    fields([
+      ["backfill", `${b.name} (${b.id})`],
+      ["status", b.error ? `${b.status}: ${b.error}` : b.status],
+      ["evaluators", names.join(", ")],
+      ["window", `${b.windowStart} – ${b.windowEnd}`],
+      ["selection", `sample rate ${b.sampleRate}, at most ${b.maxSpans} spans${Object.keys(b.filter ?? {}).length ? `, filter ${JSON.stringify(b.filter)}` : ""}${b.rerun ? ", rerun" : ""}`],
+      ["progress", `${p.spansDone}/${p.spansTotal} spans (${percent(p.fraction)}), ${p.batchesDone}/${p.batchesTotal} batches, ${p.runsRecorded} runs, ${p.pairsSkipped} skipped, ${p.runsSuperseded} replaced`],
+    ]),
+  ];
+  if (b.summary) lines.push(table(["evaluator", "score", "type", "count", "mean", "pass rate"], b.summary.map((s) => [s.evaluatorName, s.name, s.dataType, s.count, s.mean, percent(s.passRate)])));
+  if (b.runsByOutcome?.length) lines.push("runs:", table(["evaluator", "outcome", "count"], b.runsByOutcome.map((r) => [r.evaluatorName, r.outcome, r.count])));
+  return lines.join("\n");
+}
+
+/** The estimate as a table per evaluator. */
+export function estimateText(e: BackfillEstimateRecord): string {
+  return [
+    `${e.spans} span(s) in ${e.windowStart} – ${e.windowEnd}: ${e.runs} run(s) to record${e.reruns ? ` (${e.reruns} replace an earlier run)` : ""}`,
+    table(["evaluator", "source", "version", "spans matched", "already evaluated", "to run"], e.evaluators.map((x) => [x.name, x.source, x.templateVersion, x.spansMatched, x.alreadyEvaluated, x.toRun])),
+  ].join("\n");
+}
+
+/** Polls until the backfill is no longer queued or running: a bar on a terminal, plain lines otherwise. */
+async function follow(ctx: CommandContext, id: string, timeoutMs: number | null): Promise<BackfillRecord> {
+  const started = Date.now();
+  let last = "";
+  for (;;) {
+    const b = await ctx.ops.getBackfill(id);
+    const p = b.progress;
+    if (!ctx.output.json) {
+      const line = `${b.status}: ${p.spansDone}/${p.spansTotal} spans (${percent(p.fraction)}), ${p.runsRecorded} runs`;
+      if (ctx.output.tty) process.stderr.write(`\r${line}   `);
+      else if (line !== last) ctx.output.err(line);
+      last = line;
+    }
+    if (b.status !== "queued" && b.status !== "running") {
+      if (ctx.output.tty && !ctx.output.json) process.stderr.write("\n");
+      return ctx.ops.getBackfill(id, true);
+    }
+    if (timeoutMs !== null && Date.now() - started > timeoutMs) throw new CliError("BAD_USER_INPUT", `still ${b.status} after --timeout; follow it with oodle backfills get ${id}`, "--timeout");
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** The createBackfill / estimateBackfill input from `-f FILE` and the flags (a flag given wins over the file). */
+async function backfillInput(ctx: CommandContext): Promise<Record<string, unknown>> {
+  const o = ctx.options;
+  const input: Record<string, unknown> = o.file ? { ...(parseDataFile(o.file, "--file") as Record<string, unknown>) } : {};
+  const evaluator = (o.evaluator as string | undefined) ?? (input.evaluator as string | undefined) ?? (input.evaluatorId as string | undefined);
+  delete input.evaluator;
+  if (!evaluator) throw new CliError("BAD_USER_INPUT", "give the evaluator to run: --evaluator NAME (or evaluator in the file)", "--evaluator");
+  input.evaluatorId = (await ctx.ops.getEvaluator(evaluator)).id;
+  if (o.name !== undefined) input.name = o.name;
+  if (o.start !== undefined) input.windowStart = parseTimeFlag(o.start, "--start");
+  else if (typeof input.windowStart === "string" || typeof input.windowStart === "number") input.windowStart = parseTimeFlag(String(input.windowStart), "windowStart");
+  if (input.windowStart === undefined) throw new CliError("BAD_USER_INPUT", "the backfill needs a start: --start -7d (or windowStart in the file)", "--start");
+  if (o.end !== undefined) input.windowEnd = parseTimeFlag(o.end, "--end");
+  else if (typeof input.windowEnd === "string" || typeof input.windowEnd === "number") input.windowEnd = parseTimeFlag(String(input.windowEnd), "windowEnd");
+  if (o.sampleRate !== undefined) input.sampleRate = numberFlag(o.sampleRate, "--sample-rate");
+  if (o.maxSpans !== undefined) input.maxSpans = numberFlag(o.maxSpans, "--max-spans");
+  if (o.templateVersion !== undefined) input.templateVersion = numberFlag(o.templateVersion, "--template-version");
+  if (o.batchSize !== undefined) input.batchSize = numberFlag(o.batchSize, "--batch-size");
+  if (o.filter !== undefined) input.filter = jsonOrFile(o.filter, "--filter");
+  if (o.rerun) input.rerun = true;
+  if (o.includeDependencies) input.includeDependencies = true;
+  return input;
+}
+
+/**
+ * `oodle backfills …` (also `oodle genai backfills …`, Oodle's own CLI path): run an evaluator
+ * over spans that already arrived; list, get, create (with --dry-run for the estimate), cancel.
+ */
+export function backfillsCommand(parent: Command): void {
+  const backfills = parent
+    .command("backfills")
+    .alias("backfill")
+    .description("run an evaluator over stored spans of a past window (its live rule, a filter, a sample rate), and follow it");
+
+  backfills
+    .command("list")
+    .description("the workspace's backfills, newest first; the active count and the limit go to stderr")
+    .option("--status <status>", "queued, running, completed, cancelled or failed")
+    .option("--evaluator <name>", "backfills of this evaluator")
+    .action(
+      action(async (ctx) => {
+        const evaluatorId = ctx.options.evaluator ? (await ctx.ops.getEvaluator(ctx.options.evaluator)).id : undefined;
+        const list = await ctx.ops.listBackfills({ status: ctx.options.status, evaluatorId });
+        emit(ctx.output, list, () =>
+          table(
+            ["id", "name", "status", "start", "end", "evaluators", "spans", "runs", "created"],
+            list.backfills.map((b) => [b.id, b.name, b.error ? `${b.status}: ${b.error}` : b.status, b.windowStart, b.windowEnd, b.evaluators.map((e) => e.evaluator.name).join(", "), b.spanCount, b.progress.runsRecorded, b.createdAt]),
+          ),
+        );
+        if (!ctx.output.json) ctx.output.err(`${list.active} of at most ${list.maxConcurrent} backfills active`);
+      }),
+    );
+
+  backfills
+    .command("get <id>")
+    .description("a backfill's status, progress and summary (runs by outcome, pass rates)")
+    .action(
+      action(async (ctx, id: string) => {
+        const b = await ctx.ops.getBackfill(id, true);
+        emit(ctx.output, b, () => backfillText(b));
+      }),
+    );
+
+  backfills
+    .command("create")
+    .description("queues a backfill: the evaluator over the spans its live rule matches in the window (at most 90 days, not in the future)")
+    .option("-f, --file <file>", "the request as JSON or YAML (evaluator, windowStart, windowEnd, filter, sampleRate, maxSpans, rerun, includeDependencies, …); flags win over it")
+    .option("--evaluator <name>", "the evaluator to run (name or id)")
+    .option("--name <name>", "defaults to the evaluator's name and the window")
+    .option("--start <time>", "start of the window: -7d, -12h, now, epoch microseconds or ISO 8601")
+    .option("--end <time>", "end of the window (default now)")
+    .option("--sample-rate <rate>", "share of the selected spans read, above 0 and at most 1 (default 1)")
+    .option("--max-spans <n>", "at most this many spans, the earliest first (default 10000)")
+    .option("--template-version <n>", "run this version of the evaluator's template (default: the one it runs now)")
+    .option("--filter <json>", "a span filter {spanNamePattern, attributeEquals, traceIds, status} (JSON or @file)")
+    .option("--rerun", "run again on spans it already ran on (the earlier run is kept in history)")
+    .option("--include-dependencies", "also run the evaluator's dependencies first")
+    .option("--batch-size <n>", "spans per queued job (default 200)")
+    .option("--dry-run", "print the estimate (spans, runs per evaluator) and create nothing")
+    .option("--wait", "follow it until it finishes, then print the summary")
+    .option("--timeout <seconds>", "with --wait: give up following after this long (the backfill keeps running)")
+    .addHelpText("after", '\nExamples:\n  oodle backfills create --evaluator "Refund mentioned" --start -7d --sample-rate 0.1 --dry-run\n  oodle backfills create --evaluator "Refund mentioned" --start -7d --include-dependencies --wait')
+    .action(
+      action(async (ctx) => {
+        const input = await backfillInput(ctx);
+        if (ctx.options.dryRun) {
+          const estimate = await ctx.ops.estimateBackfill(input);
+          emit(ctx.output, estimate, () => estimateText(estimate));
+          return;
+        }
+        const { backfill, estimate } = await ctx.ops.createBackfill(input);
+        if (!ctx.output.json) {
+          for (const e of estimate.evaluators.filter((x) => x.source === "dependency")) ctx.output.err(`also runs ${e.name}: ${e.readBy.join(", ")} reads its scores`);
+        }
+        if (!ctx.options.wait) {
+          emit(ctx.output, backfill, () => `queued backfill "${backfill.name}" (${backfill.id}) over ${backfill.spanCount} span(s): ${estimate.runs} run(s)`);
+          return;
+        }
+        if (!ctx.output.json) ctx.output.err(`backfill "${backfill.name}" (${backfill.id}) over ${backfill.spanCount} span(s)`);
+        const done = await follow(ctx, backfill.id, ctx.options.timeout ? numberFlag(ctx.options.timeout, "--timeout") * 1000 : null);
+        emit(ctx.output, done, () => backfillText(done));
+        return EXIT.ok;
+      }),
+    );
+
+  backfills
+    .command("cancel <id>")
+    .description("cancels a queued or running backfill (runs recorded stay; a finished one cannot be cancelled: exit 4)")
+    .action(
+      action(async (ctx, id: string) => {
+        const b = await ctx.ops.cancelBackfill(id);
+        emit(ctx.output, b, () => `cancelled backfill "${b.name}" (${b.id}): ${b.progress.runsRecorded} run(s) recorded`);
+      }),
+    );
+}

@@ -1,0 +1,173 @@
+import type { Span } from "../../generated/prisma/client.js";
+import type { Executor } from "../../execution/index.js";
+import type { Logger } from "../../lib/logger.js";
+import type { PrismaClient } from "../../lib/prisma.js";
+import { documentScores, failedGate, type DeclaredDependency, type InputRun } from "../dependencies/inputs.js";
+import { orderEvaluators } from "../dependencies/graph.js";
+import { BatchRetryError, type BatchAttempt } from "../experiments/batch.js";
+import { dependencyIds, loadDependencies } from "../experiments/dependencies.js";
+import type { RunPreparer } from "../runs/prepare.js";
+import { spanToDocument } from "../spans/document.js";
+import { MAX_TRACE_SPANS } from "../spans/service.js";
+import { objectOf } from "../templates/store.js";
+import { recordBackfillRuns, type BackfillRunRecord } from "./record.js";
+import { ruleMatches } from "./selection.js";
+
+/** What one batch did, for logs and tests. */
+export interface BackfillBatchOutcome {
+  /** Runs this attempt recorded. */
+  recorded: number;
+  /** Earlier runs this attempt moved to RunHistory. */
+  superseded: number;
+  /** Pairs left as they were: already evaluated (no rerun), already run by this backfill, or not matched by a dependency's rule. */
+  skipped: number;
+  /** Runs left for the next attempt because the sandbox failed. */
+  deferred: number;
+  /** True when the backfill was cancelled (or gone) and the batch stopped. */
+  stopped: boolean;
+}
+
+/** The rule fields read of a member evaluator. */
+const RULE = { id: true, name: true, isolation: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true } as const;
+
+/** `${spanId}/${evaluatorId}`. */
+const pair = (spanId: string, evaluatorId: string) => `${spanId}/${evaluatorId}`;
+
+/**
+ * The processor of the `backfill-batch` queue: runs a backfill's evaluators (dependencies first)
+ * over one batch of its spans, each evaluator over all of the batch's spans in ONE call to the
+ * warm runners and ONE write (record.ts), as an experiment batch does. Idempotent and
+ * resumable: pairs that already have this backfill's run are skipped, so a retried batch, or one
+ * taken over from a killed worker, redoes only what was not committed. Cancel is checked before
+ * each evaluator and again, under lock, by every write. A user fault is recorded (never retried);
+ * a sandbox fault leaves the run for the job's next attempt and is recorded on the last one.
+ */
+export function createBackfillBatchProcessor(deps_: { prisma: PrismaClient; execution: () => Executor; preparer: Pick<RunPreparer, "prepare">; logger: Logger }) {
+  const { prisma, preparer, logger } = deps_;
+
+  async function live(backfillId: string): Promise<boolean> {
+    const row = await prisma.backfill.findUnique({ where: { id: backfillId }, select: { status: true } });
+    return row !== null && (row.status === "queued" || row.status === "running");
+  }
+
+  /** The spans of every trace of the batch (each trace's earliest MAX_TRACE_SPANS), in one query. */
+  async function traces(workspaceId: string, spans: readonly Span[]): Promise<Map<string, Span[]>> {
+    const traceIds = [...new Set(spans.map((s) => s.traceId))];
+    const rows = await prisma.span.findMany({ where: { workspaceId, traceId: { in: traceIds } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] });
+    const byTrace = new Map<string, Span[]>();
+    for (const row of rows) {
+      const list = byTrace.get(row.traceId) ?? [];
+      if (list.length < MAX_TRACE_SPANS) list.push(row);
+      byTrace.set(row.traceId, list);
+    }
+    return byTrace;
+  }
+
+  /** Marks the backfill completed once every batch finished (idempotent; only from running). */
+  async function completeIfDone(backfill: { id: string; spanCount: number; batchSize: number }): Promise<void> {
+    const batches = Math.ceil(backfill.spanCount / backfill.batchSize);
+    const done = await prisma.backfillBatch.count({ where: { backfillId: backfill.id } });
+    if (done >= batches) await prisma.backfill.updateMany({ where: { id: backfill.id, status: "running" }, data: { status: "completed", finishedAt: new Date() } });
+  }
+
+  return async function processBackfillBatch(payload: { backfillId: string; batch: number }, attempt: BatchAttempt): Promise<BackfillBatchOutcome> {
+    const outcome: BackfillBatchOutcome = { recorded: 0, superseded: 0, skipped: 0, deferred: 0, stopped: false };
+    const backfill = await prisma.backfill.findUnique({
+      where: { id: payload.backfillId },
+      include: { evaluators: { include: { templateVersion: true, evaluator: { select: RULE } }, orderBy: { position: "asc" } } },
+    });
+    if (!backfill || (backfill.status !== "queued" && backfill.status !== "running")) return { ...outcome, stopped: true };
+    if (backfill.status === "queued") await prisma.backfill.updateMany({ where: { id: backfill.id, status: "queued" }, data: { status: "running", startedAt: new Date() } });
+
+    const from = payload.batch * backfill.batchSize;
+    const rows = await prisma.backfillSpan.findMany({ where: { backfillId: backfill.id, position: { gte: from, lt: from + backfill.batchSize } }, include: { span: true }, orderBy: { position: "asc" } });
+    const spans = rows.map((r) => r.span);
+    const byTrace = await traces(backfill.workspaceId, spans);
+    const members = new Map(backfill.evaluators.map((m) => [m.evaluatorId, m]));
+    const dependencies = await loadDependencies(prisma, [...members.keys()]);
+    const order = orderEvaluators([...members.keys()], dependencyIds(dependencies));
+
+    // The current run of every (span, member or dependency) pair: what is skipped, and what dependents read.
+    const readIds = new Set([...members.keys(), ...[...dependencies.values()].flat().map((d) => d.dependsOnId)]);
+    const existing = await prisma.run.findMany({
+      where: { spanId: { in: spans.map((s) => s.id) }, evaluatorId: { in: [...readIds] } },
+      select: { id: true, spanId: true, evaluatorId: true, outcome: true, backfillId: true, scores: { orderBy: { position: "asc" }, select: { name: true, dataType: true, numericValue: true, higherIsBetter: true, value: true } } },
+    });
+    const current = new Map<string, InputRun & { backfillId: string | null }>(existing.map((r) => [pair(r.spanId!, r.evaluatorId), r]));
+
+    for (const evaluatorId of order) {
+      const member = members.get(evaluatorId)!;
+      const declared: DeclaredDependency[] = (dependencies.get(evaluatorId) ?? []).map((d) => ({ dependsOnId: d.dependsOnId, name: d.name, gate: d.gate }));
+      // The evaluator asked for runs on every span chosen; a dependency only where its own rule matches (as live).
+      const todo = spans.filter((span) => {
+        if (member.source !== "evaluator" && !ruleMatches(member.evaluator, span)) return false;
+        const run = current.get(pair(span.id, evaluatorId));
+        return !run || (run.backfillId !== backfill.id && backfill.rerun);
+      });
+      outcome.skipped += spans.length - todo.length;
+      if (todo.length === 0) continue;
+      if (!(await live(backfill.id))) return { ...outcome, stopped: true };
+
+      const base = { workspaceId: backfill.workspaceId, evaluatorId, templateVersionId: member.templateVersionId, params: objectOf(member.params), attempts: attempt.attempt };
+      const inputsOf = (spanId: string) => new Map(declared.flatMap((d) => (current.has(pair(spanId, d.dependsOnId)) ? [[d.dependsOnId, current.get(pair(spanId, d.dependsOnId))!] as const] : [])));
+      const readOf = (inputs: Map<string, InputRun>) => ({
+        inputRunIds: Object.fromEntries([...inputs].map(([id, run]) => [id, run.id])),
+        missingDependencies: declared.filter((d) => !inputs.get(d.dependsOnId)?.scores.length).map((d) => d.name),
+      });
+      const records: BackfillRunRecord[] = [];
+      const toRun: { span: Span; inputs: Map<string, InputRun> }[] = [];
+      for (const span of todo) {
+        const inputs = inputsOf(span.id);
+        const gate = failedGate(declared, inputs);
+        if (gate) records.push({ ...base, spanId: span.id, libraryVersions: {}, result: null, skipReason: gate, ...readOf(inputs), startedAt: new Date(), finishedAt: new Date() });
+        else toRun.push({ span, inputs });
+      }
+      if (toRun.length) {
+        const mode = member.evaluator.isolation === "strict" ? "strict" : "warm";
+        const { key, libraryVersions } = await preparer.prepare(backfill.workspaceId, member.templateVersion, undefined, mode);
+        const names = declared.map((d) => d.name);
+        const startedAt = new Date();
+        const results = await deps_.execution().execute(
+          { ...key, trustDomain: `evaluator:${evaluatorId}` },
+          toRun.map(({ span, inputs }) => ({
+            workspaceId: backfill.workspaceId,
+            document: spanToDocument(span, byTrace.get(span.traceId) ?? [], { scores: documentScores(declared, inputs) }) as unknown as Record<string, unknown>,
+            params: base.params,
+            dependencies: names,
+          })),
+        );
+        const finishedAt = new Date();
+        toRun.forEach(({ span, inputs }, i) => {
+          const result = results[i]!;
+          if (result.outcome === "sandbox_error" && !attempt.last) outcome.deferred += 1; // retried with the job
+          else records.push({ ...base, spanId: span.id, libraryVersions, result, ...readOf(inputs), startedAt, finishedAt });
+        });
+      }
+      const written = await recordBackfillRuns(prisma, backfill, records);
+      if (written.stopped) return { ...outcome, stopped: true };
+      outcome.recorded += written.written.length;
+      outcome.superseded += written.superseded;
+      // What the next evaluators (its dependents) read on these spans.
+      for (const run of written.written) {
+        current.set(pair(run.spanId, run.evaluatorId), { id: run.id, evaluatorId: run.evaluatorId, outcome: run.outcome, backfillId: backfill.id, scores: run.columns.scores.map((s) => ({ ...s, value: s.value as never })) });
+      }
+    }
+    if (outcome.deferred > 0) {
+      logger.warn({ backfillId: backfill.id, batch: payload.batch, deferred: outcome.deferred }, "backfill batch: sandbox faults, retrying");
+      throw new BatchRetryError(outcome.deferred);
+    }
+    // This batch is finished: what the backfill holds for its spans now (a retry rewrites the same numbers).
+    const ours = [...current.values()].filter((r) => r.backfillId === backfill.id && members.has(r.evaluatorId)).length;
+    const pairs = spans.length * members.size;
+    await prisma.backfillBatch.upsert({
+      where: { backfillId_batch: { backfillId: backfill.id, batch: payload.batch } },
+      create: { backfillId: backfill.id, batch: payload.batch, spans: spans.length, runsRecorded: ours, pairsSkipped: pairs - ours },
+      update: { spans: spans.length, runsRecorded: ours, pairsSkipped: pairs - ours, finishedAt: new Date() },
+    });
+    await completeIfDone(backfill);
+    return outcome;
+  };
+}
+
+/** The backfill batch processor. */
+export type BackfillBatchProcessor = ReturnType<typeof createBackfillBatchProcessor>;

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { typeError } from "../../lib/validation.js";
+import { attributeEqualsSchema, spanNamePatternSchema } from "../evaluators/schemas.js";
+
+/** Shared input schemas of the backfills feature (GraphQL, CLI and MCP use the same). */
+
+/** The states of a backfill. */
+export const BACKFILL_STATUSES = ["queued", "running", "completed", "cancelled", "failed"] as const;
+/** One of {@link BACKFILL_STATUSES}. */
+export type BackfillStatus = (typeof BACKFILL_STATUSES)[number];
+/** States in which a backfill still has work (they count against the workspace's limit). */
+export const ACTIVE_BACKFILL_STATUSES: readonly BackfillStatus[] = ["queued", "running"];
+
+/** The longest window a backfill reads: 90 days (as Oodle's `backfills create`). */
+export const MAX_WINDOW_MS = 90 * 24 * 3600 * 1000;
+/** How far past the server's clock a window may end (clock skew between client and server). */
+export const WINDOW_END_SKEW_MS = 60_000;
+/** Spans read by default, and at most. */
+export const DEFAULT_MAX_SPANS = 10_000;
+export const MAX_MAX_SPANS = 100_000;
+/** Spans per queued job by default (as an experiment's items). */
+export const DEFAULT_BACKFILL_BATCH_SIZE = 200;
+/** Queued or running backfills a workspace may have at once. */
+export const MAX_ACTIVE_BACKFILLS = 2;
+/** Evaluators (the one asked for plus its dependencies) one backfill may run. */
+export const MAX_BACKFILL_EVALUATORS = 20;
+
+/** The span statuses (OpenTelemetry status codes as stored). */
+const SPAN_STATUSES = ["unset", "ok", "error"] as const;
+
+/** The span filter of a backfill: every given part must hold, on top of the evaluator's own rule. */
+export const backfillSpanFilterSchema = z
+  .object({
+    spanNamePattern: spanNamePatternSchema.describe("A glob over span names (* any characters, ? one).").optional(),
+    attributeEquals: attributeEqualsSchema.describe("Span attributes that must be equal (flat key → string, number or boolean).").optional(),
+    traceIds: z.array(z.string().min(1, "must not be empty").max(256), { error: typeError("a list of trace ids") }).max(1000, "must have at most 1000 trace ids").describe("Only spans of these traces.").optional(),
+    status: z.enum(SPAN_STATUSES, { error: `must be one of ${SPAN_STATUSES.join(", ")}` }).describe("Only spans with this OpenTelemetry status.").optional(),
+  })
+  .strict();
+
+/** A backfill span filter. */
+export type BackfillSpanFilter = z.infer<typeof backfillSpanFilterSchema>;
+
+const instant = (what: string) =>
+  z.union([z.date(), z.iso.datetime({ offset: true, error: `must be an ISO 8601 date-time (${what})` }).transform((s) => new Date(s))], { error: typeError("an ISO 8601 date-time") });
+
+/** What selects a backfill's spans and how it runs: the input of createBackfill and estimateBackfill. */
+export const backfillInputSchema = z
+  .object({
+    evaluatorId: z.string({ error: typeError("an evaluator id") }).describe("The evaluator to run (raw id)."),
+    name: z.string({ error: typeError("a string") }).trim().min(1, "must not be empty").max(200, "must be at most 200 characters").describe("Defaults to the evaluator's name and the window.").optional(),
+    templateVersion: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").describe("Run this version of the evaluator's template (default: the version it runs now, its pin or the latest).").optional(),
+    windowStart: instant("windowStart").describe("Spans that started at or after this time."),
+    windowEnd: instant("windowEnd").describe("Spans that started before this time (default: now); at most 90 days after windowStart, not in the future.").optional(),
+    filter: backfillSpanFilterSchema.describe("A span filter on top of the evaluator's rule.").optional(),
+    sampleRate: z.number({ error: typeError("a number") }).gt(0, "must be above 0").max(1, "must be at most 1").describe("The share of the selected spans read (a deterministic draw per span; default 1).").optional(),
+    maxSpans: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").max(MAX_MAX_SPANS, `must be at most ${MAX_MAX_SPANS}`).describe(`At most this many spans, the earliest first (default ${DEFAULT_MAX_SPANS}).`).optional(),
+    rerun: z.boolean({ error: typeError("true or false") }).describe("Run again on spans the evaluator already ran on (the earlier run is kept in its history); default false: they are skipped.").optional(),
+    includeDependencies: z.boolean({ error: typeError("true or false") }).describe("Also run the evaluator's code dependencies first, transitively, on the same spans (each where its own rule matches).").optional(),
+    batchSize: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").max(1000, "must be at most 1000").describe(`Spans per queued job (default ${DEFAULT_BACKFILL_BATCH_SIZE}).`).optional(),
+  })
+  .strict();
+
+/** A createBackfill / estimateBackfill input. */
+export type BackfillInput = z.input<typeof backfillInputSchema>;
+/** The parsed input. */
+export type ParsedBackfillInput = z.output<typeof backfillInputSchema>;
+
+/** The input of backfill(id) and cancelBackfill. */
+export const backfillIdInputSchema = z.object({ id: z.string({ error: typeError("a backfill id") }) });
+
+/** The input of the backfills list. */
+export const listBackfillsInputSchema = z.object({
+  status: z.enum(BACKFILL_STATUSES, { error: `must be one of ${BACKFILL_STATUSES.join(", ")}` }).optional(),
+  evaluatorId: z.string().optional(),
+});

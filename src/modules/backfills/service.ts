@@ -1,0 +1,350 @@
+import type { Backfill, Prisma } from "../../generated/prisma/client.js";
+import { BadUserInputError, ConflictError, LimitExceededError, NotFoundError, type InputIssue } from "../../lib/errors.js";
+import { isInfrastructureError } from "../../lib/infra-errors.js";
+import type { Logger } from "../../lib/logger.js";
+import type { PrismaClient } from "../../lib/prisma.js";
+import { parseIssues } from "../../lib/validation.js";
+import type { Queues } from "../../queues/queues.js";
+import type { EvaluatorRule } from "../spans/matching.js";
+import { asJson, isUuid, objectOf, specsOf, type Tx } from "../templates/store.js";
+import { resolveParams, valueProblems } from "../templates/values.js";
+import type { Principal } from "../workspaces/service.js";
+import {
+  ACTIVE_BACKFILL_STATUSES,
+  backfillIdInputSchema,
+  backfillInputSchema,
+  DEFAULT_BACKFILL_BATCH_SIZE,
+  DEFAULT_MAX_SPANS,
+  listBackfillsInputSchema,
+  MAX_ACTIVE_BACKFILLS,
+  MAX_BACKFILL_EVALUATORS,
+  MAX_WINDOW_MS,
+  WINDOW_END_SKEW_MS,
+  type ParsedBackfillInput,
+} from "./schemas.js";
+import { backfillOutcomeCounts, backfillProgress, backfillScoreSummaries, type BackfillOutcomeCount, type BackfillProgress, type BackfillScoreSummary } from "./summary.js";
+import { ruleMatches, selectSpans, type SelectedSpan } from "./selection.js";
+
+export type { Backfill } from "../../generated/prisma/client.js";
+export type { BackfillOutcomeCount, BackfillProgress, BackfillScoreSummary } from "./summary.js";
+
+/** An evaluator a backfill runs, resolved from the input (the one asked for, then its dependencies). */
+interface Member {
+  evaluatorId: string;
+  name: string;
+  templateVersionId: string;
+  templateVersion: number;
+  params: Record<string, unknown>;
+  source: "evaluator" | "dependency";
+  /** The evaluators of the backfill whose code reads this one's scores (empty for the one asked for). */
+  readBy: string[];
+  rule: EvaluatorRule;
+}
+
+/** What a backfill would do, per evaluator. */
+export interface BackfillEstimateEvaluator {
+  evaluatorId: string;
+  name: string;
+  source: "evaluator" | "dependency";
+  templateVersion: number;
+  readBy: string[];
+  /** Chosen spans this evaluator's rule matches (all of them for the evaluator asked for). */
+  spansMatched: number;
+  /** Of those, spans it already has a run on. */
+  alreadyEvaluated: number;
+  /** Runs it would record: spansMatched, less alreadyEvaluated unless rerun. */
+  toRun: number;
+}
+
+/** The estimate of a backfill: the spans it would read and the runs it would record. */
+export interface BackfillEstimate {
+  windowStart: Date;
+  windowEnd: Date;
+  spans: number;
+  /** Runs it would record, every evaluator together. */
+  runs: number;
+  /** Runs that would replace an earlier run (rerun), kept in RunHistory. */
+  reruns: number;
+  evaluators: BackfillEstimateEvaluator[];
+}
+
+/** A created backfill and the dependencies it added (as Oodle's `alsoRuns`). */
+export interface CreatedBackfill {
+  backfill: Backfill;
+  estimate: BackfillEstimate;
+}
+
+/** The backfill job id of one batch (no `:` for BullMQ). */
+export function backfillJobId(backfillId: string, batch: number): string {
+  return `${backfillId}_${batch}`;
+}
+
+/**
+ * Backfills: an evaluator run again over stored spans chosen by its live rule, a time window, a
+ * span filter, a sample rate and a maximum count, as queued batch jobs (batch.ts). Reads and
+ * rules are here, each `(principal, input: unknown)` parsed with the module's zod schemas and
+ * returning rows with raw ids; every read and write is scoped to the caller's workspace.
+ */
+export function createBackfillService(deps: { prisma: PrismaClient; queues: Queues; logger: Logger }) {
+  const { prisma, queues, logger } = deps;
+
+  function parse(input: unknown): ParsedBackfillInput & { windowEnd: Date } {
+    const { data, issues } = parseIssues(backfillInputSchema, input);
+    if (!data) throw new BadUserInputError(issues);
+    const windowEnd = data.windowEnd ?? new Date();
+    const problems: InputIssue[] = [];
+    if (windowEnd.getTime() > Date.now() + WINDOW_END_SKEW_MS) problems.push({ path: "windowEnd", message: "is in the future: a backfill reads spans that already arrived" });
+    if (data.windowStart.getTime() >= windowEnd.getTime()) problems.push({ path: "windowStart", message: "must be before windowEnd" });
+    else if (windowEnd.getTime() - data.windowStart.getTime() > MAX_WINDOW_MS) problems.push({ path: "windowStart", message: "the window must be at most 90 days" });
+    if (problems.length) throw new BadUserInputError(problems);
+    return { ...data, windowEnd };
+  }
+
+  /** The version and ctx.params an evaluator runs with; issues when its values do not fit that version. */
+  async function member(db: PrismaClient | Tx, workspaceId: string, id: string, version: number | undefined, path: string, issues: InputIssue[]): Promise<Omit<Member, "source" | "readBy"> | null> {
+    const evaluator = isUuid(id) ? await db.evaluator.findFirst({ where: { id, workspaceId }, include: { template: true } }) : null;
+    if (!evaluator) throw new NotFoundError("evaluator", id);
+    if (evaluator.archivedAt) {
+      issues.push({ path, message: `evaluator "${evaluator.name}" is archived` });
+      return null;
+    }
+    if (evaluator.templateId === null || evaluator.template === null) {
+      issues.push({ path, message: `evaluator "${evaluator.name}" is external: its scores are posted through the API, so it cannot be backfilled` });
+      return null;
+    }
+    const number = version ?? evaluator.pinnedVersion ?? evaluator.template.latestVersion;
+    const found = await db.templateVersion.findUnique({ where: { templateId_version: { templateId: evaluator.templateId, version: number } } });
+    if (!found) {
+      issues.push({ path: "templateVersion", message: `template "${evaluator.template.name}" has no version ${number} (latest ${evaluator.template.latestVersion})` });
+      return null;
+    }
+    const values = objectOf(evaluator.params);
+    for (const p of valueProblems(specsOf(found), values)) issues.push({ path, message: `evaluator "${evaluator.name}" on version ${number}: ${p.message}` });
+    const { enabled, spanKind, spanNamePattern, attributeEquals, samplingRate } = evaluator;
+    const rule: EvaluatorRule = { id: evaluator.id, enabled, spanKind, spanNamePattern, attributeEquals, samplingRate };
+    return { evaluatorId: evaluator.id, name: evaluator.name, templateVersionId: found.id, templateVersion: number, params: resolveParams(specsOf(found), values), rule };
+  }
+
+  /** The evaluator asked for and, with includeDependencies, its code dependencies, transitively. */
+  async function members(db: PrismaClient | Tx, workspaceId: string, data: ParsedBackfillInput): Promise<Member[]> {
+    const issues: InputIssue[] = [];
+    const first = await member(db, workspaceId, data.evaluatorId, data.templateVersion, "evaluatorId", issues);
+    if (!first) throw new BadUserInputError(issues);
+    const list: Member[] = [{ ...first, source: "evaluator", readBy: [] }];
+    if (data.includeDependencies) {
+      const byId = new Map(list.map((m) => [m.evaluatorId, m]));
+      let frontier = [first.evaluatorId];
+      while (frontier.length) {
+        const edges = await db.evaluatorDependency.findMany({
+          where: { evaluatorId: { in: frontier } },
+          include: { dependsOn: { select: { id: true, kind: true } }, evaluator: { select: { name: true } } },
+          orderBy: [{ evaluatorId: "asc" }, { position: "asc" }],
+        });
+        frontier = [];
+        for (const edge of edges) {
+          if (edge.dependsOn.kind === "external") continue; // its scores are posted: read as they are
+          const known = byId.get(edge.dependsOnId);
+          if (known) {
+            if (!known.readBy.includes(edge.evaluator.name)) known.readBy.push(edge.evaluator.name);
+            continue;
+          }
+          const found = await member(db, workspaceId, edge.dependsOnId, undefined, "includeDependencies", issues);
+          if (!found) continue;
+          const added: Member = { ...found, source: "dependency", readBy: [edge.evaluator.name] };
+          byId.set(added.evaluatorId, added);
+          list.push(added);
+          frontier.push(added.evaluatorId);
+        }
+      }
+      if (list.length > MAX_BACKFILL_EVALUATORS) issues.push({ path: "includeDependencies", message: `at most ${MAX_BACKFILL_EVALUATORS} evaluators in one backfill (with its dependencies: ${list.length})` });
+    }
+    if (issues.length) throw new BadUserInputError(issues);
+    return list;
+  }
+
+  /** The estimate of a parsed input over chosen spans. */
+  async function estimateOf(data: ParsedBackfillInput & { windowEnd: Date }, list: Member[], spans: SelectedSpan[]): Promise<BackfillEstimate> {
+    const evaluators: BackfillEstimateEvaluator[] = [];
+    for (const m of list) {
+      const matched = m.source === "evaluator" ? spans : spans.filter((s) => ruleMatches(m.rule, s));
+      // One array parameter (up to 100,000 ids; a Prisma `in` list would pass Postgres' bind-parameter limit).
+      const [row] = matched.length
+        ? await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "Run" WHERE "evaluatorId" = ${m.evaluatorId}::uuid AND "spanId" = ANY(${matched.map((s) => s.id)}::uuid[])`
+        : [{ n: 0n }];
+      const alreadyEvaluated = Number(row?.n ?? 0);
+      evaluators.push({
+        evaluatorId: m.evaluatorId,
+        name: m.name,
+        source: m.source,
+        templateVersion: m.templateVersion,
+        readBy: m.readBy,
+        spansMatched: matched.length,
+        alreadyEvaluated,
+        toRun: data.rerun ? matched.length : matched.length - alreadyEvaluated,
+      });
+    }
+    return {
+      windowStart: data.windowStart,
+      windowEnd: data.windowEnd,
+      spans: spans.length,
+      runs: evaluators.reduce((n, e) => n + e.toRun, 0),
+      reruns: data.rerun ? evaluators.reduce((n, e) => n + e.alreadyEvaluated, 0) : 0,
+      evaluators,
+    };
+  }
+
+  /** Chooses the spans of a parsed input. */
+  function choose(workspaceId: string, data: ParsedBackfillInput & { windowEnd: Date }, main: Member): Promise<SelectedSpan[]> {
+    return selectSpans(prisma, {
+      workspaceId,
+      rule: main.rule,
+      windowStart: data.windowStart,
+      windowEnd: data.windowEnd,
+      filter: data.filter ?? {},
+      sampleRate: data.sampleRate ?? 1,
+      maxSpans: data.maxSpans ?? DEFAULT_MAX_SPANS,
+    });
+  }
+
+  /** A backfill of the workspace. @throws NotFoundError. */
+  async function findBackfill(workspaceId: string, id: string): Promise<Backfill> {
+    const backfill = isUuid(id) ? await prisma.backfill.findFirst({ where: { id, workspaceId } }) : null;
+    if (!backfill) throw new NotFoundError("backfill", id);
+    return backfill;
+  }
+
+  return {
+    /**
+     * What a backfill with this input would do, without creating it: the spans it would read and,
+     * per evaluator, the spans matched, already evaluated and the runs it would record (`runs`
+     * is what a backfill created now records, while the spans and runs stay as they are).
+     * @throws BadUserInputError (naming the field), NotFoundError.
+     */
+    async estimateBackfill(principal: Principal, input: unknown): Promise<BackfillEstimate> {
+      const data = parse(input);
+      const list = await members(prisma, principal.workspaceId, data);
+      return estimateOf(data, list, await choose(principal.workspaceId, data, list[0]!));
+    },
+
+    /**
+     * Creates a backfill: chooses its spans now (fixed: BackfillSpan), fixes every evaluator's
+     * template version and ctx.params, and queues one `backfill-batch` job per batch (ids only).
+     * A backfill with no spans is completed at once. When Redis does not answer, the backfill is
+     * still created and its batches are queued by the worker's resumer once Redis is back.
+     * @throws BadUserInputError, NotFoundError, LimitExceededError past {@link MAX_ACTIVE_BACKFILLS}
+     *   queued or running backfills in the workspace.
+     */
+    async createBackfill(principal: Principal, input: unknown): Promise<CreatedBackfill> {
+      const data = parse(input);
+      const workspaceId = principal.workspaceId;
+      const list = await members(prisma, workspaceId, data);
+      const spans = await choose(workspaceId, data, list[0]!);
+      const estimate = await estimateOf(data, list, spans);
+      const batchSize = data.batchSize ?? DEFAULT_BACKFILL_BATCH_SIZE;
+      const backfill = await prisma.$transaction(
+        async (tx) => {
+          // One creation at a time per workspace, so two cannot both pass the limit.
+          await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`backfills:${workspaceId}`}, 0))`;
+          const active = await tx.backfill.count({ where: { workspaceId, status: { in: [...ACTIVE_BACKFILL_STATUSES] } } });
+          if (active >= MAX_ACTIVE_BACKFILLS) throw new LimitExceededError(`at most ${MAX_ACTIVE_BACKFILLS} backfills queued or running per workspace (${active} now): wait for one to finish or cancel one`);
+          const created = await tx.backfill.create({
+            data: {
+              workspaceId,
+              name: data.name ?? `${list[0]!.name} ${data.windowStart.toISOString().slice(0, 16)} – ${data.windowEnd.toISOString().slice(0, 16)}`,
+              windowStart: data.windowStart,
+              windowEnd: data.windowEnd,
+              spanFilter: asJson(data.filter ?? {}),
+              sampleRate: data.sampleRate ?? 1,
+              maxSpans: data.maxSpans ?? DEFAULT_MAX_SPANS,
+              rerun: data.rerun ?? false,
+              includeDependencies: data.includeDependencies ?? false,
+              spanCount: spans.length,
+              batchSize,
+              ...(spans.length === 0 ? { status: "completed", startedAt: new Date(), finishedAt: new Date() } : {}),
+              evaluators: { create: list.map((m, position) => ({ evaluatorId: m.evaluatorId, templateVersionId: m.templateVersionId, params: asJson(m.params), source: m.source, position })) },
+            },
+          });
+          if (spans.length) {
+            await tx.$executeRaw`
+              INSERT INTO "BackfillSpan" ("backfillId", position, "spanId")
+              SELECT ${created.id}::uuid, (t.ord - 1)::int, t.id FROM unnest(${spans.map((s) => s.id)}::uuid[]) WITH ORDINALITY AS t(id, ord)`;
+          }
+          return created;
+        },
+        { maxWait: 10_000, timeout: 60_000 },
+      );
+      const batches = Math.ceil(spans.length / batchSize);
+      try {
+        await queues.addBulk(
+          "backfill-batch",
+          Array.from({ length: batches }, (_, batch) => ({ payload: { backfillId: backfill.id, batch }, jobId: backfillJobId(backfill.id, batch) })),
+        );
+      } catch (error) {
+        // Committed above: the worker's resumer (resume.ts) queues the batches once Redis is back.
+        if (!isInfrastructureError(error)) throw error;
+        logger.warn({ backfillId: backfill.id, err: error instanceof Error ? error.message : String(error) }, "backfill batches not queued now; the resumer will queue them");
+      }
+      logger.info({ backfillId: backfill.id, spans: spans.length, batches, runs: estimate.runs }, "backfill queued");
+      return { backfill, estimate };
+    },
+
+    /** A backfill of the workspace by id. @throws NotFoundError. */
+    async getBackfill(principal: Principal, input: unknown): Promise<Backfill> {
+      const { data, issues } = parseIssues(backfillIdInputSchema, input);
+      if (!data) throw new BadUserInputError(issues);
+      return findBackfill(principal.workspaceId, data.id);
+    },
+
+    /**
+     * The workspace's backfills, newest first, by status and evaluator (the one asked for).
+     * `page` is the caller's pagination and selection (a Prisma findMany fragment).
+     */
+    async listBackfills(principal: Principal, input: unknown, page: Omit<Prisma.BackfillFindManyArgs, "where" | "orderBy"> = {}): Promise<Backfill[]> {
+      const { data, issues } = parseIssues(listBackfillsInputSchema, input ?? {});
+      if (!data) throw new BadUserInputError(issues);
+      const where: Prisma.BackfillWhereInput = { workspaceId: principal.workspaceId };
+      if (data.status) where.status = data.status;
+      if (data.evaluatorId) where.evaluators = { some: { evaluatorId: isUuid(data.evaluatorId) ? data.evaluatorId : "00000000-0000-0000-0000-000000000000", source: "evaluator" } };
+      return prisma.backfill.findMany({ ...page, where, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }) as Promise<Backfill[]>;
+    },
+
+    /** Queued or running backfills of the workspace, and the limit. */
+    async activeBackfills(principal: Principal): Promise<{ active: number; maxConcurrent: number }> {
+      const active = await prisma.backfill.count({ where: { workspaceId: principal.workspaceId, status: { in: [...ACTIVE_BACKFILL_STATUSES] } } });
+      return { active, maxConcurrent: MAX_ACTIVE_BACKFILLS };
+    },
+
+    /**
+     * Cancels a queued or running backfill: batches not started do nothing, a running batch stops
+     * before its next evaluator, and a write in flight either committed before the cancel or is
+     * discarded (record.ts), so no run is added once this returns. Runs recorded stay.
+     * Cancelling a cancelled backfill returns it as it is.
+     * @throws NotFoundError; ConflictError for a completed or failed backfill.
+     */
+    async cancelBackfill(principal: Principal, input: unknown): Promise<Backfill> {
+      const { data, issues } = parseIssues(backfillIdInputSchema, input);
+      if (!data) throw new BadUserInputError(issues);
+      const found = await findBackfill(principal.workspaceId, data.id);
+      const now = new Date();
+      await prisma.backfill.updateMany({ where: { id: found.id, status: { in: [...ACTIVE_BACKFILL_STATUSES] } }, data: { status: "cancelled", cancelledAt: now, finishedAt: now } });
+      const after = await prisma.backfill.findUniqueOrThrow({ where: { id: found.id } });
+      if (after.status !== "cancelled") throw new ConflictError(`backfill "${after.name}" is ${after.status}: only a queued or running backfill can be cancelled`, [{ backfill: after.id, status: after.status }]);
+      logger.info({ backfillId: after.id }, "backfill cancelled");
+      return after;
+    },
+
+    /** Marks a backfill failed (a batch failed for good), with the reason; only while queued or running. */
+    async markFailed(backfillId: string, error: unknown): Promise<void> {
+      if (isInfrastructureError(error)) return; // retried by the worker, not the backfill's fault
+      const message = error instanceof Error ? error.message : String(error);
+      await prisma.backfill.updateMany({ where: { id: backfillId, status: { in: [...ACTIVE_BACKFILL_STATUSES] } }, data: { status: "failed", error: message.slice(0, 2000), finishedAt: new Date() } });
+    },
+
+    progress: (backfill: Pick<Backfill, "id" | "spanCount" | "batchSize">): Promise<BackfillProgress> => backfillProgress(prisma, backfill),
+    summary: (backfill: Pick<Backfill, "id">): Promise<BackfillScoreSummary[]> => backfillScoreSummaries(prisma, backfill.id),
+    runsByOutcome: (backfill: Pick<Backfill, "id">): Promise<BackfillOutcomeCount[]> => backfillOutcomeCounts(prisma, backfill.id),
+  };
+}
+
+/** The backfills service. */
+export type BackfillService = ReturnType<typeof createBackfillService>;
