@@ -4,6 +4,7 @@
  * gracefully on SIGINT/SIGTERM within SHUTDOWN_TIMEOUT_MS.
  */
 import { createServer as createHttpServer } from "node:http";
+import type { Socket } from "node:net";
 import { parseArgs } from "node:util";
 import { createApp } from "./app.js";
 import { ConfigError, loadConfig, type Config } from "./config.js";
@@ -38,6 +39,8 @@ const logger = app.logger;
 let workers: Workers | undefined;
 let httpServer: ReturnType<typeof createHttpServer> | undefined;
 let metricsServer: ReturnType<typeof createHttpServer> | undefined;
+let yoga: ReturnType<typeof createServer> | undefined;
+const sseSockets = new Set<Socket>();
 
 // A connection error that no listener took (a driver emitting 'error' at an odd moment during a
 // Postgres or Redis restart) must not end the process: the clients reconnect. Anything else does.
@@ -78,8 +81,15 @@ if (role !== "api") {
   }
 }
 if (role !== "worker") {
-  const yoga = createServer(app);
+  yoga = createServer(app);
   httpServer = createHttpServer(yoga);
+  // SSE subscriptions (experimentProgress) stay open until their experiment ends: kept here so a
+  // shutdown ends them at once instead of waiting for them to drain.
+  httpServer.on("request", (request, response) => {
+    if (!String(request.headers.accept ?? "").includes("text/event-stream")) return;
+    sseSockets.add(request.socket);
+    response.once("close", () => sseSockets.delete(request.socket));
+  });
   await new Promise<void>((resolve) => {
     httpServer!.once("error", (error: NodeJS.ErrnoException) => {
       const hint = error.code === "EADDRINUSE" ? ` (another npm start?): stop it or set PORT` : "";
@@ -121,8 +131,11 @@ async function shutdown(signal: string): Promise<void> {
   }, config.SHUTDOWN_TIMEOUT_MS);
   timer.unref();
   // Stop taking work first: close the listener and workers (active jobs finish or are released).
-  // Open SSE subscriptions never end by themselves: requests get a short while to finish, then
-  // every connection left (subscriptions among them) is closed, so the process exits 0 in time.
+  // Open SSE subscriptions never end by themselves: they are closed at once (the client
+  // reconnects elsewhere); other requests get a short while to finish, then every connection
+  // left is closed, so the process exits 0 in time.
+  for (const socket of sseSockets) socket.destroy();
+  sseSockets.clear();
   const drainMs = Math.min(3_000, Math.floor(config.SHUTDOWN_TIMEOUT_MS / 3));
   const listenerClosed = httpServer ? new Promise<void>((resolve) => httpServer!.close(() => resolve())) : Promise.resolve();
   httpServer?.closeIdleConnections();
@@ -132,6 +145,9 @@ async function shutdown(signal: string): Promise<void> {
   });
   const metricsClosed = metricsServer ? new Promise<void>((resolve) => metricsServer!.close(() => resolve())) : undefined;
   await Promise.all([drained, metricsClosed, workers?.close()]);
+  // yoga's own cleanup (plugins' dispose hooks, work a request left running) while the database
+  // and Redis are still open.
+  await yoga?.dispose();
   await app.close();
   logger.info("stopped");
   process.exit(0);

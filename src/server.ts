@@ -4,10 +4,11 @@ import { createYoga, maskError, type Plugin } from "graphql-yoga";
 import type { App } from "./app.js";
 import type { GraphQLContext } from "./graphql/context.js";
 import { rateLimitPlugin, requestLimitPlugins } from "./graphql/limits.js";
+import { argumentError } from "./graphql/argument-errors.js";
 import { inputErrorsPlugin } from "./graphql/input-errors.js";
 import { schema } from "./graphql/schema.js";
 import { toGraphQLError } from "./graphql/errors.js";
-import { AppError, BadUserInputError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
+import { AppError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
 import { isInfrastructureError } from "./lib/infra-errors.js";
 import { redisReachable } from "./lib/redis.js";
 import { mcpPlugin } from "./mcp/http.js";
@@ -80,10 +81,9 @@ export function createServer(app: App) {
           // A record required but not found (node(id) of another workspace, one that was deleted): no existence leak.
           return toGraphQLError(new AppError("NOT_FOUND", "no record with this id in this workspace"), located);
         }
-        if (original instanceof Error && /^Invalid global ID/.test(original.message)) {
-          // A malformed id: the caller's input, with a code and without echoing it back.
-          return toGraphQLError(new BadUserInputError([{ path: located?.path ? located.path.join(".") : "id", message: "is not a valid id of this API (ids come from its answers)" }]), located);
-        }
+        // A malformed id or cursor, arguments that do not go together: the caller's input, with a code and without echoing it back.
+        const bad = argumentError(original, located?.path ? located.path.join(".") : undefined);
+        if (bad) return toGraphQLError(bad, located);
         if (isInfrastructureError(original)) {
           // Postgres or Redis is down: a retryable answer the client can act on, not a masked 500.
           app.logger.warn({ err: original instanceof Error ? original.message : String(original) }, "dependency unavailable; request refused as retryable");

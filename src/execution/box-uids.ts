@@ -1,4 +1,4 @@
-import { mkdirSync, openSync, readFileSync, unlinkSync, writeSync, closeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -55,13 +55,32 @@ function tryLock(path: string): boolean {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
   }
-  let holder = NaN;
+  let text: string;
   try {
-    holder = Number(readFileSync(path, "utf8"));
+    text = readFileSync(path, "utf8");
   } catch {
     return false; // released while we looked: another caller may be taking it; try the next id
   }
+  // An empty file is a holder between its open and its write: held, unless it has stayed empty
+  // long enough that the holder must have died in between.
+  if (text === "") return emptyForLong(path) && takeOver(path);
+  const holder = Number(text);
   if (Number.isInteger(holder) && holder > 0 && alive(holder)) return false;
+  return takeOver(path);
+}
+
+/** How long a lock file may stay empty before it counts as left by a dead holder (ms). */
+const EMPTY_LOCK_GRACE_MS = 10_000;
+
+function emptyForLong(path: string): boolean {
+  try {
+    return Date.now() - statSync(path).mtimeMs > EMPTY_LOCK_GRACE_MS;
+  } catch {
+    return false;
+  }
+}
+
+function takeOver(path: string): boolean {
   try {
     unlinkSync(path); // the holder died without releasing it
   } catch {

@@ -6,6 +6,7 @@ import ValidationPlugin from "@pothos/plugin-validation";
 import type PrismaTypes from "../generated/pothos-prisma-types.js";
 import { getDatamodel } from "../generated/pothos-prisma-types.js";
 import { BadUserInputError, UnauthenticatedError, toInputIssues } from "../lib/errors.js";
+import { PAGE_SIZE } from "./connections.js";
 import type { GraphQLContext } from "./context.js";
 
 /** The one Pothos builder: plugins and options only; types live in each module's graphql.ts. */
@@ -33,11 +34,14 @@ export const builder = new SchemaBuilder<{
     client: (ctx) => ctx.prisma,
     dmmf: getDatamodel(),
     filterConnectionTotalCount: true,
+    defaultConnectionSize: PAGE_SIZE.default,
+    maxConnectionSize: PAGE_SIZE.max,
     // A prismaField whose resolver drops the selection Pothos built loads relations twice (N+1):
     // an error in development and tests, silent in production.
     onUnusedQuery: process.env.NODE_ENV === "production" ? null : "error",
   },
-  relay: { clientMutationId: "omit", cursorType: "String" },
+  // node and nodes are defined in node.ts: answered per id, NOT_FOUND/BAD_USER_INPUT with a code.
+  relay: { clientMutationId: "omit", cursorType: "String", nodeQueryOptions: false, nodesQueryOptions: false },
 });
 
 builder.scalarType("DateTime", {

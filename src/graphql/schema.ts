@@ -1,5 +1,7 @@
 // The schema: only imports. Each module's graphql.ts adds its types, queries and mutations.
 import { builder } from "./builder.js";
+import { applyPageSizeLimits } from "./connections.js";
+import "./node.js";
 import "../modules/workspaces/graphql.js";
 import "../modules/templates/graphql.js";
 import "../modules/evaluators/graphql.js";
@@ -14,4 +16,4 @@ import "../modules/sandbox/graphql.js";
 import "../modules/backfills/graphql.js";
 
 /** The executable GraphQL schema. */
-export const schema = builder.toSchema({ sortSchema: true });
+export const schema = applyPageSizeLimits(builder.toSchema({ sortSchema: true }));

@@ -53,6 +53,23 @@ export async function waitFor<T>(check: () => Promise<T>, timeoutMs = 120_000, e
   }
 }
 
+/**
+ * Waits until `read()` has kept the same value for `quietMs` (work that is winding down, such as
+ * batches finishing their current item after a cancel, on a machine of any speed) and returns it.
+ */
+export async function waitForSteady<T>(read: () => Promise<T>, quietMs = 1_500, timeoutMs = 120_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last = await read();
+  let since = Date.now();
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100));
+    const now = await read();
+    if (now !== last) [last, since] = [now, Date.now()];
+    else if (Date.now() - since >= quietMs) return now;
+    if (Date.now() > deadline) throw new Error(`still changing after ${timeoutMs} ms (last value ${String(now)})`);
+  }
+}
+
 /** Waits until the experiment is completed (or cancelled) and returns it. */
 export function waitForExperiment(app: App, experimentId: string, timeoutMs = 120_000) {
   return waitFor(async () => {

@@ -7,7 +7,7 @@ import type { App } from "../../src/app.js";
 import type { Principal } from "../../src/lib/principal.js";
 import type { Workers } from "../../src/worker.js";
 import { graphqlClient } from "../helpers.js";
-import { FIXTURE, createExperimentApp, importFile, principalOf, recipeEvaluator, startExperimentWorker, waitFor, waitForExperiment } from "./helpers.js";
+import { FIXTURE, createExperimentApp, importFile, principalOf, recipeEvaluator, startExperimentWorker, waitFor, waitForExperiment, waitForSteady } from "./helpers.js";
 
 /** Raises on replies that apologise: a readable user_error on some items, ok on the others. */
 const FRAGILE = `def evaluate(ctx):
@@ -150,9 +150,9 @@ describe("experiment results: summaries, filters, failures, retry, cancel, compa
     await waitFor(async () => (await app.prisma.run.count({ where: { experimentId: experiment.id } })) > 0, 60_000, 20);
     const cancelled = (await query(`mutation ($id: ID!) { cancelExperiment(input: { id: $id }) { experiment { status cancelledAt } } }`, { id: gid("Experiment", experiment.id) })).cancelExperiment.experiment;
     expect(cancelled.status).toBe("cancelled");
-    // Running batches stop before their next evaluator; queued ones do nothing.
-    await new Promise((r) => setTimeout(r, 1_500));
-    const atCancel = await app.prisma.run.count({ where: { experimentId: experiment.id } });
+    // Running batches stop before their next evaluator; queued ones do nothing. Wound down once the
+    // count holds still (however slow the machine), and it stays so.
+    const atCancel = await waitForSteady(() => app.prisma.run.count({ where: { experimentId: experiment.id } }));
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await app.prisma.run.count({ where: { experimentId: experiment.id } })).toBe(atCancel);
     expect(atCancel).toBeLessThan(80);

@@ -84,7 +84,7 @@ describe("ids of another workspace", () => {
   });
   afterAll(() => app.close());
 
-  it("node(id) answers NOT_FOUND with a code and nodes(ids) is NOT_FOUND, never a masked error", async () => {
+  it("node(id) answers NOT_FOUND with a code and nodes(ids) answers per id, never a masked error", async () => {
     const a = await createTestWorkspace(app, "tenancy-a");
     const b = await createTestWorkspace(app, "tenancy-b");
     const own = await client.request("{ viewer { workspace { id } apiKey { id } } }", {}, b.secret);
@@ -94,8 +94,9 @@ describe("ids of another workspace", () => {
     expect(one.errors?.[0]?.extensions?.code).toBe("NOT_FOUND");
     expect(one.data?.node).toBeNull();
     const many = await client.request("query($ids: [ID!]!) { nodes(ids: $ids) { id } }", { ids: [own.data!.viewer.apiKey.id, foreign] }, b.secret);
-    // Pothos loads nodes(ids) together: one foreign id fails the field (per-id answers: not done yet).
-    expect(many.errors?.map((e) => e.extensions?.code)).toEqual(["NOT_FOUND"]);
+    // Answered per id: the own key loads, the foreign one is null with NOT_FOUND at its index.
+    expect(many.data?.nodes).toEqual([{ id: own.data!.viewer.apiKey.id }, null]);
+    expect(many.errors?.map((e: any) => [e.path, e.extensions?.code])).toEqual([[["nodes", 1], "NOT_FOUND"]]);
     expect(JSON.stringify(many)).not.toContain("tenancy-a");
   });
 });

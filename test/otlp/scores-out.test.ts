@@ -89,7 +89,7 @@ describe("scores as OpenTelemetry evaluation events, and /metrics", () => {
     await waitFor(() => h.app.prisma.run.count({ where: { workspaceId: ws.workspace.id } }), 4);
     await h.app.scoreExporter!.flush();
     const mine = () => receiver.records.filter((r) => r.traceId === sent.traceId);
-    await waitFor(async () => mine().length, 4, 10_000);
+    await waitFor(async () => mine().length, 4, 60_000);
 
     const events = mine().sort((a, b) => `${a.spanId}${a.attributes["oodle.evaluator.name"]}`.localeCompare(`${b.spanId}${b.attributes["oodle.evaluator.name"]}`));
     expect(events).toHaveLength(4);
@@ -179,7 +179,10 @@ describe("scores as OpenTelemetry evaluation events, and /metrics", () => {
     const url = `${closed.url}/v1/logs`;
     await closed.close();
     const exporter = createScoreExporter({ endpoint: url, prisma: h.app.prisma, logger });
-    const run = await h.app.prisma.run.findFirstOrThrow({ where: { spanId: { not: null }, outcome: "ok" } });
+    // A run of this file's own workspaces with scores (so it has events to export): another test's
+    // run (of another file, without scores) would export nothing and log nothing.
+    const own = await h.app.prisma.workspace.findMany({ where: { name: { startsWith: "otlp-out-" } }, select: { id: true } });
+    const run = await h.app.prisma.run.findFirstOrThrow({ where: { workspaceId: { in: own.map((w) => w.id) }, spanId: { not: null }, outcome: "ok", scores: { some: {} } } });
     exporter.runRecorded({ workspaceId: run.workspaceId, spanId: run.spanId!, evaluatorId: run.evaluatorId });
     await exporter.flush();
     await exporter.close();

@@ -61,7 +61,7 @@ describe("retries", () => {
     const { ws, evaluator } = await setUp("flaky");
     flaky.state.failures = 1;
     const spanId = await ingestOne(ws.principal);
-    await waitFor(() => h.app.prisma.run.count({ where: { spanId } }), 1, 20_000);
+    await waitFor(() => h.app.prisma.run.count({ where: { spanId } }), 1, 60_000);
     const run = await h.app.prisma.run.findFirstOrThrow({ where: { spanId }, include: { scores: true } });
     expect(run).toMatchObject({ outcome: "ok", attempts: 2, evaluatorId: evaluator.id });
     expect(run.scores.map((s) => [s.name, s.value]).sort()).toEqual([["nice", true], ["turns", 2]]);
@@ -124,7 +124,7 @@ describe("retries", () => {
     const queue = new Queue("evaluate-span", { connection, prefix: h.prefix });
     try {
       const job = await queue.getJob(evaluationJobId(spanId, evaluator.id));
-      await waitFor(async () => ((await job!.getState()) === "completed" ? 1 : 0), 1, 5_000);
+      await waitFor(async () => ((await job!.getState()) === "completed" ? 1 : 0), 1, 60_000);
       const done = (await queue.getJob(evaluationJobId(spanId, evaluator.id)))!;
       expect(done.failedReason ?? "").toBe("");
       expect(done.attemptsMade).toBeLessThanOrEqual(1); // one attempt: completed, not retried

@@ -18,6 +18,12 @@ async function startRunner(source: string, limits: Limits, mode: "warm" | "stric
   return runner;
 }
 
+/**
+ * How long a runner that should exit at once may take on a busy machine (polled: an idle machine
+ * answers within milliseconds; a runner that lingers with a thread sleeping an hour still fails).
+ */
+const EXIT_WAIT_MS = 15_000;
+
 async function waitFor(condition: () => boolean, ms: number): Promise<boolean> {
   for (let waited = 0; waited < ms && !condition(); waited += 50) await new Promise((r) => setTimeout(r, 50));
   return condition();
@@ -38,7 +44,7 @@ describe("runner lifecycle", () => {
     expect(results[0]).toMatchObject({ outcome: "ok", scores: [{ name: "i", value: 1 }] });
     expect(results[1]).toBeUndefined(); // retired after its first item: run elsewhere
     expect(runner.alive).toBe(false);
-    expect(await waitFor(() => runner.exited, 2_000)).toBe(true);
+    expect(await waitFor(() => runner.exited, EXIT_WAIT_MS)).toBe(true);
   });
 
   it("an item the runner retires before is left unanswered (to run elsewhere), never given an outcome", async () => {
@@ -46,13 +52,13 @@ describe("runner lifecycle", () => {
     // once the first item has burnt the runner past 0.5 s of CPU the second one is not run.
     const source =
       "import time\n\ndef evaluate(ctx):\n    while ctx.params.get('burn') and time.process_time() < 0.7:\n        pass\n    return EvaluationResult(scores=[Score(name='i', value=ctx.params['i'])])\n";
-    const runner = await startRunner(source, resolveLimits({ ...TEST_LIMITS, cpuTimeMs: 1_000, runnerCpuTimeMs: 2_500 }));
+    const runner = await startRunner(source, resolveLimits({ ...TEST_LIMITS, cpuTimeMs: 1_000, runnerCpuTimeMs: 2_500, wallTimeMs: 20_000 }));
     const results = await runner.runBatch([item({ i: 1, burn: true }), item({ i: 2 }), item({ i: 3 })]);
     expect(results[0]).toMatchObject({ outcome: "ok", scores: [{ name: "i", value: 1 }] });
     expect(results.slice(1)).toEqual([undefined, undefined]);
     expect(runner.alive).toBe(false);
     expect(runner.died).toBe(false);
-    expect(await waitFor(() => runner.exited, 2_000)).toBe(true);
+    expect(await waitFor(() => runner.exited, EXIT_WAIT_MS)).toBe(true);
   });
 
   it("a retiring runner exits at once even if user code left a thread running", async () => {
@@ -62,7 +68,7 @@ describe("runner lifecycle", () => {
     const [result] = await runner.runBatch([item()]);
     expect(result!.outcome).toBe("ok");
     expect(runner.alive).toBe(false);
-    expect(await waitFor(() => runner.exited, 1_500)).toBe(true);
+    expect(await waitFor(() => runner.exited, EXIT_WAIT_MS)).toBe(true);
   });
 
   it("close() ends a runner that is no longer alive but has not exited", async () => {
@@ -91,7 +97,7 @@ describe("runner lifecycle", () => {
     const results = await runner.runBatch([item({ i: 0, attack: true }), item({ i: 1 })]);
     expect(results[0]).toMatchObject({ outcome: "ok", scores: [{ name: "i", value: 0 }] });
     expect(results[1]).toBeUndefined();
-    expect(await waitFor(() => runner.exited, 2_000)).toBe(true);
+    expect(await waitFor(() => runner.exited, EXIT_WAIT_MS)).toBe(true);
   });
 
   it("strict mode: a forged oversized error from the child is bounded by the runner", async () => {
@@ -134,6 +140,6 @@ describe("runner lifecycle", () => {
     expect(first!.outcome).toBe("ok");
     const [second] = await runner.runBatch([item()]);
     expect(second).toMatchObject({ outcome: "sandbox_error", error: { type: "SandboxError", message: expect.stringMatching(/runner failed: TypeError/) } });
-    expect(await waitFor(() => runner.exited, 2_000)).toBe(true);
+    expect(await waitFor(() => runner.exited, EXIT_WAIT_MS)).toBe(true);
   });
 });

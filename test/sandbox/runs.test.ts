@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Executor } from "../../src/execution/index.js";
-import { item, keyFor, testExecutor } from "./helpers.js";
+import { item, keyFor, TEST_LIMITS, testExecutor } from "./helpers.js";
 
 let executor: Executor;
 beforeAll(() => {
@@ -74,7 +74,9 @@ describe("normal runs", () => {
 
   it("times an item out and keeps the same runner for the next items", async () => {
     const key = keyFor(RUNNER_ID, { templateVersionId: "runner-id" });
-    const results = await executor.execute(key, [item(), item({ spin: true }), item()]);
+    // Small limits here, so the spin ends quickly (the other tests use generous ones).
+    const tight = testExecutor(TEST_LIMITS);
+    const results = await tight.execute(key, [item(), item({ spin: true }), item()]).finally(() => tight.close());
     expect(results.map((r) => r.outcome)).toEqual(["ok", "timeout"].concat("ok"));
     expect(results[1]!.error!.type).toBe("ItemTimeout");
     expect(results[2]!.scores[0]!.value).toBe(results[0]!.scores[0]!.value);

@@ -99,7 +99,9 @@ describe("unifiedDiff", () => {
     const after = lines(6000, (i) => `b = ${i}`);
     const t0 = performance.now();
     const diff = unifiedDiff(before, after, labels);
-    expect(performance.now() - t0).toBeLessThan(3000);
+    // Not a speed goal (that is npm run bench): a guard against a runaway diff, with a bound far
+    // above what a busy machine takes (milliseconds when idle).
+    expect(performance.now() - t0).toBeLessThan(30_000);
     expect(diff).toMatchObject({ added: 6000, removed: 6000 });
     expect(applyDiff(before, diff.text)).toBe(after);
   });

@@ -3,6 +3,7 @@ import type { DatasetItem, Experiment } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
 import type { ExperimentEvaluatorSource, ExperimentStatus, RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
 import { ExperimentEvaluatorSourceEnum, ExperimentStatusEnum, RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
+import { pageSizeExtension, type PageSize } from "../../graphql/connections.js";
 import { BadUserInputError } from "../../lib/errors.js";
 import { DatasetItemRef, DatasetRef } from "../datasets/graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
@@ -93,6 +94,9 @@ const ItemFilterRef = builder.inputType("ExperimentItemFilter", {
   }),
 });
 
+/** Items of an experiment page in bigger steps than other connections (results are read in bulk). */
+const ITEMS_PAGE_SIZE: PageSize = { default: 50, max: 500 };
+
 /** An experiment of the caller's workspace. */
 export const ExperimentRef = builder.prismaNode("Experiment", {
   id: { field: "id" },
@@ -124,10 +128,11 @@ export const ExperimentRef = builder.prismaNode("Experiment", {
       type: ExperimentItemRef,
       description: "The items with their runs, in dataset order, filtered by score value and outcome.",
       args: { filter: t.arg({ type: ItemFilterRef }) },
+      extensions: pageSizeExtension(ITEMS_PAGE_SIZE),
       resolve: (experiment, args, ctx) => {
         const filter = args.filter ?? {};
         const where = itemWhere(experiment, { ...filter, evaluatorId: filter.evaluatorId ? uuidOrNil(filter.evaluatorId.id) : null });
-        return resolveOffsetConnection({ args, defaultSize: 50, maxSize: 500 }, async ({ limit, offset }) => {
+        return resolveOffsetConnection({ args, defaultSize: ITEMS_PAGE_SIZE.default, maxSize: ITEMS_PAGE_SIZE.max }, async ({ limit, offset }) => {
           const items = await ctx.prisma.datasetItem.findMany({ where, orderBy: { position: "asc" }, skip: offset, take: limit });
           return items.map((item) => ({ item, experimentId: experiment.id }));
         });

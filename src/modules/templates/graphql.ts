@@ -2,6 +2,7 @@ import { resolveArrayConnection } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
 import type { EntryPointKind } from "../../lib/closed-lists.js";
 import { EntryPointKindEnum } from "../../graphql/enums.js";
+import { PAGE_SIZE } from "../../graphql/connections.js";
 import type { TemplateValidation } from "./service.js";
 import type { ParamSpec } from "./settings.js";
 import { findStarter, listStarters, starterFile, starterNotFound, type Starter } from "./starters/index.js";
@@ -174,7 +175,7 @@ builder.queryFields((t) => ({
   starters: t.connection({
     type: StarterRef,
     description: "The built-in templates: id, name and setting names.",
-    resolve: (_root, args) => resolveArrayConnection({ args }, [...listStarters()]),
+    resolve: (_root, args) => resolveArrayConnection({ args, defaultSize: PAGE_SIZE.default, maxSize: PAGE_SIZE.max }, [...listStarters()]),
   }),
   starter: t.field({
     type: StarterRef,
