@@ -33,10 +33,14 @@ Each item runs the compiled template in a fresh module namespace (Score and Eval
 globals) and re-executes the shared libraries, so module-level state does not carry over. A per-item
 CPU budget (ITIMER_PROF) and wall budget (ITIMER_REAL) raise ItemTimeout in user code; RLIMIT_CPU
 and Node's wall-clock SIGKILL are the backstops for code that never returns to the interpreter.
+In warm mode the interpreter itself (builtins, sys, sys.modules, os.environ, import hooks, limits,
+signal handlers) is put back before every item from a snapshot taken before the first
+(interpreter_state.py), and oodle_eval's and the shims' modules are read-only in both modes.
 """
 
 from __future__ import annotations
 
+import builtins
 import errno
 import fcntl
 import io
@@ -52,6 +56,11 @@ import time
 import traceback
 import types
 
+# This file's functions look builtins up in a private copy taken before any user code exists (a
+# function keeps the builtins of its globals at definition): user code that replaces builtins.len
+# cannot change what the runner's own code does after it, before builtins are put back.
+__builtins__ = dict(builtins.__dict__)
+
 RESULT_FD_NODE = 3
 LIB_DIR = "/sandbox/lib"
 SHIMS_DIR = "/sandbox/lib/sandbox_shims"
@@ -59,6 +68,7 @@ PACKAGES_DIR = "/sandbox/packages"  # the curated, read-only Debian packages (sa
 SECCOMP_MODULE_DIR = "/sandbox/seccomp-module"
 POLICY_DIR = "/sandbox/runner/seccomp"
 TMP_DIR = "/tmp"
+RUNNER_DIR = os.path.dirname(os.path.abspath(__file__))  # /sandbox/runner inside (interpreter_state.py)
 USER_FILENAME = "<evaluator>"
 MAX_FRAME_BYTES = 64 * 1024 * 1024
 # True only when this file is the copy bound into the sandbox (bwrap-args.ts: INSIDE.runner).
@@ -91,6 +101,8 @@ _os_stat = os.stat
 _os_statvfs = os.statvfs
 _os_listdir = os.listdir
 _SEEK_END = os.SEEK_END
+_ModuleType = types.ModuleType
+MODULES_TAG = 2  # interpreter_state.MODULES: sys.modules's place in InterpreterState.tags
 _setitimer = signal.setitimer
 _getsignal = _signal.getsignal  # the raw handler, without signal's per-call enum conversion
 _set_handler = _signal.signal
@@ -101,6 +113,7 @@ _SIGALRM = int(signal.SIGALRM)
 _ITIMER_PROF = signal.ITIMER_PROF
 _ITIMER_REAL = signal.ITIMER_REAL
 _RLIMIT_CPU = resource.RLIMIT_CPU
+_setrlimit = resource.setrlimit
 _ALL_RLIMITS = tuple(getattr(resource, name) for name in sorted(dir(resource)) if name.startswith("RLIMIT_"))
 
 
@@ -380,6 +393,30 @@ def _cycles(graph: dict[str, list[str]]) -> dict[str, str]:
     return found
 
 
+# --------------------------------------------------------------------------- library modules
+
+
+def guard_library_modules() -> None:
+    """oodle_eval, the shims and this runner's own module refuse attribute writes from user code
+    (interpreter_state.ReadOnlyModule): every item of a runner shares them. Those imported so far
+    now, the others as they are imported (interpreter_state.GuardingFinder, first on sys.meta_path).
+    Both modes, so code behaves the same in warm and strict mode."""
+    sys.path.insert(0, RUNNER_DIR)
+    try:
+        import interpreter_state  # noqa: PLC0415
+    finally:
+        del sys.path[0]
+    prefixes = (LIB_DIR + "/", RUNNER_DIR + "/")
+    for name, module in list(sys.modules.items()):
+        origin = getattr(getattr(module, "__spec__", None), "origin", None) or getattr(module, "__file__", None)
+        if isinstance(origin, str) and os.path.abspath(origin).startswith(prefixes) and (IN_SANDBOX or name != "__main__"):
+            interpreter_state.make_read_only(module)
+    roots = {"oodle_eval"}
+    if os.path.isdir(SHIMS_DIR):
+        roots |= {name for name in os.listdir(SHIMS_DIR) if os.path.isfile(os.path.join(SHIMS_DIR, name, "__init__.py"))}
+    sys.meta_path.insert(0, interpreter_state.GuardingFinder(frozenset(roots)))
+
+
 # --------------------------------------------------------------------------- the runner
 
 
@@ -413,6 +450,7 @@ class Runner:
         self.captures = (Capture(self.budget), Capture(self.budget))
         self._handler = self._on_timer  # one bound method, so identity checks work
         self.raw_fds = (1, 1)  # private descriptors of the stdout/stderr memfds, set by main()
+        self.state = None  # warm mode: the interpreter's snapshot, put back before every item (snapshot_state)
 
     # -- setup (trusted code only) ------------------------------------------------------------
 
@@ -457,6 +495,7 @@ class Runner:
                 __import__(optional)
             except Exception:  # noqa: BLE001 -- reported when user code imports it
                 pass
+        guard_library_modules()
         self.entrypoint = entrypoint
         self.run_entry_point = entrypoint.run_entry_point
         self.namespace_template = entrypoint.make_namespace("__evaluator__", USER_FILENAME)
@@ -604,6 +643,12 @@ class Runner:
         out, err = self.captures
         out.parts.clear()
         err.parts.clear()
+        # Warm: sys's streams are the captures for the runner's whole life (set once, before the
+        # snapshot); strict child: set here. sys.modules's version tag, read once the item's module
+        # is in, tells whether user code changed sys.modules (interpreter_state.py).
+        modules_view = self.state.modules_view if self.state is not None else None
+        mark = -1
+        swap = sys.stdout is not out
         saved = sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__
         result: dict = {"outcome": "ok", "scores": [], "error": None}
         try:
@@ -611,10 +656,13 @@ class Runner:
                 document = dict(item.get("document") or {})
                 document["dependencies"] = item.get("dependencies")
                 ctx = self.make_context(document, item.get("params") or {})
-                module = types.ModuleType("__evaluator__")
+                module = _ModuleType("__evaluator__")
                 module.__dict__.update(self.namespace_template)
                 sys.modules["__evaluator__"] = module
-                sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__ = out, err, out, err
+                if swap:
+                    sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__ = out, err, out, err
+                if modules_view is not None:
+                    mark = modules_view.value
                 self._arm()
                 exec(self.code, module.__dict__)
                 notes: list = []
@@ -623,7 +671,8 @@ class Runner:
                     err.write(f"oodle_eval: {note}\n")
             finally:
                 self.armed = False
-                sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__ = saved
+                if swap:
+                    sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__ = saved
             result["scores"] = [s.to_dict() for s in scores]  # JSON-checked when framed
         except ItemTimeout as error:
             result = self._failure("timeout", error)
@@ -649,8 +698,11 @@ class Runner:
         result["stderr"] = err.text() + raw_err
         if budget.exceeded and result["outcome"] != "output_limit":
             result["stderr"] += truncation_marker(self.output_bytes)
+        same = modules_view is not None and modules_view.value == mark
         sys.modules.pop("__evaluator__", None)
         self.shared.reset()
+        if modules_view is not None:  # clean again unless user code changed sys.modules too
+            self.state.tags[MODULES_TAG] = modules_view.value if same else -1
         return result
 
     def _failure(self, outcome: str, error: BaseException) -> dict:
@@ -922,6 +974,21 @@ class Runner:
 
     # -- loop -------------------------------------------------------------------------------
 
+    def snapshot_state(self) -> None:
+        """Warm mode: snapshot the interpreter once, before any item (see interpreter_state.py)."""
+        sys.path.insert(0, RUNNER_DIR)
+        try:
+            import interpreter_state  # noqa: PLC0415 -- sandbox/interpreter_state.py, bound read-only
+        finally:
+            del sys.path[0]
+        out, err = self.captures
+        sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__ = out, err, out, err
+        self.state = interpreter_state.InterpreterState(
+            readonly_prefixes=(LIB_DIR + "/", RUNNER_DIR + "/"),
+            import_prefixes=("/usr/lib/python3", PACKAGES_DIR + "/"),
+            owned_signals=(_SIGPROF, _SIGALRM),
+        )
+
     def serve(self) -> None:
         """Answer batches until EOF, ``exit`` or retirement: one result frame per item, in order.
 
@@ -991,11 +1058,14 @@ class Runner:
         # (whole seconds, so the call is skipped while the value does not change).
         soft = int(used_s + self.cpu_s) + 2
         if soft != self.cpu_soft:
-            resource.setrlimit(_RLIMIT_CPU, (min(soft, self.cpu_hard), self.cpu_hard))
+            _setrlimit(_RLIMIT_CPU, (min(soft, self.cpu_hard), self.cpu_hard))
             self.cpu_soft = soft
+        self.state.restore()  # what earlier items left in the interpreter (interpreter_state.py)
         result = self.run_item(item)
         if sys.modules.get("_thread") is not None and sys.modules["_thread"]._count() > 0:
             self.retire = True  # a thread left running would eat into later items' time
+        if self.state.hooked[0]:
+            self.retire = True  # an audit hook cannot be removed: it would see every later item
         if not self._clean_tmp():
             self.retire = True
         return result
@@ -1074,6 +1144,8 @@ def main() -> None:
     try:
         if runner.mode == "strict":
             runner.start_zygote()  # before any batch exists in this process
+        else:
+            runner.snapshot_state()
     except BaseException as error:  # noqa: BLE001
         write_frame(result_fd, {"type": "setup_error", "nonce": nonce, "fault": "sandbox",
                                 "error": {"type": _cap(type(error).__name__, MAX_TYPE_CHARS),

@@ -19,7 +19,8 @@ import { createRunPreparer, type RunPreparer } from "./modules/runs/prepare.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
 import { createSpanService, type SpanService } from "./modules/spans/service.js";
-import { createTryCodeService, type TryCodeService } from "./modules/try-code/service.js";
+import { createTryCodeService, MAX_CONCURRENT_TRY_CODE, type TryCodeService } from "./modules/try-code/service.js";
+import { redisConcurrencyGate } from "./modules/try-code/concurrency.js";
 import { createSharedLibraryService } from "./modules/shared-libraries/service.js";
 import { createTemplateService } from "./modules/templates/service.js";
 import { createWorkspaceService } from "./modules/workspaces/service.js";
@@ -126,7 +127,14 @@ export function createApp(
     runs: createRunService({ prisma }),
     runPreparer,
     runProcessor: createRunProcessor({ prisma, logger, execution, spans, preparer: runPreparer, afterEvaluation: dependencies.afterEvaluation, onRecorded }),
-    tryCode: createTryCodeService({ execution, preparer: runPreparer, templates, spans, prisma }),
+    tryCode: createTryCodeService({
+      execution,
+      preparer: runPreparer,
+      templates,
+      spans,
+      prisma,
+      concurrency: redisConcurrencyGate(redis, config.QUEUE_PREFIX, MAX_CONCURRENT_TRY_CODE, logger),
+    }),
     datasets: createDatasetService({ prisma, logger }),
     experiments: createExperimentService({ prisma, queues, logger }),
     experimentBatch: createExperimentBatchProcessor({ prisma, execution, preparer: runPreparer, logger }),

@@ -15,7 +15,7 @@ function processors(app: App): { [Q in QueueName]: Processor<Q> } {
     // A barrier only has to complete: its promotion (by the dependency) was the event.
     "evaluation-barrier": async () => "released",
     "experiment-batch": (payload, job) =>
-      app.services.experimentBatch(payload, { attempt: job.attemptsMade + 1, last: job.attemptsMade + 1 >= (job.opts.attempts ?? 1) }),
+      app.services.experimentBatch(payload, { attempt: job.attemptsMade + 1, last: job.attemptsMade + 1 >= (job.opts.attempts ?? 1), crashes: job.stalledCounter }),
     "backfill-batch": async (payload, job) => {
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       try {

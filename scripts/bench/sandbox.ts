@@ -4,7 +4,9 @@
  * per item) and a new sandboxed process per item. Prints items/s and ms/item.
  *
  * The machines are shared, so the bare loop and the warm runner are measured in ROUNDS alternating
- * rounds and each row shows its median round. Neither clock covers building the items; the warm
+ * rounds (which of the two goes first alternates too) and each row shows its median round; the
+ * figure to compare is the median of the per-round ratios, since the two halves of one round see
+ * nearly the same load while the load changes between rounds. Neither clock covers building the items; the warm
  * runner is started, and Node's JIT warmed on a few thousand items, before its clock starts (a
  * worker is a long-lived process).
  */
@@ -42,7 +44,7 @@ print(time.perf_counter() - start)
 `;
 
 const WORKSPACE = "ws-bench";
-const ROUNDS = 5;
+const ROUNDS = 7;
 
 function items(n: number): ExecuteItem[] {
   return Array.from({ length: n }, (_, i) => ({
@@ -84,17 +86,28 @@ export async function run(): Promise<void> {
   try {
     await executor.execute(key("warm"), items(10)); // start the runner
     await executor.execute(key("warm"), items(2_000)); // warm Node's JIT on the result path
-    for (let round = 0; round < ROUNDS; round++) {
+    const bareRound = async () => {
       const bare = await execa(paths.python, ["-I", "-S", "-c", BARE_LOOP, paths.pythonLibDir, EVALUATOR], {
         input: bareInput,
         env: {},
         extendEnv: false,
       });
       bareSeconds.push(Number(bare.stdout));
+    };
+    const warmRound = async () => {
       const t0 = performance.now();
       const results = await executor.execute(key("warm"), warmItems);
       warmSeconds.push((performance.now() - t0) / 1000);
       if (results.some((r) => r.outcome !== "ok")) throw new Error(`warm: ${JSON.stringify(results.find((r) => r.outcome !== "ok"))}`);
+    };
+    for (let round = 0; round < ROUNDS; round++) {
+      if (round % 2 === 0) {
+        await bareRound();
+        await warmRound();
+      } else {
+        await warmRound();
+        await bareRound();
+      }
     }
     rows.push({ mode: `bare Python loop (no sandbox), median of ${ROUNDS}`, items: bareN, seconds: median(bareSeconds) });
     rows.push({ mode: `warm runner, in-process, median of ${ROUNDS}`, items: warmN, seconds: median(warmSeconds) });
@@ -130,6 +143,7 @@ export async function run(): Promise<void> {
     const rate = row.items / row.seconds;
     console.log(`| ${row.mode} | ${row.items} | ${Math.round(rate).toLocaleString("en")} | ${((row.seconds * 1000) / row.items).toFixed(3)} | ${(rate / bareRate).toFixed(2)} |`);
   }
-  const perRound = bareSeconds.map((bare, i) => (bare / bareN / (warmSeconds[i]! / warmN)).toFixed(2));
-  console.log(`\nwarm vs bare, round by round: ${perRound.join(", ")}`);
+  const perRound = bareSeconds.map((bare, i) => bare / bareN / (warmSeconds[i]! / warmN));
+  console.log(`\nwarm vs bare, round by round: ${perRound.map((r) => r.toFixed(2)).join(", ")}`);
+  console.log(`warm vs bare, median of the per-round ratios: ${median(perRound).toFixed(2)}`);
 }

@@ -39,9 +39,11 @@ export const INSIDE = {
  * remounted read-only; the base seccomp filter read from `seccompFd`.
  *
  * @param paths - host paths, see {@link SandboxPaths}.
- * @param limits - uses `tmpfsBytes` (size of /tmp).
+ * @param limits - uses `tmpfsBytes` (size of /tmp, when bwrap makes the tmpfs).
  * @param seccompFd - the child's file descriptor number from which bwrap reads the BPF program.
  * @param command - what runs inside; defaults to the runner (`python3.11 -I -S -B runner.py`).
+ * @param tmpHostDir - a tmpfs the host mounted for this box (box-tmpfs.ts: it has an inode cap),
+ *   bound at /tmp; absent: bwrap makes a size-capped tmpfs of its own (no inode cap).
  * @returns argv for bwrap, without the bwrap binary itself.
  */
 export function buildBwrapArgs(
@@ -49,6 +51,7 @@ export function buildBwrapArgs(
   limits: Pick<Limits, "tmpfsBytes">,
   seccompFd: number,
   command: string[] = [paths.python, "-I", "-S", "-B", INSIDE.runner],
+  tmpHostDir?: string,
 ): string[] {
   const args = [
     "--unshare-all",
@@ -72,9 +75,7 @@ export function buildBwrapArgs(
     ...packageBindArgs(paths.packageBinds ?? []),
     // No /dev at all: CPython 3.11 takes randomness from getrandom(), and the host's device nodes
     // are not the sandbox's to chmod or utime.
-    "--perms", "1777",
-    "--size", String(limits.tmpfsBytes),
-    "--tmpfs", "/tmp",
+    ...(tmpHostDir !== undefined ? ["--bind", tmpHostDir, "/tmp"] : ["--perms", "1777", "--size", String(limits.tmpfsBytes), "--tmpfs", "/tmp"]),
     "--chdir", "/tmp",
     "--remount-ro", "/",
     "--seccomp", String(seccompFd),

@@ -16,6 +16,13 @@ export interface Limits {
   outputBytes: number;
   /** Size of the sandbox's private /tmp (bytes, tmpfs --size) and of any one file (RLIMIT_FSIZE). */
   tmpfsBytes: number;
+  /**
+   * Inodes of the sandbox's private /tmp (count, /tmp itself included: tmpfs `nr_inodes`); empty
+   * files use no blocks, so `tmpfsBytes` alone does not bound the kernel memory files pin. Applies
+   * when the worker is root (a host-mounted tmpfs per box, box-tmpfs.ts); otherwise bwrap's tmpfs
+   * has no inode cap within an item.
+   */
+  tmpfsInodes: number;
   /** Open file descriptors of a runner (RLIMIT_NOFILE). */
   openFiles: number;
   /**
@@ -41,6 +48,7 @@ export const LIMIT_SPECS: Readonly<Record<keyof Limits, LimitSpec>> = {
   memoryBytes: { min: 64 * MiB, default: 256 * MiB, ceiling: 2048 * MiB },
   outputBytes: { min: 1024, default: 64 * 1024, ceiling: 1 * MiB },
   tmpfsBytes: { min: 64 * 1024, default: 16 * MiB, ceiling: 256 * MiB },
+  tmpfsInodes: { min: 16, default: 2_048, ceiling: 65_536 },
   openFiles: { min: 16, default: 64, ceiling: 1024 },
   runnerCpuTimeMs: { min: 1_000, default: 600_000, ceiling: 3_600_000 },
 };

@@ -5,6 +5,7 @@ import { z } from "zod";
 import type { Logger } from "../lib/logger.js";
 import { buildBwrapArgs, type SandboxPaths } from "./bwrap-args.js";
 import { acquireBox, canUseBoxUids, type Box } from "./box-uids.js";
+import { mountBoxTmpfs, type BoxTmpfs } from "./box-tmpfs.js";
 import { encodeFrame, FrameDecoder, FrameError } from "./framing.js";
 import type { Limits } from "./limits.js";
 import { OUTCOMES, type Outcome } from "./outcomes.js";
@@ -43,6 +44,9 @@ export interface RunnerOptions {
   key: ExecuteKey;
   logger: Logger;
 }
+
+/** Set once the fallback to bwrap's tmpfs has been logged. */
+let tmpfsFallbackLogged = false;
 
 /** Thrown by {@link RunnerProcess.start} when the sandbox itself cannot start (a `sandbox_error`). */
 export class SandboxStartError extends Error {
@@ -143,6 +147,10 @@ export class RunnerProcess {
   private readonly subprocess: ReturnType<typeof spawnBwrap>;
   /** The host uid this sandbox runs as (its own; undefined when the worker is not root). */
   private readonly box: Box | undefined;
+  /** The host-mounted /tmp of the box (inode cap); undefined when bwrap makes its own tmpfs. */
+  private readonly tmpfs: BoxTmpfs | undefined;
+  /** Settles once the tmpfs is unmounted and the box released (after the sandbox exited). */
+  private released: Promise<void> | undefined;
   private readonly decoder: FrameDecoder;
   private readonly diagnostics = new Capped(DIAGNOSTIC_BYTES);
   private pending: Pending | undefined;
@@ -159,12 +167,17 @@ export class RunnerProcess {
   /** Host pids of the sandbox's processes and the CPU ticks they had at the idle period's first sample. */
   private idleBaseline: { pids: number[]; ticks: number } | undefined;
 
-  private constructor(private readonly options: RunnerOptions) {
+  private constructor(
+    private readonly options: RunnerOptions,
+    box: Box | undefined,
+    tmpfs: BoxTmpfs | undefined,
+  ) {
     const { paths, limits, key } = options;
     this.workspaceId = key.workspaceId;
     this.decoder = new FrameDecoder(4 * 1024 * 1024 + 4 * limits.outputBytes);
-    this.box = canUseBoxUids() ? acquireBox() : undefined;
-    this.subprocess = spawnBwrap(paths, limits, options.seccompProgram, this.box?.uid);
+    this.box = box;
+    this.tmpfs = tmpfs;
+    this.subprocess = spawnBwrap(paths, limits, options.seccompProgram, box?.uid, tmpfs?.path);
     const sub = this.subprocess;
     sub.stdin?.on("error", () => undefined); // EPIPE when the runner is gone; exit handles it
     // User output is captured inside the sandbox (fd 1 and 2 are memfds there); what arrives
@@ -187,7 +200,19 @@ export class RunnerProcess {
    * @throws SandboxStartError when the sandbox cannot start or breaks the protocol.
    */
   static async start(options: RunnerOptions): Promise<RunnerProcess> {
-    const runner = new RunnerProcess(options);
+    const box = canUseBoxUids() ? acquireBox() : undefined;
+    let tmpfs: BoxTmpfs | undefined;
+    if (box) {
+      try {
+        tmpfs = await mountBoxTmpfs(box, options.limits);
+      } catch (error) {
+        // Root without the right to mount (e.g. a container without CAP_SYS_ADMIN): bwrap's own
+        // tmpfs, which has no inode cap within an item (said once per process).
+        if (!tmpfsFallbackLogged) options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "sandbox /tmp: no host-mounted tmpfs, so no inode cap within an item (bwrap's tmpfs)");
+        tmpfsFallbackLogged = true;
+      }
+    }
+    const runner = new RunnerProcess(options, box, tmpfs);
     await runner.setup();
     return runner;
   }
@@ -335,7 +360,7 @@ export class RunnerProcess {
    * hold up its exit), and nobody may be left to end it.
    */
   async close(): Promise<void> {
-    if (this.exited) return;
+    if (this.exited) return this.released;
     if (this.alive) {
       this.write({ type: "exit" });
       this.subprocess.stdin?.end();
@@ -344,6 +369,7 @@ export class RunnerProcess {
       this.kill("close"); // retired or broken: it has no item left to finish
     }
     await this.subprocess.catch(() => undefined);
+    await this.released;
   }
 
   /** SIGKILLs the bwrap process: the PID namespace takes every process of the sandbox with it. */
@@ -530,7 +556,10 @@ export class RunnerProcess {
   private onExit(exitCode: number | undefined, signal: string | undefined): void {
     this.alive = false;
     this.exited = true;
-    this.box?.release(); // every process of the sandbox is gone with bwrap (PID namespace)
+    // Every process of the sandbox is gone with bwrap (PID namespace): unmount its /tmp, then free the box.
+    this.released = (this.tmpfs?.release() ?? Promise.resolve())
+      .catch((error: unknown) => this.options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "sandbox /tmp: unmount failed"))
+      .finally(() => this.box?.release());
     this.stopIdleWatch();
     if (this.exitTimer) clearTimeout(this.exitTimer);
     this.exitInfo = { exitCode, signal };
@@ -570,8 +599,8 @@ function isRetiredBeforeItem(frame: z.infer<typeof resultFrameSchema>): boolean 
  * Starts bwrap. bwrap itself gets an empty environment: with --clearenv alone, bwrap's own PID 1
  * would keep the worker's variables (readable through /proc/1/environ if /proc were mounted).
  */
-function spawnBwrap(paths: SandboxPaths, limits: Readonly<Limits>, seccompProgram: Uint8Array, uid: number | undefined) {
-  return execa(paths.bwrap, buildBwrapArgs(paths, limits, SECCOMP_FD), {
+function spawnBwrap(paths: SandboxPaths, limits: Readonly<Limits>, seccompProgram: Uint8Array, uid: number | undefined, tmpHostDir: string | undefined) {
+  return execa(paths.bwrap, buildBwrapArgs(paths, limits, SECCOMP_FD, undefined, tmpHostDir), {
     env: {},
     extendEnv: false,
     // Its own unprivileged host uid (box-uids.ts): bwrap then makes an unprivileged user namespace.

@@ -2,6 +2,9 @@
 // settings (paramSpecs, starterId, templateId) with their refusals; samples; nothing is stored.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as R from "../fixtures/cookbook-recipes.js";
+import { createApp } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
+import { graphqlClient } from "../helpers.js";
 import { liveHarness, referenceScores } from "./helpers.js";
 
 let h: Awaited<ReturnType<typeof liveHarness>>;
@@ -269,5 +272,30 @@ describe("tryCode limits (issue 12)", () => {
     expect(codes.filter((c) => c === "LIMIT_EXCEEDED").length).toBeGreaterThanOrEqual(2);
     expect(codes.filter((c) => c === "ok").length).toBeGreaterThanOrEqual(1);
     expect(results[6]!.data?.tryCode.outcome).toBe("ok");
+  });
+
+  it("holds the cap across API processes: two app instances on one Redis share the workspace's 4", async () => {
+    // A second API process: its own app (Prisma, Redis connection, executor), the same Redis prefix.
+    const second = createApp(loadConfig({ ...process.env, QUEUE_PREFIX: h.prefix }));
+    try {
+      const ws = await h.workspace("try-shared");
+      const client2 = graphqlClient(second);
+      const SLOW = "import time\ndef evaluate(ctx):\n    time.sleep(2)\n    return EvaluationResult(scores=[Score(name='n', value=1)])\n";
+      const input = { input: { sourceCode: SLOW, span: SPAN } };
+      // Three at once on each process: 6 > 4 in the workspace, though each process alone is under 4.
+      const results = await Promise.all([
+        ...Array.from({ length: 3 }, () => ws.gql(TRY, input)),
+        ...Array.from({ length: 3 }, () => client2.request(TRY, input, ws.secret)),
+      ]);
+      const codes = results.map((r) => r.errors?.[0]?.extensions?.code ?? r.data?.tryCode.outcome);
+      expect(codes.filter((c) => c === "LIMIT_EXCEEDED").length).toBeGreaterThanOrEqual(2);
+      expect(codes.filter((c) => c === "ok").length).toBeGreaterThanOrEqual(1);
+      expect(codes.every((c) => c === "ok" || c === "LIMIT_EXCEEDED")).toBe(true);
+      // Every place is given back when the runs end: 4 more fit at once, on both processes.
+      const after = await Promise.all([ws.gql(TRY, { input: { sourceCode: QUICK, span: SPAN } }), ws.gql(TRY, { input: { sourceCode: QUICK, span: SPAN } }), client2.request(TRY, { input: { sourceCode: QUICK, span: SPAN } }, ws.secret), client2.request(TRY, { input: { sourceCode: QUICK, span: SPAN } }, ws.secret)]);
+      expect(after.map((r) => r.errors?.[0]?.extensions?.code ?? r.data?.tryCode.outcome)).toEqual(Array(4).fill("ok"));
+    } finally {
+      await second.close();
+    }
   });
 });

@@ -42,6 +42,15 @@ describe("buildBwrapArgs", () => {
     expect(find(args, "--remount-ro", "/")).toBeGreaterThan(tmp);
   });
 
+  it("binds the box's host-mounted tmpfs at /tmp when there is one (its inode cap), and only that", () => {
+    const withBox = buildBwrapArgs(paths, { tmpfsBytes: 1234 }, 7, undefined, "/tmp/oodle-sandbox-tmp/3/tmp");
+    const bind = find(withBox, "--bind", "/tmp/oodle-sandbox-tmp/3/tmp", "/tmp");
+    expect(bind).toBeGreaterThan(-1);
+    expect(withBox.filter((a) => a === "--bind")).toHaveLength(1);
+    expect(withBox).not.toContain("--tmpfs");
+    expect(find(withBox, "--remount-ro", "/")).toBeGreaterThan(bind);
+  });
+
   it("loads the seccomp filter from the given fd and runs the runner with an isolated python", () => {
     expect(find(args, "--seccomp", "7")).toBeGreaterThan(-1);
     expect(args.slice(-5)).toEqual(["/usr/bin/python3.11", "-I", "-S", "-B", "/sandbox/runner/runner.py"]);

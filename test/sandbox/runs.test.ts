@@ -22,17 +22,17 @@ def evaluate(ctx):
     ])
 `;
 
-// A marker that lives as long as the runner process (builtins survive items; module globals do not).
+// A marker that lives as long as the runner process: a standard-library module's attribute (warm
+// mode puts builtins back and gives each item fresh module globals; sandbox/README.md).
 const RUNNER_ID = `
-import builtins, os
+import json, os
 
 def evaluate(ctx):
-    if not hasattr(builtins, "_runner_id"):
-        builtins._runner_id = os.urandom(4).hex()
+    runner_id = json.__dict__.setdefault("_runner_id", os.urandom(4).hex())
     if ctx.params.get("spin"):
         while True:
             pass
-    return EvaluationResult(scores=[Score(name="runner", value=builtins._runner_id)])
+    return EvaluationResult(scores=[Score(name="runner", value=runner_id)])
 `;
 
 describe("normal runs", () => {

@@ -3,6 +3,7 @@ import type { Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { RunPreparer } from "../runs/prepare.js";
+import { WORKER_CRASH_LIMIT } from "../runs/processor.js";
 import { objectOf } from "../../lib/json-column.js";
 import { batchRange } from "./batches.js";
 import { orderEvaluators } from "../dependencies/graph.js";
@@ -18,6 +19,8 @@ export interface BatchAttempt {
   attempt: number;
   /** True when no retry follows: sandbox faults are then recorded instead of retried. */
   last: boolean;
+  /** Times BullMQ found the job stalled (its worker died or hung while processing it). */
+  crashes?: number;
 }
 
 /** What one batch did, for logs and tests. */
@@ -96,6 +99,27 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
     const finished = new Set(existing.map((r) => `${r.datasetItemId}/${r.evaluatorId}`));
     const scores = new ItemScores();
     if (needScores) for (const r of existing) scores.record(r.datasetItemId!, r.evaluatorId, (r as { scores?: ItemScore[] }).scores ?? []);
+
+    if ((attempt.crashes ?? 0) >= WORKER_CRASH_LIMIT) {
+      // A poison pill: every worker that took this batch died. Its unfinished runs are recorded
+      // with the reason, nothing is run again (a retry would end the next worker too).
+      const crashes = attempt.crashes!;
+      const message = `the worker running this experiment batch ended ${crashes} times before it finished; its remaining runs are not run again`;
+      logger.error({ experimentId: experiment.id, batch: payload.batch, crashes }, "experiment batch ended its worker repeatedly; remaining runs recorded as sandbox_error");
+      const now = new Date();
+      const result = { outcome: "sandbox_error" as const, scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "WorkerCrashed", message, traceback: "" } };
+      const records: ExperimentRunRecord[] = [];
+      for (const evaluatorId of order) {
+        const member = members.get(evaluatorId)!;
+        for (const item of items) {
+          if (finished.has(`${item.id}/${evaluatorId}`)) outcome.alreadyDone += 1;
+          else records.push({ workspaceId: experiment.workspaceId, experimentId: experiment.id, evaluatorId, templateVersionId: member.templateVersionId, params: objectOf(member.params), attempts: attempt.attempt, datasetItemId: item.id, libraryVersions: {}, result, startedAt: now, finishedAt: now });
+        }
+      }
+      outcome.recorded += await recordExperimentRuns(prisma, records);
+      await completeIfDone(experiment, members.size);
+      return outcome;
+    }
 
     // External dependencies are waited for until the experiment's wait ends; then dependents run without them.
     const waitOver = Date.now() >= experiment.createdAt.getTime() + experiment.dependencyWaitSeconds * 1000;

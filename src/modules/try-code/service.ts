@@ -18,6 +18,7 @@ import { itemColumnsOf } from "../datasets/item-record.js";
 import { itemToDocument, type DocumentItem } from "../experiments/document.js";
 import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../../lib/principal.js";
+import { memoryConcurrencyGate, type ConcurrencyGate } from "./concurrency.js";
 import { libraryPinsSchema, MAX_DOCUMENT_BYTES, sampleDocumentSchema, type TryCodeInput } from "./schemas.js";
 
 /** What a draft run returns (nothing is stored). */
@@ -99,6 +100,11 @@ export function createTryCodeService(deps: {
   /** For the scores stored on a span and for stored dataset items (absent: neither is read). */
   prisma?: PrismaClient;
   inspectSource?: SourceInspector;
+  /**
+   * The cap on tryCode runs in flight per workspace ({@link MAX_CONCURRENT_TRY_CODE}); the app
+   * gives the Redis one, shared by every API process. Default: this process's own count.
+   */
+  concurrency?: ConcurrencyGate;
 }) {
   const inspector = deps.inspectSource ?? inspectSource;
 
@@ -193,7 +199,7 @@ export function createTryCodeService(deps: {
   }
 
   /** tryCode runs in flight per workspace (one workspace cannot fill the sandbox's slots with drafts). */
-  const runningBy = new Map<string, number>();
+  const gate = deps.concurrency ?? memoryConcurrencyGate(MAX_CONCURRENT_TRY_CODE);
 
   /** The literal ctx.score calls of the code run (inspected once here for a starter or template). */
   async function scoreCallsOf(subject: Subject): Promise<ScoreReadCall[]> {
@@ -223,15 +229,12 @@ export function createTryCodeService(deps: {
      *   {@link MAX_CONCURRENT_TRY_CODE} runs in flight.
      */
     async tryCode(principal: Principal, input: TryCodeInput): Promise<TryCodeResult> {
-      const running = runningBy.get(principal.workspaceId) ?? 0;
-      if (running >= MAX_CONCURRENT_TRY_CODE) throw new LimitExceededError(`at most ${MAX_CONCURRENT_TRY_CODE} tryCode runs at once per workspace; retry when one has finished`);
-      runningBy.set(principal.workspaceId, running + 1);
+      const leave = await gate.enter(principal.workspaceId);
+      if (!leave) throw new LimitExceededError(`at most ${MAX_CONCURRENT_TRY_CODE} tryCode runs at once per workspace; retry when one has finished`);
       try {
         return await tryCodeNow(principal, input);
       } finally {
-        const left = (runningBy.get(principal.workspaceId) ?? 1) - 1;
-        if (left > 0) runningBy.set(principal.workspaceId, left);
-        else runningBy.delete(principal.workspaceId);
+        await leave();
       }
     },
   };
@@ -270,7 +273,7 @@ export function createTryCodeService(deps: {
   }
 }
 
-/** tryCode runs one workspace may have in flight at once (in this process). */
+/** tryCode runs one workspace may have in flight at once (across every API process sharing one Redis). */
 export const MAX_CONCURRENT_TRY_CODE = 4;
 
 /** The try_code service. */
