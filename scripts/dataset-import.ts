@@ -12,6 +12,7 @@ import { createReadStream, existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
+import { localAdministrator } from "../src/lib/principal.js";
 import { BadUserInputError } from "../src/lib/errors.js";
 
 const { values, positionals } = parseArgs({
@@ -32,7 +33,7 @@ const app = createApp(loadConfig());
 let code = 0;
 try {
   const workspace = await app.services.workspaces.findOrCreateWorkspace(values.workspace!);
-  const principal = { workspaceId: workspace.id, apiKeyId: "" };
+  const principal = localAdministrator(workspace.id);
   const mode = values["skip-bad-lines"] ? "skip" : "abort";
   const started = performance.now();
   const report = await app.services.datasets.importItems(principal, { name, mode }, createReadStream(file));

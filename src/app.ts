@@ -108,7 +108,7 @@ export function createApp(
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const prisma = createPrisma(config.DATABASE_URL, (err) => logger.warn({ err: err.message }, "postgres connection error (the pool reconnects)"));
   const redis = createRedis(config.REDIS_URL, "producer");
-  redis.on("error", (err: Error) => logger.debug({ err: err.message }, "redis connection error"));
+  redis.on("error", (err: Error) => logger.warn({ err: err.message }, "redis connection error (ioredis reconnects)"));
   const queues = createQueues(redis, config.QUEUE_PREFIX, logger);
   let executor: Executor | undefined = overrides.execution;
   const metrics = createMetrics({ redis, queuePrefix: config.QUEUE_PREFIX, pool: () => executor?.stats?.(), owed: () => owedBacklog(prisma) });

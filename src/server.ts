@@ -7,7 +7,8 @@ import { rateLimitPlugin, requestLimitPlugins } from "./graphql/limits.js";
 import { argumentError } from "./graphql/argument-errors.js";
 import { inputErrorsPlugin } from "./graphql/input-errors.js";
 import { schema } from "./graphql/schema.js";
-import { NotFoundError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
+import { toGraphQLError } from "./graphql/errors.js";
+import { AppError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
 import { isInfrastructureError } from "./lib/infra-errors.js";
 import { redisReachable } from "./lib/redis.js";
 import { mcpPlugin } from "./mcp/http.js";
@@ -41,8 +42,9 @@ function bearerSecret(request: Request): string | null {
 }
 
 /**
- * Builds the GraphQL server (no port: tests call `yoga.fetch`). Expected errors are AppErrors
- * with `extensions.code`; anything else is logged with the request id and masked.
+ * Builds the GraphQL server (no port: tests call `yoga.fetch`). Expected errors are AppErrors,
+ * answered with `extensions.code`, their details and an HTTP status ({@link toGraphQLError});
+ * anything else is logged with the request id and masked.
  */
 export function createServer(app: App) {
   // Late-bound: the /mcp plugin calls this same server in-process.
@@ -72,20 +74,20 @@ export function createServer(app: App) {
     ],
     maskedErrors: {
       maskError(error, message, isDev) {
-        const original = error instanceof GraphQLError ? (error.originalError ?? error) : error;
+        const located = error instanceof GraphQLError ? error : undefined;
+        const original = located ? (located.originalError ?? located) : error;
+        if (original instanceof AppError) return toGraphQLError(original, located);
         if (typeof original === "object" && original !== null && (original as { code?: unknown }).code === "P2025") {
           // A record required but not found (node(id) of another workspace, one that was deleted): no existence leak.
-          const missing = new NotFoundError("record", "with this id", "no such record in this workspace");
-          return error instanceof GraphQLError ? new GraphQLError("no record with this id in this workspace", { nodes: error.nodes, path: error.path, extensions: missing.extensions }) : missing;
+          return toGraphQLError(new AppError("NOT_FOUND", "no record with this id in this workspace"), located);
         }
         // A malformed id or cursor, arguments that do not go together: the caller's input, with a code and without echoing it back.
-        const bad = argumentError(original, error instanceof GraphQLError && error.path ? error.path.join(".") : undefined);
-        if (bad) return error instanceof GraphQLError ? new GraphQLError(bad.message, { nodes: error.nodes, path: error.path, extensions: bad.extensions }) : bad;
-        if (!(original instanceof ServiceUnavailableError) && isInfrastructureError(original)) {
+        const bad = argumentError(original, located?.path ? located.path.join(".") : undefined);
+        if (bad) return toGraphQLError(bad, located);
+        if (isInfrastructureError(original)) {
           // Postgres or Redis is down: a retryable answer the client can act on, not a masked 500.
           app.logger.warn({ err: original instanceof Error ? original.message : String(original) }, "dependency unavailable; request refused as retryable");
-          const unavailable = new ServiceUnavailableError();
-          return error instanceof GraphQLError ? new GraphQLError(unavailable.message, { nodes: error.nodes, path: error.path, extensions: unavailable.extensions }) : unavailable;
+          return toGraphQLError(new ServiceUnavailableError(), located);
         }
         const masked = maskError(error, message, isDev);
         if (masked !== error) {

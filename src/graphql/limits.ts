@@ -3,6 +3,7 @@ import { GraphQLError, Kind, type DocumentNode, type FragmentDefinitionNode, typ
 import type { Plugin } from "graphql-yoga";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { BadUserInputError, RateLimitedError } from "../lib/errors.js";
+import { toGraphQLError } from "./errors.js";
 import { unstorableValues } from "../lib/json-safety.js";
 import type { Redis } from "../lib/redis.js";
 
@@ -197,7 +198,7 @@ export function rateLimitPlugin(redis: Redis, limits: RateLimits, prefix: string
           if (!(rejection instanceof RateLimiterRes)) throw rejection;
           const what = budget === "mutation" ? "mutations" : `${budget} calls`;
           const error = new RateLimitedError(`rate limit: at most ${limiter.points} ${what} per minute per workspace; retry in ${Math.ceil(rejection.msBeforeNext / 1000)} s`, rejection.msBeforeNext / 1000);
-          setResultAndStopExecution({ errors: [error] });
+          setResultAndStopExecution({ errors: [toGraphQLError(error)] });
           return;
         }
       }

@@ -14,7 +14,7 @@ export const MAX_NODES_IDS = 100;
  */
 export class NodeNotFoundError extends AppError {
   constructor() {
-    super("NOT_FOUND", "no record with this id in this workspace", 200);
+    super("NOT_FOUND", "no record with this id in this workspace");
   }
 }
 

@@ -1,7 +1,8 @@
-import { GraphQLError } from "graphql";
-
-/** The closed list of error codes a client can see in `extensions.code`. */
-export type ErrorCode = "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "UNAUTHENTICATED" | "FORBIDDEN" | "LIMIT_EXCEEDED" | "SERVICE_UNAVAILABLE";
+/**
+ * The closed list of error codes a client can see (GraphQL `extensions.code`, the CLI's
+ * `error.code`, an MCP result's `error.code`).
+ */
+export type ErrorCode = "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "UNAUTHENTICATED" | "LIMIT_EXCEEDED" | "SERVICE_UNAVAILABLE";
 
 /** One problem of a bad input: `path` names the field (`params[3].default`), `message` the rule. */
 export interface InputIssue {
@@ -10,12 +11,19 @@ export interface InputIssue {
 }
 
 /**
- * Base of every expected error. It is a GraphQLError, so graphql-yoga shows it unmasked with
- * `extensions.code` and uses `extensions.http.status` for the HTTP status; anything else is masked.
+ * Base of every expected error, transport-neutral: a `code` from {@link ErrorCode} and `details`,
+ * the structured facts a client can act on (`issues`, the conflicting records as `details`,
+ * `retryAfterSeconds`, `retryable`). Each transport maps it: GraphQL to `extensions` and an HTTP
+ * status (src/graphql/errors.ts), the CLI to an exit code, MCP to an `isError` result. Any other
+ * error is unexpected: logged and masked.
  */
-export class AppError extends GraphQLError {
-  constructor(code: ErrorCode, message: string, status: number, extensions: Record<string, unknown> = {}) {
-    super(message, { extensions: { code, http: { status }, ...extensions } });
+export class AppError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details: Readonly<Record<string, unknown>> = {},
+  ) {
+    super(message);
     this.name = code;
   }
 }
@@ -23,7 +31,7 @@ export class AppError extends GraphQLError {
 /** Invalid input: every issue at once, each naming its field. HTTP 200, as GraphQL validation errors. */
 export class BadUserInputError extends AppError {
   constructor(readonly issues: InputIssue[]) {
-    super("BAD_USER_INPUT", issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "), 200, { issues });
+    super("BAD_USER_INPUT", issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; "), { issues });
   }
 }
 
@@ -31,56 +39,60 @@ export class BadUserInputError extends AppError {
 export class NotFoundError extends AppError {
   /** @param hint - what the caller can do instead, e.g. the valid ids (never another workspace's). */
   constructor(what: string, id: string, hint?: string) {
-    super("NOT_FOUND", `${what} ${JSON.stringify(id)} not found${hint ? `: ${hint}` : ""}`, 200);
+    super("NOT_FOUND", `${what} ${JSON.stringify(id)} not found${hint ? `: ${hint}` : ""}`);
   }
 }
 
-/** The change conflicts with existing records (HTTP 409); `details` lists them. */
+/**
+ * A record a conflict names: its type and raw id (each transport spells the id its own way:
+ * GraphQL as a global id), and what else the client needs to know about it.
+ */
+export interface ConflictRecord {
+  recordType: "Evaluator" | "Template";
+  id: string;
+  [field: string]: unknown;
+}
+
+/** The change conflicts with existing records (HTTP 409 over GraphQL); `details.details` lists them. */
 export class ConflictError extends AppError {
-  constructor(message: string, details: unknown[] = []) {
-    super("CONFLICT", message, 409, { details });
+  /** @param conflicts - the records in the way: a {@link ConflictRecord} gets its id encoded by each transport; other facts pass as they are. */
+  constructor(message: string, conflicts: readonly (ConflictRecord | Readonly<Record<string, unknown>>)[] = []) {
+    super("CONFLICT", message, { details: conflicts });
   }
 }
 
-/** No, unknown or revoked API key (HTTP 401). */
+/** No, unknown or revoked API key (HTTP 401 over GraphQL). */
 export class UnauthenticatedError extends AppError {
   constructor(message = "a valid API key is required: send Authorization: Bearer <key>") {
-    super("UNAUTHENTICATED", message, 401);
-  }
-}
-
-/** Authenticated but not allowed (HTTP 403). */
-export class ForbiddenError extends AppError {
-  constructor(message: string) {
-    super("FORBIDDEN", message, 403);
+    super("UNAUTHENTICATED", message);
   }
 }
 
 /** A size or count limit was exceeded; the message names the limit. */
 export class LimitExceededError extends AppError {
   constructor(message: string) {
-    super("LIMIT_EXCEEDED", message, 200);
+    super("LIMIT_EXCEEDED", message);
   }
 }
 
 /**
- * A rate limit of the workspace was reached (HTTP 429, `Retry-After` in seconds, and
- * `extensions.retryAfterSeconds`): nothing was done; send again after that time.
+ * A rate limit of the workspace was reached (`details.retryAfterSeconds`, whole seconds, at
+ * least 1; over HTTP 429 with `Retry-After`): nothing was done; send again after that time.
  */
 export class RateLimitedError extends AppError {
   constructor(message: string, retryAfterSeconds: number) {
-    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    super("LIMIT_EXCEEDED", message, 429, { retryAfterSeconds: seconds, http: { status: 429, headers: { "Retry-After": String(seconds) } } });
+    super("LIMIT_EXCEEDED", message, { retryAfterSeconds: Math.max(1, Math.ceil(retryAfterSeconds)) });
   }
 }
 
 /**
- * Postgres or Redis is unavailable (HTTP 503, `Retry-After`, `extensions.retryable: true`).
- * Nothing the request asked for was committed (or, for ingest, everything was): send it again.
+ * Postgres or Redis is unavailable (`details.retryable: true`, `details.retryAfterSeconds`; over
+ * HTTP 503 with `Retry-After`). Nothing the request asked for was committed (or, for ingest,
+ * everything was): send it again.
  */
 export class ServiceUnavailableError extends AppError {
   constructor(message = "the service is briefly unavailable (database or queue); nothing was changed: retry the request", retryAfterSeconds = 2) {
-    super("SERVICE_UNAVAILABLE", message, 503, { retryable: true, retryAfterSeconds, http: { status: 503, headers: { "Retry-After": String(retryAfterSeconds) } } });
+    super("SERVICE_UNAVAILABLE", message, { retryable: true, retryAfterSeconds });
   }
 }
 

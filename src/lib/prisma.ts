@@ -1,5 +1,8 @@
 import { PrismaPg } from "@prisma/adapter-pg";
-import { PrismaClient } from "../generated/prisma/client.js";
+import { PrismaClient, type Prisma } from "../generated/prisma/client.js";
+
+/** A Prisma transaction client. */
+export type Tx = Prisma.TransactionClient;
 
 /**
  * Creates the Prisma client on the pg driver adapter (Prisma 7 needs no native query engine).

@@ -41,11 +41,11 @@ export function createQueues(connection: Redis, prefix: string, logger: Logger):
   const queues = new Map<QueueName, Queue>();
   for (const name of Object.keys(queueRegistry) as QueueName[]) {
     const queue = new Queue(name, { connection, prefix, defaultJobOptions: queueRegistry[name].jobOptions });
-    queue.on("error", (err) => logger.debug({ queue: name, err: err.message }, "queue connection error"));
+    queue.on("error", (err) => logger.warn({ queue: name, err: err.message }, "queue error (ioredis reconnects; jobs added meanwhile fail)"));
     queues.set(name, queue);
   }
   const flows = new FlowProducer({ connection, prefix });
-  flows.on("error", (err) => logger.debug({ err: err.message }, "flow producer connection error"));
+  flows.on("error", (err) => logger.warn({ err: err.message }, "flow producer error (ioredis reconnects)"));
   const flowJob = (queue: QueueName, payload: unknown, jobId: string, delay?: number, children?: FlowJob[]): FlowJob => ({
     name: queue,
     queueName: queue,

@@ -100,14 +100,15 @@ describe("dependencies inferred from ctx.score calls", () => {
     expect((await edges()).map((e) => e.dependsOn.name)).toEqual(["Judge A"]);
     await expect(
       templates.updateTemplate(ws.principal, tpl.template.id, { sourceCode: 'def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name="a", value=ctx.score("Judge B", default=0))])\n' }),
-    ).rejects.toMatchObject({ extensions: { code: "BAD_USER_INPUT", issues: [{ path: "sourceCode", message: expect.stringMatching(/evaluator "Reader": the code reads ctx\.score\("Judge B"\)/) }] } });
+    ).rejects.toMatchObject({ code: "BAD_USER_INPUT", issues: [{ path: "sourceCode", message: expect.stringMatching(/evaluator "Reader": the code reads ctx\.score\("Judge B"\)/) }] });
     await evaluators.createEvaluator(ws.principal, { name: "Judge B", kind: "external" });
     await templates.updateTemplate(ws.principal, tpl.template.id, { sourceCode: 'def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name="a", value=ctx.score("Judge B", default=0))])\n' });
     expect((await edges()).map((e) => `${e.dependsOn.name}:${e.inferred}`)).toEqual(["Judge B:true"]);
     // Reading itself is refused.
     const self = await templates.createTemplate(ws.principal, { name: "Reads self", sourceCode: 'def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name="a", value=ctx.score("Selfie", default=0))])\n' });
     await expect(evaluators.createEvaluator(ws.principal, { name: "Selfie", templateId: self.template.id })).rejects.toMatchObject({
-      extensions: { code: "BAD_USER_INPUT", issues: [{ path: "templateId", message: expect.stringMatching(/cannot read its own scores/) }] },
+      code: "BAD_USER_INPUT",
+      issues: [{ path: "templateId", message: expect.stringMatching(/cannot read its own scores/) }],
     });
   });
 });

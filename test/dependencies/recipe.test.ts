@@ -112,19 +112,18 @@ describe('"Combine an LLM judge with a code check"', () => {
     await evaluators.createEvaluator(ws.principal, { name: "Judge", kind: "external" });
     const [span] = storedIds(await spans.ingestSpans(ws.principal, [chatSpan("t", "s", "hi")]));
     await expect(dependencies.submitScores(ws.principal, { spanId: span!, evaluator: "PII leak", scores: [{ name: "x", value: 1 }] })).rejects.toMatchObject({
-      extensions: { code: "BAD_USER_INPUT", issues: [{ path: "evaluator", message: expect.stringMatching(/only external evaluators/) }] },
+      code: "BAD_USER_INPUT",
+      issues: [{ path: "evaluator", message: expect.stringMatching(/only external evaluators/) }],
     });
-    await expect(dependencies.submitScores(ws.principal, { spanId: "00000000-0000-0000-0000-000000000001", evaluator: "Judge", scores: [] })).rejects.toMatchObject({ extensions: { code: "NOT_FOUND" } });
+    await expect(dependencies.submitScores(ws.principal, { spanId: "00000000-0000-0000-0000-000000000001", evaluator: "Judge", scores: [] })).rejects.toMatchObject({ code: "NOT_FOUND" });
     await expect(
       dependencies.submitScores(ws.principal, { spanId: span!, evaluator: "Judge", scores: [{ name: "a", value: "x", dataType: "NUMERIC" }, { name: "a", value: 1 }] }),
     ).rejects.toMatchObject({
-      extensions: {
-        code: "BAD_USER_INPUT",
-        issues: [
-          { path: "scores[0].value", message: "does not fit the data type NUMERIC" },
-          { path: "scores[1].name", message: 'two scores are named "a"' },
-        ],
-      },
+      code: "BAD_USER_INPUT",
+      issues: [
+        { path: "scores[0].value", message: "does not fit the data type NUMERIC" },
+        { path: "scores[1].name", message: 'two scores are named "a"' },
+      ],
     });
   });
 });

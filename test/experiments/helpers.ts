@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { execa } from "execa";
 import type { App } from "../../src/app.js";
 import { itemToDocument } from "../../src/modules/experiments/document.js";
-import type { Principal } from "../../src/modules/workspaces/service.js";
+import type { Principal } from "../../src/lib/principal.js";
 import { startWorkers, type Workers } from "../../src/worker.js";
 import { createTestApp, createTestWorkspace } from "../helpers.js";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app.js";
-import type { Principal } from "../../src/modules/workspaces/service.js";
+import type { Principal } from "../../src/lib/principal.js";
 import type { Workers } from "../../src/worker.js";
 import { graphqlClient } from "../helpers.js";
 import { FIXTURE, createExperimentApp, importFile, principalOf, recipeEvaluator, startExperimentWorker, waitFor, waitForExperiment, waitForSteady } from "./helpers.js";
@@ -128,7 +128,7 @@ describe("experiment results: summaries, filters, failures, retry, cancel, compa
     expect(apologies).toBeGreaterThan(0);
     const read = async () =>
       (await query(`query ($id: ID!) { experiment(id: $id) { status retries progress { done failed pending } failures { evaluatorName outcome count }
-        items(filter: { outcome: "user_error" }, first: 100) { edges { node { item { output } runs { outcome error { type message traceback } } } } } } }`, { id: gid("Experiment", experiment.id) })).experiment;
+        items(filter: { outcome: user_error }, first: 100) { edges { node { item { output } runs { outcome error { type message traceback } } } } } } }`, { id: gid("Experiment", experiment.id) })).experiment;
     const first = await read();
     expect(first.progress).toEqual({ done: 80 - apologies, failed: apologies, pending: 0 });
     expect(first.failures).toEqual([{ evaluatorName: "Fragile", outcome: "user_error", count: apologies }]);
@@ -199,6 +199,6 @@ describe("experiment results: summaries, filters, failures, retry, cancel, compa
     });
     await expect(app.services.experiments.createExperiment(principal, { datasetId })).rejects.toMatchObject({ issues: [{ path: "evaluatorIds" }] });
     const other = await principalOf(app, "other");
-    await expect(app.services.experiments.createExperiment(other.principal, { datasetId, templateIds: [template.id] })).rejects.toMatchObject({ extensions: { code: "NOT_FOUND" } });
+    await expect(app.services.experiments.createExperiment(other.principal, { datasetId, templateIds: [template.id] })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { migrate } from "../../src/lib/migrations.js";
-import type { Principal } from "../../src/modules/workspaces/service.js";
+import type { Principal } from "../../src/lib/principal.js";
 import { graphqlClient } from "../helpers.js";
 import { OwnPostgres, OwnRedis, sparePort } from "./infra.js";
 

@@ -6,7 +6,7 @@ import { execa } from "execa";
 import type { App } from "../../src/app.js";
 import type { Executor } from "../../src/execution/index.js";
 import { createRedis } from "../../src/lib/redis.js";
-import type { Principal } from "../../src/modules/workspaces/service.js";
+import type { Principal } from "../../src/lib/principal.js";
 import { queueRegistry, type QueueName } from "../../src/queues/registry.js";
 import { startWorkers, type Workers } from "../../src/worker.js";
 import { createApp } from "../../src/app.js";

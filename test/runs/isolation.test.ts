@@ -38,7 +38,12 @@ describe("evaluator isolation", () => {
     const ws = await h.workspace("isolation-bad");
     const res = await ws.gql(`mutation { createTemplateFromStarter(input: {starterId: "refusal"}) { template { id } } }`);
     const templateId = res.data?.createTemplateFromStarter.template.id;
-    const bad = await ws.gql(`mutation($t: ID!) { createEvaluator(input: {name: "x", templateId: $t, isolation: "paranoid"}) { evaluator { id } } }`, { t: templateId });
-    expect(bad.errors?.[0]?.extensions?.issues).toEqual([{ path: "isolation", message: "must be warm or strict" }]);
+    const bad = await ws.gql(`mutation($t: ID!) { createEvaluator(input: {name: "x", templateId: $t, isolation: paranoid}) { evaluator { id } } }`, { t: templateId });
+    expect(bad.errors?.[0]?.extensions?.issues).toEqual([{ path: "isolation", message: "must be one of strict, warm" }]);
+    // In the variables, the path names the variable; a quoted literal says how to write an enum value.
+    const variable = await ws.gql(`mutation($input: CreateEvaluatorInput!) { createEvaluator(input: $input) { evaluator { id } } }`, { input: { name: "x", templateId, isolation: "paranoid" } });
+    expect(variable.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", issues: [{ path: "input.isolation", message: "must be one of strict, warm" }] });
+    const quoted = await ws.gql(`mutation($t: ID!) { createEvaluator(input: {name: "x", templateId: $t, isolation: "strict"}) { evaluator { id } } }`, { t: templateId });
+    expect(quoted.errors?.[0]?.extensions?.issues).toEqual([{ path: "isolation", message: "must be one of strict, warm (an enum value is written without quotes in a query: isolation: strict)" }]);
   });
 });

@@ -141,7 +141,7 @@ describe("live spans scored through the queue and the sandbox", () => {
     const safeWords = runs.filter((r) => r.evaluatorId === ev.safe.id && r.scores.some((s) => s.name === "keywords_ok" && s.value === true)).map((r) => r.spanId);
     const refusingIds = LIVE_ITEMS.map((item, i) => (KEYWORDS.required.some((k) => (item.output ?? "").toLowerCase().includes(k)) ? spanIds[i] : null));
     expect(numeric.data!.spans.edges).toHaveLength(new Set([...safeWords, ...refusingIds.filter(Boolean), spanIds[20]]).size);
-    const failing = await ws.gql(`{ runs(first: 10, outcome: "user_error") { edges { node {
+    const failing = await ws.gql(`{ runs(first: 10, outcome: user_error) { edges { node {
       outcome evaluator { name } span { spanId conversation } attempts error { type message traceback } } } } }`);
     expect(failing.errors).toBeUndefined();
     expect(failing.data!.runs.edges).toHaveLength(1);

@@ -68,7 +68,7 @@ describe("unifiedDiff", () => {
   });
 
   it("handles additions to and removals from empty texts (diff -u ranges)", () => {
-    expect(unifiedDiff("", "a\n", labels).text).toBe("--- lib v1\n+++ lib v2\n@@ -0,0 +1 @@\n+a\n");
+    expect(unifiedDiff("", "a\n", labels).text).toBe("--- lib v1\n+++ lib v2\n@@ -0,0 +1,1 @@\n+a\n");
     expect(unifiedDiff("a\nb\n", "", labels).text).toBe("--- lib v1\n+++ lib v2\n@@ -1,2 +0,0 @@\n-a\n-b\n");
   });
 

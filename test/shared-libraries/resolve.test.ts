@@ -1,5 +1,5 @@
 import { afterAll, describe, expect, it } from "vitest";
-import type { Principal } from "../../src/modules/workspaces/service.js";
+import type { Principal } from "../../src/lib/principal.js";
 import { createTestApp, createTestWorkspace } from "../helpers.js";
 
 const app = createTestApp();

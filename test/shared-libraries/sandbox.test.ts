@@ -2,7 +2,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createExecutor, type ExecuteItem, type ItemResult } from "../../src/execution/index.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { inspectLibrary } from "../../src/modules/shared-libraries/inspect-library.js";
-import type { Principal } from "../../src/modules/workspaces/service.js";
+import type { Principal } from "../../src/lib/principal.js";
 import { createTestApp, createTestWorkspace } from "../helpers.js";
 import { COOKBOOK_EVALUATOR, acmePolicy } from "./helpers.js";
 

@@ -129,17 +129,19 @@ describe("which spans it runs on", () => {
   it("refuses an unknown span kind, a sampling rate outside 0-1 and bad attribute rules, all at once", async () => {
     const ws = await h.workspace("span-rules");
     const template = await ws.keywordTemplate();
+    // spanKind is a GraphQL enum: an unknown kind is refused before the rules are read.
+    const kind = await ws.createEvaluator({ name: "e", templateId: template.id, spanKind: "llm" });
+    expect(kind.error?.extensions?.code).toBe("BAD_USER_INPUT");
+    expect(issuesOf(kind.error)).toEqual([{ path: "input.spanKind", message: "must be one of agent, chat, other, retrieval, tool" }]);
     const { error } = await ws.createEvaluator({
       name: "e",
       templateId: template.id,
-      spanKind: "llm",
       samplingRate: 1.5,
       attributeEquals: { "app.team": { nested: true } },
       spanNamePattern: "",
     });
     expect(error?.extensions?.code).toBe("BAD_USER_INPUT");
     expect(issuesOf(error)).toEqual([
-      { path: "spanKind", message: "must be one of chat, tool, agent, retrieval, other" },
       { path: "spanNamePattern", message: "must not be empty (use null to match every name)" },
       { path: "attributeEquals.app.team", message: "must be a string, a number or a boolean" },
       { path: "samplingRate", message: "must be between 0 and 1" },

@@ -1,4 +1,6 @@
 import { builder } from "../../graphql/builder.js";
+import { RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
+import type { RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { BACKFILL_STATUSES, type BackfillStatus } from "./schemas.js";
 import type { Backfill, BackfillEstimate, BackfillEstimateEvaluator, BackfillOutcomeCount, BackfillProgress, BackfillScoreSummary } from "./service.js";
@@ -30,7 +32,7 @@ const ScoreSummaryRef = builder.objectRef<BackfillScoreSummary>("BackfillScoreSu
     evaluator: t.prismaField({ type: "Evaluator", resolve: (query, s, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: s.evaluatorId } }) }),
     evaluatorName: t.exposeString("evaluatorName"),
     name: t.exposeString("name", { description: "The score name." }),
-    dataType: t.exposeString("dataType"),
+    dataType: t.field({ type: ScoreDataTypeEnum, resolve: (parent) => parent.dataType as ScoreDataType }),
     higherIsBetter: t.exposeBoolean("higherIsBetter"),
     count: t.exposeInt("count", { description: "Scores written." }),
     valueCount: t.exposeInt("valueCount", { description: "Scores with a value (the rest are None)." }),
@@ -45,7 +47,7 @@ const OutcomeCountRef = builder.objectRef<BackfillOutcomeCount>("BackfillOutcome
   fields: (t) => ({
     evaluator: t.prismaField({ type: "Evaluator", resolve: (query, s, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: s.evaluatorId } }) }),
     evaluatorName: t.exposeString("evaluatorName"),
-    outcome: t.exposeString("outcome"),
+    outcome: t.field({ type: RunOutcomeEnum, resolve: (parent) => parent.outcome as RunOutcome }),
     count: t.exposeInt("count"),
   }),
 });
@@ -129,7 +131,7 @@ builder.prismaObject("BackfillEvaluator", {
 builder.prismaObject("RunHistory", {
   description: "An earlier run of an evaluator on a span, replaced by a backfill that re-ran it (kept as it was).",
   fields: (t) => ({
-    outcome: t.exposeString("outcome"),
+    outcome: t.field({ type: RunOutcomeEnum, resolve: (parent) => parent.outcome as RunOutcome }),
     skipReason: t.exposeString("skipReason", { nullable: true }),
     scores: t.expose("scores", { type: "JSON", description: "Its scores as they were: [{name, dataType, value, numericValue, higherIsBetter, comment, metadata, position}]." }),
     templateVersion: t.prismaField({

@@ -1,7 +1,6 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
-import { BadUserInputError } from "../../lib/errors.js";
-import { uuidOrNil } from "../templates/store.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 import type { BadLine, ImportReport } from "./importer.js";
 import { fileToReadable, type StreamableFile } from "./upload-stream.js";
 
@@ -60,8 +59,7 @@ builder.queryFields((t) => ({
     description: "A dataset by id or by name.",
     args: { id: t.arg.globalID({ for: DatasetRef }), name: t.arg.string() },
     resolve: async (query, _root, args, ctx) => {
-      if ((args.id ? 1 : 0) + (args.name ? 1 : 0) !== 1) throw new BadUserInputError([{ path: "id", message: "give id or name, not both" }]);
-      const found = await ctx.services.datasets.getDataset(ctx.principal.workspaceId, { id: args.id?.id, name: args.name ?? undefined });
+      const found = await ctx.services.datasets.lookupDataset(ctx.principal, { id: args.id?.id, name: args.name });
       return ctx.prisma.dataset.findUniqueOrThrow({ ...query, where: { id: found.id } });
     },
   }),

@@ -4,8 +4,10 @@ import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { parseIssues } from "../../lib/validation.js";
-import { isUuid, withUniqueName } from "../templates/store.js";
-import type { Principal } from "../workspaces/service.js";
+import { idOrName, type IdOrName } from "../../lib/id-or-name.js";
+import { isUuid } from "../../lib/uuid.js";
+import { withUniqueName } from "../../lib/unique-violation.js";
+import type { Principal } from "../../lib/principal.js";
 import { importJsonLines, type ImportReport } from "./importer.js";
 import { createDatasetInputSchema, datasetDescriptionSchema, datasetNameSchema, type BadLineMode } from "./schemas.js";
 
@@ -33,6 +35,9 @@ export function createDatasetService(deps: { prisma: PrismaClient; logger: Logge
 
   return {
     getDataset,
+
+    /** A dataset by id or by name: exactly one of them. @throws BadUserInputError for both or neither; NotFoundError. */
+    lookupDataset: (principal: Principal, by: IdOrName): Promise<Dataset> => getDataset(principal.workspaceId, idOrName(by)!),
 
     /** Creates an empty dataset. @throws BadUserInputError (bad or taken name). */
     async createDataset(principal: Principal, input: unknown): Promise<Dataset> {

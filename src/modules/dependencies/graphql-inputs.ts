@@ -1,6 +1,6 @@
 import { decodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
-import { isUuid } from "../templates/store.js";
+import { isUuid } from "../../lib/uuid.js";
 
 /** A gate of a dependency: the dependency's score that must pass. */
 export const GateInput = builder.inputType("DependencyGateInput", {

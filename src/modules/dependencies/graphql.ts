@@ -1,10 +1,11 @@
 import type { Run } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
+import { ScoreDataTypeEnum } from "../../graphql/enums.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { RunRef } from "../runs/graphql.js";
 import { SpanRef } from "../spans/graphql.js";
-import { isUuid } from "../templates/store.js";
+import { isUuid } from "../../lib/uuid.js";
 import { evaluatorRefOf } from "./graphql-inputs.js";
 import { DependencyWaitRef } from "./waiting-graphql.js";
 import type { Gate } from "./graph.js";
@@ -98,7 +99,7 @@ const PostedScoreInput = builder.inputType("PostedScoreInput", {
   fields: (t) => ({
     name: t.string({ required: true }),
     value: t.field({ type: "JSON", description: "true/false, a finite number, a string, or null (no value)." }),
-    dataType: t.string({ description: "BOOLEAN, NUMERIC or CATEGORICAL." }),
+    dataType: t.field({ type: ScoreDataTypeEnum }),
     higherIsBetter: t.boolean({ description: "Default true." }),
     comment: t.string(),
     metadata: t.field({ type: "JSON" }),

@@ -1,6 +1,6 @@
 import type { Prisma } from "../../generated/prisma/client.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import type { Tx } from "../templates/store.js";
+import type { Tx } from "../../lib/prisma.js";
 import { gatePasses, type Gate, type GateScore } from "./graph.js";
 
 /** One declared dependency of an evaluator, with the dependency's current name. */

@@ -1,14 +1,12 @@
 import { z } from "zod";
+import { EVALUATOR_KINDS, SCORE_DATA_TYPES } from "../../lib/closed-lists.js";
 import { typeError } from "../../lib/validation.js";
 
 /** Most dependencies of one evaluator. */
 export const MAX_DEPENDENCIES = 20;
 
-/** The two kinds of evaluator: code runs its template in the sandbox; external has its scores posted. */
-export const EVALUATOR_KINDS = ["code", "external"] as const;
-
-/** One evaluator kind. */
-export type EvaluatorKind = (typeof EVALUATOR_KINDS)[number];
+/** The two kinds of evaluator (declared in src/lib/closed-lists.ts). */
+export { EVALUATOR_KINDS, type EvaluatorKind } from "../../lib/closed-lists.js";
 
 /** A gate of a dependency input: the dependency's score that must pass, and the NUMERIC threshold. */
 export const gateInputSchema = z.object({
@@ -44,7 +42,7 @@ export const postedScoreSchema = z
     value: z.union([z.boolean(), z.number().finite(), z.string().max(1_000, "must be at most 1,000 characters"), z.null()], {
       error: "must be true/false, a finite number, a string or null",
     }),
-    dataType: z.enum(["BOOLEAN", "NUMERIC", "CATEGORICAL"], { error: "must be BOOLEAN, NUMERIC or CATEGORICAL" }).nullable().optional(),
+    dataType: z.enum(SCORE_DATA_TYPES, { error: "must be BOOLEAN, NUMERIC or CATEGORICAL" }).nullable().optional(),
     higherIsBetter: z.boolean({ error: typeError("true or false") }).nullable().optional(),
     comment: z.string({ error: typeError("a string") }).max(4_000, "must be at most 4,000 characters").nullable().optional(),
     metadata: z.record(z.string(), z.unknown(), { error: "must be an object" }).nullable().optional(),

@@ -1,6 +1,6 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { Queues } from "../../queues/queues.js";
-import type { Principal } from "../workspaces/service.js";
+import type { Principal } from "../../lib/principal.js";
 import { dependencyGraph, spanRunsInOrder, type DependencyGraph, type LayeredRun } from "./reading.js";
 import { createAfterEvaluation } from "./release.js";
 import { submitScores, type SubmitScoresInput, type SubmitScoresResult } from "./submit.js";

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { InputIssue } from "../../lib/errors.js";
-import { isUuid, type Tx } from "../templates/store.js";
+import { isUuid } from "../../lib/uuid.js";
+import type { Tx } from "../../lib/prisma.js";
 import { findCycle, type DependencyMap, type Gate } from "./graph.js";
 import type { DependencyInput } from "./schemas.js";
 

@@ -1,8 +1,8 @@
 import type { Run } from "../../generated/prisma/client.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { parseIssues } from "../../lib/validation.js";
-import { isUuid } from "../templates/store.js";
-import type { Principal } from "../workspaces/service.js";
+import { isUuid } from "../../lib/uuid.js";
+import type { Principal } from "../../lib/principal.js";
 import type { ReleaseDeps } from "./release.js";
 import { postedScoresSchema } from "./schemas.js";
 import { scoreRow, type SubmitScoresResult } from "./submit.js";

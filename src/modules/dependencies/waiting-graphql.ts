@@ -1,5 +1,7 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
+import { EvaluatorKindEnum } from "../../graphql/enums.js";
+import type { EvaluatorKind } from "../../lib/closed-lists.js";
 import type { DependencyWait, WaitedDependency } from "./waiting.js";
 
 /** One dependency a dependent waits for, as read back. */
@@ -7,7 +9,7 @@ const WaitedDependencyRef = builder.objectRef<WaitedDependency>("WaitedDependenc
   fields: (t) => ({
     evaluatorId: t.id({ description: "The dependency's global id.", resolve: (w) => encodeGlobalID("Evaluator", w.evaluatorId) }),
     name: t.exposeString("name"),
-    kind: t.exposeString("kind", { description: "external (waits for posted scores) or code (still queued)." }),
+    kind: t.field({ type: EvaluatorKindEnum, description: "external (waits for posted scores) or code (still queued).", resolve: (w) => w.kind as EvaluatorKind }),
     expiresAt: t.expose("expiresAt", { type: "DateTime", description: "When this wait's safety net expires." }),
   }),
 });

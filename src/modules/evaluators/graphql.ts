@@ -1,10 +1,10 @@
 import { builder } from "../../graphql/builder.js";
-import type { GraphQLContext } from "../../graphql/context.js";
-import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
+import type { EvaluatorKind, Isolation, SpanKind } from "../../lib/closed-lists.js";
+import { EvaluatorKindEnum, IsolationEnum, SpanKindEnum } from "../../graphql/enums.js";
+import { BadUserInputError } from "../../lib/errors.js";
 import { TemplateRef, withoutNulls } from "../templates/graphql.js";
-import { uuidOrNil } from "../templates/store.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 import { DependencyInput, dependenciesOf } from "../dependencies/graphql-inputs.js";
-import { SPAN_KINDS } from "./schemas.js";
 
 
 /** An evaluator of the caller's workspace (archived ones stay readable by id). */
@@ -15,7 +15,7 @@ export const EvaluatorRef = builder.prismaNode("Evaluator", {
     "A template run with its own setting values on the spans that its rule matches (kind code), or an evaluator whose scores are posted with submitScores (kind external).",
   fields: (t) => ({
     name: t.exposeString("name"),
-    kind: t.exposeString("kind", { description: "code (runs its template in the sandbox) or external (scores posted with submitScores)." }),
+    kind: t.field({ type: EvaluatorKindEnum, resolve: (parent) => parent.kind as EvaluatorKind }),
     template: t.relation("template", { nullable: true, description: "The template (null for an external evaluator)." }),
     pinnedVersion: t.exposeInt("pinnedVersion", { nullable: true, description: "The template version it stays on; null follows the latest." }),
     followsLatest: t.boolean({ resolve: (e) => e.pinnedVersion === null }),
@@ -36,11 +36,11 @@ export const EvaluatorRef = builder.prismaNode("Evaluator", {
       resolve: (evaluator, _args, ctx) => ctx.services.evaluators.resolvedParams(evaluator),
     }),
     enabled: t.exposeBoolean("enabled"),
-    spanKind: t.exposeString("spanKind", { description: `The kind of span it runs on: ${SPAN_KINDS.join(", ")}.` }),
+    spanKind: t.field({ type: SpanKindEnum, description: "The kind of span it runs on.", resolve: (parent) => parent.spanKind as SpanKind }),
     spanNamePattern: t.exposeString("spanNamePattern", { nullable: true, description: "A glob over span names (* and ?); null matches every name." }),
     attributeEquals: t.expose("attributeEquals", { type: "JSON", description: "Span attributes that must be equal: key → value." }),
     samplingRate: t.exposeFloat("samplingRate", { description: "The share of matching spans evaluated, 0 to 1." }),
-    isolation: t.exposeString("isolation", { description: "warm (many items per sandboxed runner) or strict (a fresh forked process per item)." }),
+    isolation: t.field({ type: IsolationEnum, resolve: (parent) => parent.isolation as Isolation }),
     maxInvocationsPerHour: t.exposeInt("maxInvocationsPerHour", {
       nullable: true,
       description: "At most this many runs on live spans per rolling hour; past it a run is recorded as skipped (stats.skippedInvocationCap). Null: no cap.",
@@ -51,21 +51,6 @@ export const EvaluatorRef = builder.prismaNode("Evaluator", {
     archived: t.boolean({ resolve: (e) => e.archivedAt !== null }),
   }),
 });
-
-/**
- * The template id of an evaluator input, from `templateId` (a global ID) or `templateName`.
- * @returns undefined when neither is given. @throws NotFoundError for an unknown name.
- */
-async function templateIdOf(input: { templateId?: { id: string } | null; templateName?: string | null }, ctx: GraphQLContext) {
-  if (input.templateId && input.templateName) {
-    throw new BadUserInputError([{ path: "templateId", message: "give templateId or templateName, not both" }]);
-  }
-  if (input.templateId) return input.templateId.id;
-  if (!input.templateName) return undefined;
-  const template = await ctx.services.templates.findTemplate(ctx.principal.workspaceId, { name: input.templateName });
-  if (!template) throw new NotFoundError("template", input.templateName);
-  return template.id;
-}
 
 builder.queryFields((t) => ({
   evaluators: t.prismaConnection({
@@ -89,9 +74,7 @@ builder.queryFields((t) => ({
     description: "An evaluator by id (also an archived one) or by name (a live one).",
     args: { id: t.arg.globalID({ for: EvaluatorRef }), name: t.arg.string() },
     resolve: async (query, _root, args, ctx) => {
-      if ((args.id ? 1 : 0) + (args.name ? 1 : 0) !== 1) throw new BadUserInputError([{ path: "id", message: "give id or name, not both" }]);
-      const found = await ctx.services.evaluators.findEvaluator(ctx.principal.workspaceId, { id: args.id?.id, name: args.name ?? undefined });
-      if (!found) throw new NotFoundError("evaluator", String(args.id?.id ?? args.name));
+      const found = await ctx.services.evaluators.lookupEvaluator(ctx.principal, { id: args.id?.id, name: args.name });
       return ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: found.id } });
     },
   }),
@@ -118,17 +101,17 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       name: t.string({ required: true, description: "Unique among the workspace's live evaluators." }),
-      kind: t.string({ description: "code (default: give a template) or external (no template: scores posted with submitScores)." }),
+      kind: t.field({ type: EvaluatorKindEnum, description: "code (default: give a template) or external (no template: scores posted with submitScores)." }),
       templateId: t.globalID({ for: TemplateRef, description: "The template (or give templateName); required for a code evaluator." }),
       templateName: t.string(),
       pinnedVersion: t.int({ description: "Stay on this template version; omitted or null follows the latest." }),
       params: t.field({ type: "JSON", description: "Setting values: setting name → value." }),
       enabled: t.boolean({ description: "Defaults to true." }),
-      spanKind: t.string({ description: `${SPAN_KINDS.join(", ")}; defaults to chat.` }),
+      spanKind: t.field({ type: SpanKindEnum, description: "Defaults to chat." }),
       spanNamePattern: t.string({ description: "A glob over span names (* and ?); omitted or null matches every name." }),
       attributeEquals: t.field({ type: "JSON", description: "Span attributes that must be equal: key → string, number or boolean." }),
       samplingRate: t.float({ description: "0 to 1; defaults to 1." }),
-      isolation: t.string({ description: "warm (default) or strict: a fresh forked process per item, slower." }),
+      isolation: t.field({ type: IsolationEnum, description: "warm (default) or strict: a fresh forked process per item, slower." }),
       maxInvocationsPerHour: t.int({ description: "Runs on live spans per rolling hour, at most (1 or more); null or absent: no cap." }),
       dependencies: t.field({ type: [DependencyInput], description: "Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused." }),
     }),
@@ -136,7 +119,7 @@ builder.relayMutationField(
   {
     resolve: async (_root, { input }, ctx) => {
       const { templateId, templateName, dependencies, ...fields } = input;
-      const id = await templateIdOf({ templateId, templateName }, ctx);
+      const id = await ctx.services.templates.templateIdOf(ctx.principal, { templateId: templateId?.id, templateName });
       if (id === undefined && input.kind !== "external") throw new BadUserInputError([{ path: "templateId", message: "is required: give templateId or templateName" }]);
       return ctx.services.evaluators.createEvaluator(ctx.principal, {
         ...withoutNulls(fields, NULL_MEANS_CLEAR),
@@ -160,11 +143,11 @@ builder.relayMutationField(
       params: t.field({ type: "JSON", description: "Replaces the values (null clears them), or with mergeParams is merged into them." }),
       mergeParams: t.boolean({ description: "Merge params into the values (JSON Merge Patch: a key set to null removes that value) instead of replacing them. Default false." }),
       enabled: t.boolean(),
-      spanKind: t.string(),
+      spanKind: t.field({ type: SpanKindEnum }),
       spanNamePattern: t.string(),
       attributeEquals: t.field({ type: "JSON" }),
       samplingRate: t.float(),
-      isolation: t.string(),
+      isolation: t.field({ type: IsolationEnum }),
       maxInvocationsPerHour: t.int({ description: "Null removes the cap." }),
       dependencies: t.field({ type: [DependencyInput], description: "Replaces the dependencies ([] or null removes them all)." }),
     }),
@@ -172,7 +155,7 @@ builder.relayMutationField(
   {
     resolve: async (_root, { input }, ctx) => {
       const { id, templateId, templateName, dependencies, ...fields } = input;
-      const template = await templateIdOf({ templateId, templateName }, ctx);
+      const template = await ctx.services.templates.templateIdOf(ctx.principal, { templateId: templateId?.id, templateName });
       const changes = {
         ...withoutNulls(fields, NULL_MEANS_CLEAR),
         ...(template !== undefined ? { templateId: template } : {}),

@@ -1,14 +1,12 @@
 import { z } from "zod";
+import { ISOLATIONS, SPAN_KINDS } from "../../lib/closed-lists.js";
 import { typeError } from "../../lib/validation.js";
 import { dependenciesInputSchema, evaluatorKindSchema } from "../dependencies/schemas.js";
 
 /** Shared input schemas of the evaluators feature (GraphQL, CLI and MCP use the same). */
 
-/** The span kinds an evaluator can run on (the span model's kinds). */
-export const SPAN_KINDS = ["chat", "tool", "agent", "retrieval", "other"] as const;
-
-/** One span kind. */
-export type SpanKind = (typeof SPAN_KINDS)[number];
+/** The span kinds an evaluator can run on (the span model's kinds, declared in src/lib/closed-lists.ts). */
+export { SPAN_KINDS, type SpanKind } from "../../lib/closed-lists.js";
 
 /** An evaluator's name: unique among the workspace's live evaluators. */
 export const evaluatorNameSchema = z
@@ -43,7 +41,7 @@ export const samplingRateSchema = z
   .max(1, "must be between 0 and 1");
 
 /** How the evaluator's items run in the sandbox: warm runners or a fresh process per item. */
-export const isolationSchema = z.enum(["warm", "strict"], { error: "must be warm or strict" });
+export const isolationSchema = z.enum(ISOLATIONS, { error: `must be one of ${ISOLATIONS.join(", ")}` });
 
 /** At most this many runs on live spans per rolling hour; null: no cap. */
 export const maxInvocationsPerHourSchema = z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").max(10_000_000, "must be at most 10,000,000").nullable();

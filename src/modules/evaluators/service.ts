@@ -4,9 +4,14 @@ import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { parseIssues } from "../../lib/validation.js";
 import { saveDependencies, syncInferredDependencies } from "../dependencies/store.js";
-import { asJson, isUuid, lockTemplate, objectOf, specsOf, withUniqueName, type Tx } from "../templates/store.js";
+import { lockTemplate, specsOf } from "../templates/store.js";
+import { asJson, objectOf } from "../../lib/json-column.js";
+import { idOrName, type IdOrName } from "../../lib/id-or-name.js";
+import { isUuid } from "../../lib/uuid.js";
+import { withUniqueName } from "../../lib/unique-violation.js";
+import type { Tx } from "../../lib/prisma.js";
 import { resolveParams, validateValues } from "../templates/values.js";
-import type { Principal } from "../workspaces/service.js";
+import type { Principal } from "../../lib/principal.js";
 import { createEvaluatorInputSchema, updateEvaluatorInputSchema } from "./schemas.js";
 
 /**
@@ -145,6 +150,13 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
     });
   }
 
+  /** An evaluator of the workspace by id (archived ones too) or by name (live ones), or null. */
+  async function findEvaluator(workspaceId: string, by: { id?: string; name?: string }): Promise<Evaluator | null> {
+    if (by.id !== undefined) return isUuid(by.id) ? prisma.evaluator.findFirst({ where: { id: by.id, workspaceId } }) : null;
+    if (by.name !== undefined) return prisma.evaluator.findUnique({ where: { workspaceId_liveName: { workspaceId, liveName: by.name } } });
+    return null;
+  }
+
   return {
     /**
      * Creates an evaluator. Its values are checked against the settings of the version it runs:
@@ -173,10 +185,17 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
     },
 
     /** An evaluator of the workspace by id (archived ones too) or by name (live ones), or null. */
-    async findEvaluator(workspaceId: string, by: { id?: string; name?: string }): Promise<Evaluator | null> {
-      if (by.id !== undefined) return isUuid(by.id) ? prisma.evaluator.findFirst({ where: { id: by.id, workspaceId } }) : null;
-      if (by.name !== undefined) return prisma.evaluator.findUnique({ where: { workspaceId_liveName: { workspaceId, liveName: by.name } } });
-      return null;
+    findEvaluator,
+
+    /**
+     * An evaluator by id (also an archived one) or by name (a live one): exactly one of them.
+     * @throws BadUserInputError for both or neither; NotFoundError.
+     */
+    async lookupEvaluator(principal: Principal, by: IdOrName): Promise<Evaluator> {
+      const key = idOrName(by)!;
+      const found = await findEvaluator(principal.workspaceId, key);
+      if (!found) throw new NotFoundError("evaluator", String(key.id ?? key.name));
+      return found;
     },
 
     /** The template version the evaluator runs now: its pin, else the template's latest. */

@@ -4,7 +4,7 @@ import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { RunPreparer } from "../runs/prepare.js";
 import { WORKER_CRASH_LIMIT } from "../runs/processor.js";
-import { objectOf } from "../templates/store.js";
+import { objectOf } from "../../lib/json-column.js";
 import { batchRange } from "./batches.js";
 import { orderEvaluators } from "../dependencies/graph.js";
 import { dependencyIds, loadDependencies } from "./dependencies.js";

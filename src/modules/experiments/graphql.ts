@@ -1,17 +1,17 @@
 import { resolveOffsetConnection } from "@pothos/plugin-relay";
 import type { DatasetItem, Experiment } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
+import type { ExperimentEvaluatorSource, ExperimentStatus, RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
+import { ExperimentEvaluatorSourceEnum, ExperimentStatusEnum, RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
 import { pageSizeExtension, type PageSize } from "../../graphql/connections.js";
 import { BadUserInputError } from "../../lib/errors.js";
 import { DatasetItemRef, DatasetRef } from "../datasets/graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
-import { checkOutcome } from "../runs/graphql.js";
-import { uuidOrNil } from "../templates/store.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 import { TemplateRef } from "../templates/graphql.js";
 import { compareExperiments, type Comparison, type ItemChange, type ScoreDelta } from "./compare.js";
 import { itemWhere } from "./items.js";
 import type { ExperimentProgress } from "./progress.js";
-import { EXPERIMENT_STATUSES } from "./schemas.js";
 import { missingDependencyCounts, outcomeCounts, scoreSummaries, type MissingDependencyCount, type OutcomeCount, type ScoreSummary } from "./summary.js";
 import { watchSnapshots, type Snapshot } from "./watch.js";
 
@@ -35,7 +35,7 @@ const ScoreSummaryRef = builder.objectRef<ScoreSummary>("ExperimentScoreSummary"
     evaluator: t.prismaField({ type: "Evaluator", resolve: (query, s, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: s.evaluatorId } }) }),
     evaluatorName: t.exposeString("evaluatorName"),
     name: t.exposeString("name", { description: "The score name." }),
-    dataType: t.exposeString("dataType"),
+    dataType: t.field({ type: ScoreDataTypeEnum, resolve: (parent) => parent.dataType as ScoreDataType }),
     higherIsBetter: t.exposeBoolean("higherIsBetter"),
     count: t.exposeInt("count", { description: "Scores written." }),
     valueCount: t.exposeInt("valueCount", { description: "Scores with a value (the rest are None)." }),
@@ -63,7 +63,7 @@ const OutcomeCountRef = builder.objectRef<OutcomeCount>("ExperimentOutcomeCount"
   fields: (t) => ({
     evaluatorName: t.exposeString("evaluatorName"),
     evaluator: t.prismaField({ type: "Evaluator", resolve: (query, s, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: s.evaluatorId } }) }),
-    outcome: t.exposeString("outcome"),
+    outcome: t.field({ type: RunOutcomeEnum, resolve: (parent) => parent.outcome as RunOutcome }),
     count: t.exposeInt("count"),
   }),
 });
@@ -90,7 +90,7 @@ const ItemFilterRef = builder.inputType("ExperimentItemFilter", {
     maxValue: t.float({ description: "The score's value (a boolean as 0/1) is at most this." }),
     passed: t.boolean({ description: "The score passes (true) or fails (false), by combine.passed at 0.5." }),
     category: t.string({ description: "A CATEGORICAL score has this value." }),
-    outcome: t.string({ description: "Items with a run of this outcome (ok, user_error, timeout, …)." }),
+    outcome: t.field({ type: RunOutcomeEnum, description: "Items with a run of this outcome." }),
   }),
 });
 
@@ -104,7 +104,7 @@ export const ExperimentRef = builder.prismaNode("Experiment", {
   description: "Evaluators run over a dataset's items as queued batch jobs, with progress, per-score summaries and filterable results.",
   fields: (t) => ({
     name: t.exposeString("name"),
-    status: t.exposeString("status", { description: EXPERIMENT_STATUSES.join(", ") }),
+    status: t.field({ type: ExperimentStatusEnum, resolve: (parent) => parent.status as ExperimentStatus }),
     dataset: t.relation("dataset"),
     itemCount: t.exposeInt("itemCount", { description: "Items covered (the dataset's size at creation)." }),
     batchSize: t.exposeInt("batchSize", { description: "Items per queued job." }),
@@ -131,7 +131,6 @@ export const ExperimentRef = builder.prismaNode("Experiment", {
       extensions: pageSizeExtension(ITEMS_PAGE_SIZE),
       resolve: (experiment, args, ctx) => {
         const filter = args.filter ?? {};
-        checkOutcome(filter.outcome, "filter.outcome");
         const where = itemWhere(experiment, { ...filter, evaluatorId: filter.evaluatorId ? uuidOrNil(filter.evaluatorId.id) : null });
         return resolveOffsetConnection({ args, defaultSize: ITEMS_PAGE_SIZE.default, maxSize: ITEMS_PAGE_SIZE.max }, async ({ limit, offset }) => {
           const items = await ctx.prisma.datasetItem.findMany({ where, orderBy: { position: "asc" }, skip: offset, take: limit });
@@ -152,7 +151,7 @@ builder.prismaObject("ExperimentEvaluator", {
     evaluator: t.relation("evaluator"),
     templateVersion: t.relation("templateVersion"),
     params: t.expose("params", { type: "JSON", description: "ctx.params of every run." }),
-    source: t.exposeString("source", { description: "evaluator: named by the caller; template: a template run with its defaults (an archived evaluator made for it); dependency: added because a listed evaluator depends on it." }),
+    source: t.field({ type: ExperimentEvaluatorSourceEnum, resolve: (parent) => parent.source as ExperimentEvaluatorSource }),
     position: t.exposeInt("position"),
   }),
 });
@@ -211,7 +210,7 @@ const ProgressEventRef = builder.objectRef<Snapshot<ExperimentProgress> & { expe
   description: "The status and progress of an experiment, sent when they change.",
   fields: (t) => ({
     experiment: t.prismaField({ type: "Experiment", resolve: (query, e, _a, ctx) => ctx.prisma.experiment.findUniqueOrThrow({ ...query, where: { id: e.experimentId } }) }),
-    status: t.exposeString("status"),
+    status: t.field({ type: ExperimentStatusEnum, resolve: (parent) => parent.status as ExperimentStatus }),
     progress: t.field({ type: ProgressRef, resolve: (e) => e.progress }),
   }),
 });

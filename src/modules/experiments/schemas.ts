@@ -13,10 +13,8 @@ export const DEFAULT_DEPENDENCY_WAIT_SECONDS = 7 * 24 * 3600;
 /** The longest wait for external scores: 30 days. */
 export const MAX_DEPENDENCY_WAIT_SECONDS = 30 * 24 * 3600;
 
-/** The states of an experiment. */
-export const EXPERIMENT_STATUSES = ["queued", "running", "completed", "cancelled"] as const;
-/** One of {@link EXPERIMENT_STATUSES}. */
-export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
+/** The states of an experiment (declared in src/lib/closed-lists.ts). */
+export { EXPERIMENT_STATUSES, type ExperimentStatus } from "../../lib/closed-lists.js";
 
 const idList = (what: string) =>
   z

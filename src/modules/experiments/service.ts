@@ -1,12 +1,16 @@
 import type { Experiment } from "../../generated/prisma/client.js";
+import type { ExperimentEvaluatorSource } from "../../lib/closed-lists.js";
 import { BadUserInputError, NotFoundError, type InputIssue } from "../../lib/errors.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { parseIssues } from "../../lib/validation.js";
 import type { Queues } from "../../queues/queues.js";
-import { asJson, isUuid, objectOf, specsOf, type Tx } from "../templates/store.js";
+import { specsOf } from "../templates/store.js";
+import { asJson, objectOf } from "../../lib/json-column.js";
+import { isUuid } from "../../lib/uuid.js";
+import type { Tx } from "../../lib/prisma.js";
 import { resolveParams, valueProblems } from "../templates/values.js";
-import type { Principal } from "../workspaces/service.js";
+import type { Principal } from "../../lib/principal.js";
 import { batchJobs, batchesOf } from "./batches.js";
 import { experimentProgress, FAILED_OUTCOMES_SQL, type ExperimentProgress } from "./progress.js";
 import { createExperimentInputSchema, DEFAULT_BATCH_SIZE, DEFAULT_DEPENDENCY_WAIT_SECONDS } from "./schemas.js";
@@ -17,7 +21,7 @@ interface Member {
   evaluatorId: string;
   templateVersionId: string;
   params: Record<string, unknown>;
-  source: "evaluator" | "template" | "dependency";
+  source: ExperimentEvaluatorSource;
 }
 
 /** A live evaluator of the workspace with the version and ctx.params it runs now; issues otherwise. */

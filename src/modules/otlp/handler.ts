@@ -19,7 +19,7 @@ import type { Logger } from "../../lib/logger.js";
 import { AppError, LimitExceededError, RateLimitedError, type InputIssue } from "../../lib/errors.js";
 import type { SpanService } from "../spans/service.js";
 import { MAX_SPANS_PER_BATCH } from "../spans/schemas.js";
-import type { Principal } from "../workspaces/service.js";
+import type { Principal } from "../../lib/principal.js";
 import { CONTENT_TYPES, decodeTraceRequest, encodeStatus, encodeTraceResponse, encodingOf, OtlpDecodeError, RPC_CODES, type OtlpEncoding } from "./codec.js";
 import { mapSpan, positionPath, type SpanPosition } from "./mapping.js";
 import { hex } from "./values.js";
@@ -157,7 +157,7 @@ export function createOtlpTraceHandler(deps: OtlpDeps) {
       if (caught instanceof OtlpDecodeError) return error(400, encoding, RPC_CODES.INVALID_ARGUMENT, caught.message);
       if (caught instanceof UnsupportedError) return error(415, encoding, RPC_CODES.INVALID_ARGUMENT, caught.message);
       if (caught instanceof RateLimitedError) {
-        const wait = String((caught.extensions as { retryAfterSeconds?: number }).retryAfterSeconds ?? RETRY_AFTER_SECONDS);
+        const wait = String((caught.details as { retryAfterSeconds?: number } | undefined)?.retryAfterSeconds ?? RETRY_AFTER_SECONDS);
         return error(429, encoding, RPC_CODES.RESOURCE_EXHAUSTED, caught.message, { "retry-after": wait });
       }
       if (caught instanceof AppError) return error(400, encoding, RPC_CODES.INVALID_ARGUMENT, caught.message);

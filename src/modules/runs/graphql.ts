@@ -1,23 +1,16 @@
 import { builder } from "../../graphql/builder.js";
-import { BadUserInputError } from "../../lib/errors.js";
+import type { RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
+import { RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
-import { uuidOrNil } from "../templates/store.js";
-import { RUN_OUTCOMES } from "./record.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 import type { EvaluatorStats } from "./service.js";
-
-/** Checks an outcome filter against the closed list. @throws BadUserInputError naming the argument. */
-export function checkOutcome(outcome: string | null | undefined, path = "outcome"): void {
-  if (outcome && !(RUN_OUTCOMES as readonly string[]).includes(outcome)) {
-    throw new BadUserInputError([{ path, message: `must be one of ${RUN_OUTCOMES.join(", ")}` }]);
-  }
-}
 
 /** One score written by a run. */
 export const ScoreRef = builder.prismaObject("Score", {
   description: "One score written by a run: a name, a value (boolean, number, category or none) and how to read it.",
   fields: (t) => ({
     name: t.exposeString("name"),
-    dataType: t.exposeString("dataType", { description: "BOOLEAN, NUMERIC or CATEGORICAL." }),
+    dataType: t.field({ type: ScoreDataTypeEnum, resolve: (parent) => parent.dataType as ScoreDataType }),
     value: t.field({ type: "JSON", nullable: true, description: "The value as written: true/false, a number, a string, or null (no value).", resolve: (s) => s.value ?? null }),
     numericValue: t.exposeFloat("numericValue", { nullable: true, description: "The value as a number for filters: the number, or 1/0 for a boolean." }),
     higherIsBetter: t.exposeBoolean("higherIsBetter"),
@@ -51,7 +44,7 @@ export const RunRef = builder.prismaNode("Run", {
     evaluator: t.relation("evaluator"),
     span: t.relation("span", { nullable: true, description: "The span (null for a run of an experiment)." }),
     templateVersion: t.relation("templateVersion", { nullable: true, description: "The template version run (null when skipped)." }),
-    outcome: t.exposeString("outcome", { description: `One of ${RUN_OUTCOMES.join(", ")}.` }),
+    outcome: t.field({ type: RunOutcomeEnum, resolve: (parent) => parent.outcome as RunOutcome }),
     skipReason: t.exposeString("skipReason", { nullable: true, description: "Why it did not run (outcome skipped)." }),
     outputTruncated: t.exposeBoolean("outputTruncated", {
       description: "The item printed more than the output cap (64 KiB by default): stdout/stderr end with a marker, the rest was dropped, the scores were kept.",
@@ -78,7 +71,7 @@ export const RunRef = builder.prismaNode("Run", {
 });
 
 const OutcomeCountRef = builder.objectRef<{ outcome: string; count: number }>("OutcomeCount").implement({
-  fields: (t) => ({ outcome: t.exposeString("outcome"), count: t.exposeInt("count") }),
+  fields: (t) => ({ outcome: t.field({ type: RunOutcomeEnum, resolve: (parent) => parent.outcome as RunOutcome }), count: t.exposeInt("count") }),
 });
 
 const EvaluatorStatsRef = builder.objectRef<EvaluatorStats>("EvaluatorStats").implement({
@@ -122,13 +115,12 @@ builder.queryFields((t) => ({
     cursor: "id",
     description: "Runs on live spans, newest first; filter by outcome to find a failing evaluator.",
     args: {
-      outcome: t.arg.string({ description: `One of ${RUN_OUTCOMES.join(", ")}.` }),
+      outcome: t.arg({ type: RunOutcomeEnum }),
       evaluatorId: t.arg.globalID({ for: EvaluatorRef }),
       from: t.arg({ type: "DateTime", description: "Runs created at or after." }),
       to: t.arg({ type: "DateTime", description: "Runs created before." }),
     },
     resolve: (query, _root, args, ctx) => {
-      checkOutcome(args.outcome);
       return ctx.prisma.run.findMany({
         ...query,
         where: {

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { ExecuteKey } from "../../execution/index.js";
 import type { SharedLibraryService } from "../shared-libraries/service.js";
 import { inspectSource, type SourceInspector } from "../templates/inspect-source.js";
@@ -33,7 +34,8 @@ function pinsOf(value: unknown): Record<string, number> {
  */
 export function createRunPreparer(deps: { sharedLibraries: Pick<SharedLibraryService, "resolveLibraries">; inspectSource?: SourceInspector }) {
   const inspector = deps.inspectSource ?? inspectSource;
-  const importsCache = new Map<string, Promise<string[]>>();
+  // Keyed by template version id (a version's source never changes); the least recently used go first.
+  const importsCache = new LRUCache<string, Promise<string[]>>({ max: 10_000 });
 
   /** The shared libraries the version's source imports directly. */
   function directImports(version: RunnableVersion): Promise<string[]> {
@@ -43,7 +45,6 @@ export function createRunPreparer(deps: { sharedLibraries: Pick<SharedLibrarySer
     if (!found) {
       found = inspector(version.sourceCode).then((r) => (r.ok ? r.sharedLibraries : []));
       found.catch(() => importsCache.delete(version.id));
-      if (importsCache.size > 10_000) importsCache.clear();
       importsCache.set(version.id, found);
     }
     return found;

@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { Evaluator, Span, TemplateVersion } from "../../generated/prisma/client.js";
 import type { Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
@@ -5,7 +6,8 @@ import type { PrismaClient } from "../../lib/prisma.js";
 import { declaredDependencies, documentScores, failedGate, inputRunIds, isCurrent, lockSpans, spansInputs, type DeclaredDependency, type SpanInputs } from "../dependencies/inputs.js";
 import { spanToDocument } from "../spans/document.js";
 import { MAX_TRACE_SPANS } from "../spans/service.js";
-import { objectOf, specsOf } from "../templates/store.js";
+import { specsOf } from "../templates/store.js";
+import { objectOf } from "../../lib/json-column.js";
 import { resolveParams } from "../templates/values.js";
 import { createBatcher, type BatcherOptions, type Settled } from "./batcher.js";
 import type { RunPreparer } from "./prepare.js";
@@ -147,7 +149,7 @@ export function createRunProcessor(deps: {
 }) {
   const { prisma, logger } = deps;
   // Template versions never change: cache them by (template, version) so a batch reads only the evaluator.
-  const versions = new Map<string, Promise<TemplateVersion>>();
+  const versions = new LRUCache<string, Promise<TemplateVersion>>({ max: 5_000 });
 
   /** The version the evaluator runs now: its pin, else its template's latest (read with the evaluator). */
   function versionOf(evaluator: CodeEvaluator): Promise<TemplateVersion> {
@@ -158,7 +160,6 @@ export function createRunProcessor(deps: {
     if (!found) {
       found = prisma.templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId, version } } });
       found.catch(() => versions.delete(key));
-      if (versions.size > 5_000) versions.clear();
       versions.set(key, found);
     }
     return found;

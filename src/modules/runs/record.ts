@@ -1,13 +1,11 @@
 import type { ItemResult, Score } from "../../execution/index.js";
+import type { RunOutcome } from "../../lib/closed-lists.js";
 
 /** Most characters of stdout, and of stderr, kept on a run (the sandbox already caps both together). */
 export const MAX_CAPTURED_CHARS = 16 * 1024;
 
-/** The closed list of run outcomes: the sandbox's outcomes, plus `skipped` (not run, with a reason). */
-export const RUN_OUTCOMES = ["ok", "user_error", "timeout", "memory_limit", "output_limit", "invalid_result", "sandbox_error", "skipped"] as const;
-
-/** One run outcome. */
-export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+/** The closed list of run outcomes (declared in src/lib/closed-lists.ts). */
+export { RUN_OUTCOMES, type RunOutcome } from "../../lib/closed-lists.js";
 
 /** The start of the skip reason of a run left out by the evaluator's maxInvocationsPerHour (stats count it). */
 export const INVOCATION_CAP_REASON = "maxInvocationsPerHour";

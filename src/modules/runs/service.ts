@@ -1,6 +1,6 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import { dependencyWaits } from "../dependencies/waiting.js";
-import { isUuid } from "../templates/store.js";
+import { isUuid } from "../../lib/uuid.js";
 import { INVOCATION_CAP_REASON, RUN_OUTCOMES, type RunOutcome } from "./record.js";
 
 /** Per evaluator on live spans: how spans met its rule, and what its runs ended with. */

@@ -1,7 +1,7 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
 import { NotFoundError } from "../../lib/errors.js";
-import { uuidOrNil } from "../templates/store.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 import type { LibraryDiff, PinningTemplate } from "./service.js";
 
 /** The diff between two versions of a shared library. */
@@ -21,7 +21,7 @@ const SharedLibraryPinRef = builder.objectRef<PinningTemplate>("SharedLibraryPin
   description: "A live template with versions that pin the library (they keep its deletion from happening).",
   fields: (t) => ({
     templateName: t.exposeString("template"),
-    templateId: t.exposeID("id", { description: "The template's global id." }),
+    templateId: t.id({ description: "The template's global id.", resolve: (p) => encodeGlobalID("Template", p.id) }),
     templateVersions: t.exposeIntList("versions", { description: "The template versions that pin the library." }),
     pinnedVersions: t.exposeIntList("pinnedVersions", { description: "The library version each of them pins, in the same order." }),
   }),

@@ -1,11 +1,10 @@
-import { encodeGlobalID } from "@pothos/plugin-relay";
 import type { SharedLibrary, SharedLibraryVersion } from "../../generated/prisma/client.js";
 import { BadUserInputError, ConflictError, NotFoundError, type InputIssue } from "../../lib/errors.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { formatPosition } from "../../lib/inspect-python.js";
 import { parseIssues } from "../../lib/validation.js";
-import type { Principal } from "../workspaces/service.js";
+import { authorKeyOf, type Principal } from "../../lib/principal.js";
 import { unifiedDiff } from "./diff.js";
 import { inspectLibrary, type LibraryInspector } from "./inspect-library.js";
 import { resolveLibraries, validateImportsAndPins, type Db, type ResolvedLibraries, type ValidateOptions } from "./resolve.js";
@@ -37,7 +36,7 @@ export interface LibraryDiff {
 export interface PinningTemplate {
   /** The template's name. */
   template: string;
-  /** Its global (Relay) id. */
+  /** Its id (a UUID). */
   id: string;
   /** The versions that pin the library. */
   versions: number[];
@@ -85,7 +84,7 @@ export function createSharedLibraryService(deps: { prisma: PrismaClient; logger:
       WHERE t."workspaceId" = ${workspaceId}::uuid AND t."deletedAt" IS NULL AND jsonb_exists(tv."libraryPins", ${name})
       GROUP BY t.id, t.name
       ORDER BY t.name, t.id`;
-    return rows.map((r) => ({ template: r.name, id: encodeGlobalID("Template", r.id), versions: r.versions.map(Number), pinnedVersions: r.pinned.map(Number) }));
+    return rows.map((r) => ({ template: r.name, id: r.id, versions: r.versions.map(Number), pinnedVersions: r.pinned.map(Number) }));
   }
 
   return {
@@ -131,7 +130,7 @@ export function createSharedLibraryService(deps: { prisma: PrismaClient; logger:
             sourceCode: data.sourceCode,
             note: data.note ?? "",
             imports,
-            authorApiKeyId: principal.apiKeyId,
+            authorApiKeyId: authorKeyOf(principal),
           },
         });
         return { library, version };
@@ -206,7 +205,7 @@ export function createSharedLibraryService(deps: { prisma: PrismaClient; logger:
           throw new ConflictError(
             `shared library "${name}" is pinned by ${pinning.length} template(s): ${list}. Remove the pins (save new template versions without them) ` +
               "or deprecate the library instead.",
-            pinning,
+            pinning.map((p) => ({ recordType: "Template" as const, ...p })),
           );
         }
         await tx.sharedLibrary.delete({ where: { id } });

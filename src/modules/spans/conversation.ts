@@ -5,7 +5,7 @@
  * (OpenAI `tool_calls`, OTel GenAI `{"type": "tool_call"}` parts, or `{name, arguments}`). Pure.
  */
 
-import { isPlainObject } from "../templates/settings.js";
+import { isPlainObject } from "../../lib/json-column.js";
 
 /** One turn: a role and its text. */
 export interface Turn {

@@ -1,4 +1,4 @@
-import { objectOf } from "../templates/store.js";
+import { objectOf } from "../../lib/json-column.js";
 import { conversationInput, conversationOutput } from "./genai.js";
 
 /**

@@ -1,18 +1,17 @@
-import { encodeGlobalID } from "@pothos/plugin-relay";
-import type { Prisma, Span } from "../../generated/prisma/client.js";
+import { encodeGlobalID, resolveCursorConnection } from "@pothos/plugin-relay";
+import type { Span } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
+import type { SpanKind, SpanStatus } from "../../lib/closed-lists.js";
+import { RunOutcomeEnum, SpanKindEnum, SpanStatusEnum } from "../../graphql/enums.js";
 import { NotFoundError } from "../../lib/errors.js";
 import { DependencyWaitRef } from "../dependencies/waiting-graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
-import { checkOutcome } from "../runs/graphql.js";
-import { uuidOrNil } from "../templates/store.js";
-import { SPAN_KINDS } from "../evaluators/schemas.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 import { toolCallsOf, turnsOf } from "./conversation.js";
 import { spanToDocument } from "./document.js";
 import { conversationInput, conversationOutput } from "./genai.js";
-import { globToRegExp } from "./matching.js";
 import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH } from "./schemas.js";
-import type { EvaluationBacklog, IngestResult, MatchExplanation } from "./service.js";
+import { spanCursor, type EvaluationBacklog, type IngestResult, type MatchExplanation } from "./service.js";
 
 function attrs(span: Span): Record<string, unknown> {
   return (span.attributes ?? {}) as Record<string, unknown>;
@@ -28,8 +27,8 @@ export const SpanRef = builder.prismaNode("Span", {
     spanId: t.exposeString("spanId"),
     parentSpanId: t.exposeString("parentSpanId", { nullable: true }),
     name: t.exposeString("name"),
-    kind: t.exposeString("kind", { description: `${SPAN_KINDS.join(", ")}.` }),
-    status: t.exposeString("status", { description: "unset, ok or error." }),
+    kind: t.field({ type: SpanKindEnum, resolve: (parent) => parent.kind as SpanKind }),
+    status: t.field({ type: SpanStatusEnum, resolve: (parent) => parent.status as SpanStatus }),
     startTime: t.expose("startTime", { type: "DateTime" }),
     endTime: t.expose("endTime", { type: "DateTime", nullable: true }),
     input: t.field({ type: "JSON", nullable: true, description: "The input as sent.", resolve: (s) => s.input ?? null }),
@@ -54,9 +53,8 @@ export const SpanRef = builder.prismaNode("Span", {
     }),
     runs: t.relation("runs", {
       description: "The runs of the evaluators that matched it.",
-      args: { evaluatorId: t.arg.globalID({ for: EvaluatorRef }), outcome: t.arg.string() },
+      args: { evaluatorId: t.arg.globalID({ for: EvaluatorRef }), outcome: t.arg({ type: RunOutcomeEnum }) },
       query: (args) => {
-        checkOutcome(args.outcome);
         return {
           where: { ...(args.evaluatorId ? { evaluatorId: uuidOrNil(args.evaluatorId.id) } : {}), ...(args.outcome ? { outcome: args.outcome } : {}) },
           orderBy: { createdAt: "asc" },
@@ -81,57 +79,18 @@ const SpanFilterRef = builder.inputType("SpanFilter", {
   description: "Filters of the spans query; every given one must hold. Score filters apply to one score of one run.",
   fields: (t) => ({
     traceId: t.string(),
-    kind: t.string(),
+    kind: t.field({ type: SpanKindEnum }),
     name: t.string({ description: "A glob over span names (* and ?)." }),
     from: t.field({ type: "DateTime", description: "Spans that started at or after." }),
     to: t.field({ type: "DateTime", description: "Spans that started before." }),
     evaluatorId: t.globalID({ description: "Spans with a run of this evaluator." }),
-    outcome: t.string({ description: "Spans with a run of this outcome (of the evaluator, when given)." }),
+    outcome: t.field({ type: RunOutcomeEnum, description: "Spans with a run of this outcome (of the evaluator, when given)." }),
     scoreName: t.string({ description: "Spans with a score of this name." }),
     scoreValue: t.field({ type: "JSON", description: "… whose value equals this (true, 0.5, \"label\")." }),
     scoreMin: t.float({ description: "… whose numeric value (1/0 for booleans) is at least this." }),
     scoreMax: t.float({ description: "… whose numeric value is at most this." }),
   }),
 });
-
-/** The Prisma filter of a SpanFilter (scoped to the workspace by the caller). */
-function spanWhere(filter: typeof SpanFilterRef.$inferInput | null | undefined): Prisma.SpanWhereInput {
-  if (!filter) return {};
-  checkOutcome(filter.outcome, "filter.outcome");
-  const where: Prisma.SpanWhereInput = {};
-  if (filter.traceId) where.traceId = filter.traceId;
-  if (filter.kind) where.kind = filter.kind;
-  if (filter.name) {
-    if (/[*?]/.test(filter.name)) where.name = { startsWith: filter.name.split(/[*?]/)[0] ?? "" };
-    else where.name = filter.name;
-  }
-  if (filter.from || filter.to) where.startTime = { ...(filter.from ? { gte: filter.from } : {}), ...(filter.to ? { lt: filter.to } : {}) };
-  const hasScore = filter.scoreName || filter.scoreValue !== undefined && filter.scoreValue !== null || typeof filter.scoreMin === "number" || typeof filter.scoreMax === "number";
-  if (filter.evaluatorId || filter.outcome || hasScore) {
-    const numeric = {
-      ...(typeof filter.scoreMin === "number" ? { gte: filter.scoreMin } : {}),
-      ...(typeof filter.scoreMax === "number" ? { lte: filter.scoreMax } : {}),
-    };
-    where.runs = {
-      some: {
-        ...(filter.evaluatorId ? { evaluatorId: uuidOrNil(filter.evaluatorId.id) } : {}),
-        ...(filter.outcome ? { outcome: filter.outcome } : {}),
-        ...(hasScore
-          ? {
-              scores: {
-                some: {
-                  ...(filter.scoreName ? { name: filter.scoreName } : {}),
-                  ...(filter.scoreValue !== undefined && filter.scoreValue !== null ? { value: { equals: filter.scoreValue as Prisma.InputJsonValue } } : {}),
-                  ...(Object.keys(numeric).length ? { numericValue: numeric } : {}),
-                },
-              },
-            }
-          : {}),
-      },
-    };
-  }
-  return where;
-}
 
 const TraceRef = builder.objectRef<{ traceId: string; spans: Span[] }>("Trace").implement({
   description: "The spans of one trace, ordered by start time.",
@@ -189,19 +148,13 @@ const RejectedSpanRef = builder.objectRef<IngestResult["rejected"][number]>("Rej
 });
 
 builder.queryFields((t) => ({
-  spans: t.prismaConnection({
-    type: "Span",
-    cursor: "id",
+  spans: t.connection({
+    type: SpanRef,
     description: "The workspace's spans, newest start first.",
     args: { filter: t.arg({ type: SpanFilterRef }) },
-    resolve: async (query, _root, args, ctx) => {
-      const rows = await ctx.prisma.span.findMany({
-        ...query,
-        where: { workspaceId: ctx.principal.workspaceId, ...spanWhere(args.filter) },
-        orderBy: [{ startTime: "desc" }, { id: "desc" }],
-      });
-      const glob = args.filter?.name && /[*?]/.test(args.filter.name) ? globToRegExp(args.filter.name) : null;
-      return glob ? rows.filter((s) => glob.test(s.name)) : rows;
+    resolve: (_root, args, ctx) => {
+      const filter = args.filter ? { ...args.filter, evaluatorId: args.filter.evaluatorId?.id } : args.filter;
+      return resolveCursorConnection<Promise<Span[]>>({ args, toCursor: (span: Span) => spanCursor(span) }, (page) => ctx.services.spans.listSpans(ctx.principal, filter, page));
     },
   }),
   span: t.prismaField({

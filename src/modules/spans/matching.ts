@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import { createHash } from "node:crypto";
 
 /**
@@ -38,7 +39,8 @@ export interface MatchDecision {
   draw: number;
 }
 
-const globCache = new Map<string, RegExp>();
+/** Compiled globs by pattern (evaluator rules repeat); the least recently used go first. */
+const globCache = new LRUCache<string, RegExp>({ max: 1_000 });
 
 /** A glob as an anchored RegExp: `*` any characters (also none), `?` one character, the rest literal. */
 export function globToRegExp(glob: string): RegExp {
@@ -46,7 +48,6 @@ export function globToRegExp(glob: string): RegExp {
   if (!re) {
     const body = [...glob].map((c) => (c === "*" ? ".*" : c === "?" ? "." : c.replace(/[.+^${}()|[\]\\/]/g, "\\$&"))).join("");
     re = new RegExp(`^${body}$`, "su");
-    if (globCache.size > 1000) globCache.clear();
     globCache.set(glob, re);
   }
   return re;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { formatPath } from "../../lib/errors.js";
-import { SPAN_KINDS, type SpanKind } from "../evaluators/schemas.js";
+import { SPAN_KINDS, SPAN_STATUSES, type SpanKind } from "../../lib/closed-lists.js";
 import { unstorableValues } from "../../lib/json-safety.js";
 
 /** Shared input schemas of the spans feature (GraphQL, CLI and MCP use the same). */
@@ -12,8 +12,8 @@ export const MAX_BATCH_BYTES = 8 * 1024 * 1024;
 /** At most this many bytes of JSON in one span (more rejects that span only). */
 export const MAX_SPAN_BYTES = 1024 * 1024;
 
-/** The span status codes of OpenTelemetry. */
-export const SPAN_STATUSES = ["unset", "ok", "error"] as const;
+/** The span status codes of OpenTelemetry (declared in src/lib/closed-lists.ts). */
+export { SPAN_STATUSES } from "../../lib/closed-lists.js";
 
 const id = (what: string) =>
   z

@@ -6,9 +6,12 @@ import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
 import { describeWait, dependencyWaits, type DependencyWait } from "../dependencies/waiting.js";
-import { isUuid } from "../templates/store.js";
-import type { Principal } from "../workspaces/service.js";
+import { isUuid } from "../../lib/uuid.js";
+import type { Principal } from "../../lib/principal.js";
 import { spanToDocument, type SampleDocument } from "./document.js";
+import { listSpans, type SpanPageRequest } from "./list.js";
+
+export { spanCursor } from "./list.js";
 import { matchSpan, type EvaluatorRule, type MatchDecision } from "./matching.js";
 import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
 import { countDecision, emptyCounts, owedOnResend, recordMatchStats, type MatchCounts } from "./stats.js";
@@ -265,6 +268,8 @@ export function createSpanService(deps: {
     backlogOf,
     findSpan,
     traceSpans,
+    /** A page of the workspace's spans, filtered in SQL: see {@link listSpans}. */
+    listSpans: (principal: Principal, filter: unknown, page: SpanPageRequest) => listSpans(prisma, principal, filter, page),
 
     /** The dependents waiting for dependencies on a span of the workspace (see dependencies/waiting.ts). */
     waiting: (workspaceId: string, spanId: string): Promise<DependencyWait[]> => dependencyWaits(prisma, workspaceId, { spanId }),

@@ -1,4 +1,3 @@
-import { encodeGlobalID } from "@pothos/plugin-relay";
 import { ConflictError } from "../../lib/errors.js";
 import type { ParamSpec } from "./settings.js";
 import { typeMismatch } from "./settings.js";
@@ -52,13 +51,13 @@ export function settingsConflicts(newSpecs: readonly ParamSpec[], evaluators: re
 
 /**
  * The CONFLICT (HTTP 409) error for a refused settings change, naming every evaluator and its
- * reason; `extensions.details` holds `{evaluator, id (global), reason, reasons}` per evaluator.
+ * reason; `details.details` holds `{evaluator, id, reason, reasons}` per evaluator (GraphQL: a global id).
  */
 export function settingsConflictError(template: string, conflicts: readonly EvaluatorConflict[]): ConflictError {
   const list = conflicts.map((c) => `"${c.evaluator}" (${c.reason})`).join("; ");
   return new ConflictError(
     `the new settings of template "${template}" would not accept the values of ${conflicts.length} evaluator(s): ${list}. ` +
       "Change their values first, then change the template.",
-    conflicts.map((c) => ({ evaluator: c.evaluator, id: encodeGlobalID("Evaluator", c.evaluatorId), reason: c.reason, reasons: c.reasons })),
+    conflicts.map((c) => ({ recordType: "Evaluator" as const, evaluator: c.evaluator, id: c.evaluatorId, reason: c.reason, reasons: c.reasons })),
   );
 }

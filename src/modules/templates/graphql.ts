@@ -1,11 +1,13 @@
 import { resolveArrayConnection } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
+import type { EntryPointKind } from "../../lib/closed-lists.js";
+import { EntryPointKindEnum } from "../../graphql/enums.js";
 import { PAGE_SIZE } from "../../graphql/connections.js";
-import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import type { TemplateValidation } from "./service.js";
 import type { ParamSpec } from "./settings.js";
 import { findStarter, listStarters, starterFile, starterNotFound, type Starter } from "./starters/index.js";
-import { specsOf, uuidOrNil } from "./store.js";
+import { specsOf } from "./store.js";
+import { uuidOrNil } from "../../lib/uuid.js";
 
 
 /**
@@ -34,7 +36,7 @@ export const TemplateParamRef = builder.objectRef<ParamSpec>("TemplateParam").im
 const EntryPointRef = builder.objectRef<{ kind: string; name: string }>("EntryPoint").implement({
   description: "The entry point found in the code (without running it).",
   fields: (t) => ({
-    kind: t.exposeString("kind", { description: "evaluate, main (Open Chat Studio) or opik (a BaseMetric class)." }),
+    kind: t.field({ type: EntryPointKindEnum, resolve: (parent) => parent.kind as EntryPointKind }),
     name: t.exposeString("name", { description: "The function or class name." }),
   }),
 });
@@ -157,9 +159,7 @@ builder.queryFields((t) => ({
     description: "A template by id (also a deleted one) or by name (a live one).",
     args: { id: t.arg.globalID({ for: TemplateRef }), name: t.arg.string() },
     resolve: async (query, _root, args, ctx) => {
-      if ((args.id ? 1 : 0) + (args.name ? 1 : 0) !== 1) throw new BadUserInputError([{ path: "id", message: "give id or name, not both" }]);
-      const found = await ctx.services.templates.findTemplate(ctx.principal.workspaceId, { id: args.id?.id, name: args.name ?? undefined });
-      if (!found) throw new NotFoundError("template", String(args.id?.id ?? args.name));
+      const found = await ctx.services.templates.lookupTemplate(ctx.principal, { id: args.id?.id, name: args.name });
       return ctx.prisma.template.findUniqueOrThrow({ ...query, where: { id: found.id } });
     },
   }),
@@ -168,11 +168,7 @@ builder.queryFields((t) => ({
     description: "One version of a template, by template id or name; the latest when version is omitted.",
     args: { templateId: t.arg.globalID({ for: TemplateRef }), templateName: t.arg.string(), version: t.arg.int() },
     resolve: async (query, _root, args, ctx) => {
-      const by = { id: args.templateId?.id, name: args.templateName ?? undefined };
-      if ((by.id ? 1 : 0) + (by.name ? 1 : 0) !== 1) throw new BadUserInputError([{ path: "templateId", message: "give templateId or templateName, not both" }]);
-      const template = await ctx.services.templates.findTemplate(ctx.principal.workspaceId, by);
-      const version = template && (await ctx.services.templates.findVersion(ctx.principal.workspaceId, template.id, args.version ?? undefined));
-      if (!version) throw new NotFoundError("template version", `${by.id ?? by.name}@${args.version ?? "latest"}`);
+      const version = await ctx.services.templates.lookupVersion(ctx.principal, { templateId: args.templateId?.id, templateName: args.templateName, version: args.version });
       return ctx.prisma.templateVersion.findUniqueOrThrow({ ...query, where: { id: version.id } });
     },
   }),

@@ -1,3 +1,4 @@
+import type { EntryPointKind } from "../../lib/closed-lists.js";
 import type { InputIssue } from "../../lib/errors.js";
 import { formatPosition, inspectPython, type SourceError } from "../../lib/inspect-python.js";
 
@@ -6,7 +7,7 @@ export const MAX_SOURCE_BYTES = 256 * 1024;
 
 /** The entry point found in a source: evaluate(ctx), Open Chat Studio's main(...), or an Opik BaseMetric class. */
 export interface EntryPoint {
-  kind: "evaluate" | "main" | "opik";
+  kind: EntryPointKind;
   name: string;
   line: number;
 }

@@ -1,10 +1,9 @@
 import { isDeepStrictEqual } from "node:util";
-import { encodeGlobalID } from "@pothos/plugin-relay";
 import type { Template, TemplateVersion } from "../../generated/prisma/client.js";
 import { BadUserInputError, ConflictError, NotFoundError, type InputIssue } from "../../lib/errors.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import type { Principal } from "../workspaces/service.js";
+import { authorKeyOf, type Principal } from "../../lib/principal.js";
 import { settingsConflictError, settingsConflicts } from "./conflicts.js";
 import { checkSource, inspectSource, type SourceInspector } from "./inspect-source.js";
 import { createTemplateInputSchema, parseTemplateInput, updateTemplateInputSchema } from "./schemas.js";
@@ -12,7 +11,11 @@ import type { ParamSpec } from "./settings.js";
 import { validateImportsAndPins } from "../shared-libraries/resolve.js";
 import { syncInferredDependencies } from "../dependencies/store.js";
 import { findStarter, starterNotFound } from "./starters/index.js";
-import { asJson, isUuid, lockTemplate, specsOf, withUniqueName } from "./store.js";
+import { lockTemplate, specsOf } from "./store.js";
+import { asJson } from "../../lib/json-column.js";
+import { idOrName, type IdOrName } from "../../lib/id-or-name.js";
+import { isUuid } from "../../lib/uuid.js";
+import { withUniqueName } from "../../lib/unique-violation.js";
 import { validateValues } from "./values.js";
 
 /** What a dry-run check of a template draft found (nothing is saved or run). */
@@ -92,7 +95,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
               libraryPins: asJson(libraryPins),
               sharedImports: inspection.sharedLibraries,
               scoreReads: inspection.scoreReads ?? [],
-              authorApiKeyId: principal.apiKeyId,
+              authorApiKeyId: authorKeyOf(principal),
             },
           },
         },
@@ -100,6 +103,28 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
       }),
     );
     return latestOf(template);
+  }
+
+  /** A template of the workspace by id (deleted ones too) or by name (live ones), or null. */
+  async function findTemplate(workspaceId: string, by: { id?: string; name?: string }): Promise<Template | null> {
+    if (by.id !== undefined) {
+      if (!isUuid(by.id)) return null;
+      return prisma.template.findFirst({ where: { id: by.id, workspaceId } });
+    }
+    if (by.name !== undefined) {
+      return prisma.template.findUnique({ where: { workspaceId_liveName: { workspaceId, liveName: by.name } } });
+    }
+    return null;
+  }
+
+  /** A version of a template of the workspace (the latest without `version`), or null. */
+  async function findVersion(workspaceId: string, templateId: string, version?: number): Promise<TemplateVersion | null> {
+    if (!isUuid(templateId)) return null;
+    const template = await prisma.template.findFirst({ where: { id: templateId, workspaceId } });
+    if (!template) return null;
+    return prisma.templateVersion.findUnique({
+      where: { templateId_version: { templateId, version: version ?? template.latestVersion } },
+    });
   }
 
   return {
@@ -174,7 +199,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
                 scoreReads: inspection ? (inspection.scoreReads ?? []) : latest.scoreReads,
                 entryPointKind: inspection?.entryPoint.kind ?? latest.entryPointKind,
                 entryPointName: inspection?.entryPoint.name ?? latest.entryPointName,
-                authorApiKeyId: principal.apiKeyId,
+                authorApiKeyId: authorKeyOf(principal),
               },
             });
           }
@@ -216,7 +241,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
           throw new ConflictError(
             `template "${current.name}" is used by ${users.length} evaluator(s): ${users.map((u) => `"${u.name}"`).join(", ")}. ` +
               "Delete them or move them to another template first.",
-            users.map((u) => ({ evaluator: u.name, id: encodeGlobalID("Evaluator", u.id), reason: "runs this template" })),
+            users.map((u) => ({ recordType: "Evaluator" as const, evaluator: u.name, id: u.id, reason: "runs this template" })),
           );
         }
         return tx.template.update({ where: { id: templateId }, data: { deletedAt: new Date(), liveName: null } });
@@ -238,27 +263,46 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
       });
     },
 
-    /** A template of the workspace by id (deleted ones too) or by name (live ones), or null. */
-    async findTemplate(workspaceId: string, by: { id?: string; name?: string }): Promise<Template | null> {
-      if (by.id !== undefined) {
-        if (!isUuid(by.id)) return null;
-        return prisma.template.findFirst({ where: { id: by.id, workspaceId } });
-      }
-      if (by.name !== undefined) {
-        return prisma.template.findUnique({ where: { workspaceId_liveName: { workspaceId, liveName: by.name } } });
-      }
-      return null;
-    },
+    findTemplate,
 
     /** One version of a template of the workspace (the latest when `version` is omitted), or null. */
-    async findVersion(workspaceId: string, templateId: string, version?: number): Promise<TemplateVersion | null> {
-      if (!isUuid(templateId)) return null;
-      const template = await prisma.template.findFirst({ where: { id: templateId, workspaceId } });
-      if (!template) return null;
-      return prisma.templateVersion.findUnique({
-        where: { templateId_version: { templateId, version: version ?? template.latestVersion } },
-      });
+    /**
+     * A template by id (also a deleted one) or by name (a live one): exactly one of them.
+     * @throws BadUserInputError for both or neither; NotFoundError.
+     */
+    async lookupTemplate(principal: Principal, by: IdOrName): Promise<Template> {
+      const key = idOrName(by)!;
+      const found = await findTemplate(principal.workspaceId, key);
+      if (!found) throw new NotFoundError("template", String(key.id ?? key.name));
+      return found;
     },
+
+    /**
+     * The template id an input names with `templateId` or `templateName` (undefined for neither).
+     * @throws BadUserInputError for both; NotFoundError for an unknown name.
+     */
+    async templateIdOf(principal: Principal, input: { templateId?: string | null; templateName?: string | null }): Promise<string | undefined> {
+      const key = idOrName({ id: input.templateId, name: input.templateName }, { id: "templateId", name: "templateName" }, true);
+      if (!key) return undefined;
+      if (key.id !== undefined) return key.id;
+      const template = await findTemplate(principal.workspaceId, key);
+      if (!template) throw new NotFoundError("template", key.name!);
+      return template.id;
+    },
+
+    /**
+     * A version of a template named by `templateId` or `templateName`; the latest without `version`.
+     * @throws BadUserInputError for both or neither; NotFoundError.
+     */
+    async lookupVersion(principal: Principal, input: { templateId?: string | null; templateName?: string | null; version?: number | null }): Promise<TemplateVersion> {
+      const key = idOrName({ id: input.templateId, name: input.templateName }, { id: "templateId", name: "templateName" })!;
+      const template = await findTemplate(principal.workspaceId, key);
+      const version = template && (await findVersion(principal.workspaceId, template.id, input.version ?? undefined));
+      if (!version) throw new NotFoundError("template version", `${key.id ?? key.name}@${input.version ?? "latest"}`);
+      return version;
+    },
+
+    findVersion,
   };
 }
 

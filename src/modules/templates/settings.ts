@@ -1,5 +1,9 @@
 import type { InputIssue } from "../../lib/errors.js";
+import { isPlainObject } from "../../lib/json-column.js";
 import { isPythonKeyword } from "./python-keywords.js";
+
+/** @deprecated import from src/lib/json-column.ts */
+export { isPlainObject };
 
 /** The setting types of code-evaluator-settings.md, "Types". */
 export const PARAM_TYPES = ["string", "text", "number", "integer", "boolean", "string_list", "enum", "json"] as const;
@@ -37,10 +41,6 @@ export const MAX_OPTION = 100;
 const FIELDS = ["name", "type", "label", "description", "default", "required", "options"];
 const NAME_RE = /^[a-z_][a-z0-9_]*$/;
 
-/** True for a plain JSON object (not an array, not null). */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
 
 /**
  * Why `value` does not have the type of `spec`, or null when it does. The same rule serves a

@@ -1,5 +1,6 @@
 import type { InputIssue } from "../../lib/errors.js";
-import { isPlainObject, typeMismatch, type ParamSpec } from "./settings.js";
+import { typeMismatch, type ParamSpec } from "./settings.js";
+import { isPlainObject } from "../../lib/json-column.js";
 
 /** Why one evaluator value (or its absence) is not accepted by a template's settings. */
 export interface ValueProblem {

@@ -1,5 +1,7 @@
 import type { Score } from "../../execution/index.js";
 import { builder } from "../../graphql/builder.js";
+import type { RunOutcome } from "../../lib/closed-lists.js";
+import { RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
 import { RunErrorRef } from "../runs/graphql.js";
 import { numericValueOf } from "../runs/record.js";
 import { SpanRef } from "../spans/graphql.js";
@@ -18,7 +20,7 @@ const TryCodeScoreRef = builder.objectRef<Score>("TryCodeScore").implement({
   fields: (t) => ({
     name: t.exposeString("name"),
     value: t.field({ type: "JSON", nullable: true, resolve: (s) => s.value }),
-    dataType: t.string({ resolve: (s) => s.data_type }),
+    dataType: t.field({ type: ScoreDataTypeEnum, resolve: (s) => s.data_type }),
     higherIsBetter: t.boolean({ resolve: (s) => s.higher_is_better }),
     comment: t.string({ nullable: true, resolve: (s) => s.comment }),
     metadata: t.field({ type: "JSON", nullable: true, resolve: (s) => s.metadata }),
@@ -72,7 +74,7 @@ builder.relayMutationField(
   },
   {
     outputFields: (t) => ({
-      outcome: t.exposeString("outcome", { description: "ok, user_error, timeout, memory_limit, output_limit, invalid_result or sandbox_error." }),
+      outcome: t.field({ type: RunOutcomeEnum, description: "How the run ended (never skipped).", resolve: (parent) => parent.outcome as RunOutcome }),
       scores: t.field({ type: [TryCodeScoreRef], resolve: (r) => r.scores }),
       stdout: t.exposeString("stdout"),
       stderr: t.exposeString("stderr"),

@@ -10,13 +10,14 @@ import { checkSource, inspectSource, type SourceInspector } from "../templates/i
 import type { TemplateService } from "../templates/service.js";
 import { validateParamSpecs, type ParamSpec } from "../templates/settings.js";
 import { findStarter, starterNotFound } from "../templates/starters/index.js";
-import { isUuid, specsOf } from "../templates/store.js";
+import { specsOf } from "../templates/store.js";
+import { isUuid } from "../../lib/uuid.js";
 import { outputWasTruncated } from "../runs/record.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { itemColumnsOf } from "../datasets/item-record.js";
 import { itemToDocument, type DocumentItem } from "../experiments/document.js";
 import { resolveParams, validateValues } from "../templates/values.js";
-import type { Principal } from "../workspaces/service.js";
+import type { Principal } from "../../lib/principal.js";
 import { memoryConcurrencyGate, type ConcurrencyGate } from "./concurrency.js";
 import { libraryPinsSchema, MAX_DOCUMENT_BYTES, sampleDocumentSchema, type TryCodeInput } from "./schemas.js";
 
@@ -255,7 +256,7 @@ export function createTryCodeService(deps: {
       // A draft declares no dependencies: ctx.score reads any score given in the sample, else its default.
       const item = { workspaceId: principal.workspaceId, document: document as Record<string, unknown>, params, dependencies: null };
       // Drafts share runners only with the same API key's drafts, never with live evaluators.
-      const [result] = await deps.execution().execute({ ...prepared.key, trustDomain: `tryCode:${principal.apiKeyId}` }, [item]);
+      const [result] = await deps.execution().execute({ ...prepared.key, trustDomain: `tryCode:${principal.apiKeyId ?? "local-admin"}` }, [item]);
       return {
         outcome: result!.outcome,
         scores: result!.scores,

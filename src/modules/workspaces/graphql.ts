@@ -1,6 +1,6 @@
 import { builder } from "../../graphql/builder.js";
 import { NotFoundError } from "../../lib/errors.js";
-import { NIL_UUID, isUuid, uuidOrNil } from "../templates/store.js";
+import { NIL_UUID, isUuid, uuidOrNil } from "../../lib/uuid.js";
 import { apiKeyNameSchema } from "./schemas.js";
 
 /** Only the caller's workspace is ever resolvable: another id reads as absent (no existence leak). */

@@ -2,14 +2,12 @@ import type { PrismaClient } from "../../lib/prisma.js";
 import { BadUserInputError, NotFoundError, toInputIssues } from "../../lib/errors.js";
 import type { Queues } from "../../queues/queues.js";
 import type { Logger } from "../../lib/logger.js";
+import type { ApiKeyPrincipal } from "../../lib/principal.js";
 import { displayPrefix, hashSecret, newSecret } from "./keys.js";
 import { apiKeyNameSchema, workspaceNameSchema } from "./schemas.js";
 
-/** Who is calling: the workspace and the API key of the request. */
-export interface Principal {
-  workspaceId: string;
-  apiKeyId: string;
-}
+/** @deprecated import from src/lib/principal.ts: the caller of a service, not a workspace record. */
+export type { Principal } from "../../lib/principal.js";
 
 /** What the caller sees of an API key (never the secret or its hash). */
 export interface ApiKeyView {
@@ -93,7 +91,7 @@ export function createWorkspaceService(deps: { prisma: PrismaClient; queues: Que
      * The principal of a bearer secret, or null when it is unknown or revoked. Records the use
      * through the queue, at most once a minute per key; a queue failure does not fail the request.
      */
-    async authenticate(secret: string): Promise<Principal | null> {
+    async authenticate(secret: string): Promise<ApiKeyPrincipal | null> {
       const key = await prisma.apiKey.findUnique({
         where: { secretHash: hashSecret(secret) },
         select: { id: true, workspaceId: true, revokedAt: true, lastUsedAt: true },

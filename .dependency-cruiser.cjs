@@ -1,0 +1,45 @@
+/**
+ * The boundary rule of the service layer (README, "Where a transport plugs in"), checked by
+ * `npm test` (scripts/test.sh): `npx depcruise src --config .dependency-cruiser.cjs --ignore-known`.
+ * Violations that predate the rule are listed in .dependency-cruiser-known-violations.json
+ * (`npx depcruise-baseline src --config .dependency-cruiser.cjs` rewrites it); a new one fails.
+ */
+const GRAPHQL_PACKAGES = "^node_modules/(graphql|graphql-yoga|@pothos|@graphql-yoga|@escape\\.tech/graphql-armor)/";
+
+module.exports = {
+  forbidden: [
+    {
+      name: "no-graphql-in-services",
+      comment:
+        "Services, schemas and the rest of a module are transport-neutral: only a module's graphql*.ts adapters (and src/graphql, src/server.ts) speak GraphQL. Return raw ids and throw AppErrors; the GraphQL adapter encodes global ids.",
+      severity: "error",
+      // A module's graphql*.ts and its HTTP plugins (plugin.ts, http.ts: yoga routes) are adapters.
+      from: { path: "^src/(modules|lib|queues|execution)/", pathNot: "^src/modules/[^/]+/([^/]*graphql[^/]*|plugin|http)\\.ts$" },
+      to: { path: [GRAPHQL_PACKAGES, "^src/graphql/", "^src/modules/[^/]+/[^/]*graphql[^/]*\\.ts$"] },
+    },
+    {
+      name: "graphql-adapter-imports",
+      comment:
+        "A module's graphql.ts imports only the builder (src/graphql), other modules' GraphQL refs, its own service's types and its own schemas (and src/lib): every rule and read lives in a service.",
+      severity: "error",
+      from: { path: "^src/modules/([^/]+)/[^/]*graphql[^/]*\\.ts$" },
+      to: {
+        pathNot: [
+          "^node_modules/",
+          "^src/graphql/",
+          "^src/lib/",
+          "^src/generated/",
+          "^src/modules/[^/]+/[^/]*graphql[^/]*\\.ts$",
+          "^src/modules/$1/(service|schemas)\\.ts$",
+        ],
+      },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^src/generated/" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".js", ".d.ts"] },
+  },
+};

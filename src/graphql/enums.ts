@@ -1,0 +1,70 @@
+import {
+  ENTRY_POINT_KINDS,
+  EVALUATOR_KINDS,
+  EXPERIMENT_EVALUATOR_SOURCES,
+  EXPERIMENT_STATUSES,
+  ISOLATIONS,
+  RUN_OUTCOMES,
+  SCORE_DATA_TYPES,
+  SPAN_KINDS,
+  SPAN_STATUSES,
+} from "../lib/closed-lists.js";
+import { builder } from "./builder.js";
+
+// The closed lists of src/lib/closed-lists.ts as GraphQL enums. Values are spelled as stored
+// (`user_error`, `chat`, `BOOLEAN`), so JSON answers and variables keep the same strings; in a
+// query document an enum value is written unquoted (`runs(outcome: user_error)`).
+
+/** How a run ended. */
+export const RunOutcomeEnum = builder.enumType("RunOutcome", {
+  description: "How a run ended: ok; user_error (it raised); timeout; memory_limit; output_limit; invalid_result (broke the Score rules); sandbox_error (never the user's fault); skipped (not run, see skipReason).",
+  values: RUN_OUTCOMES,
+});
+
+/** The kind of a span. */
+export const SpanKindEnum = builder.enumType("SpanKind", {
+  description: "The kind of a span: chat (has messages), tool, agent, retrieval or other.",
+  values: SPAN_KINDS,
+});
+
+/** The status of a span. */
+export const SpanStatusEnum = builder.enumType("SpanStatus", {
+  description: "A span's status code (OpenTelemetry's): unset, ok or error.",
+  values: SPAN_STATUSES,
+});
+
+/** The kind of an evaluator. */
+export const EvaluatorKindEnum = builder.enumType("EvaluatorKind", {
+  description: "code: runs its template in the sandbox; external: its scores are posted with submitScores.",
+  values: EVALUATOR_KINDS,
+});
+
+/** How an evaluator's items run. */
+export const IsolationEnum = builder.enumType("Isolation", {
+  description: "warm: many items per sandboxed runner, a fresh namespace each; strict: a fresh forked process per item, slower.",
+  values: ISOLATIONS,
+});
+
+/** The state of an experiment. */
+export const ExperimentStatusEnum = builder.enumType("ExperimentStatus", {
+  description: "The state of an experiment: queued, running, completed or cancelled.",
+  values: EXPERIMENT_STATUSES,
+});
+
+/** Why an evaluator is in an experiment. */
+export const ExperimentEvaluatorSourceEnum = builder.enumType("ExperimentEvaluatorSource", {
+  description: "evaluator: named by the caller; template: a template run with its defaults (an archived evaluator made for it); dependency: added because a listed evaluator depends on it.",
+  values: EXPERIMENT_EVALUATOR_SOURCES,
+});
+
+/** How a score's value reads. */
+export const ScoreDataTypeEnum = builder.enumType("ScoreDataType", {
+  description: "How a score's value reads: BOOLEAN (true/false), NUMERIC (a number) or CATEGORICAL (a string).",
+  values: SCORE_DATA_TYPES,
+});
+
+/** The entry point of a template. */
+export const EntryPointKindEnum = builder.enumType("EntryPointKind", {
+  description: "evaluate: evaluate(ctx); main: Open Chat Studio's main(input, output, context, ...); opik: an Opik BaseMetric class.",
+  values: ENTRY_POINT_KINDS,
+});

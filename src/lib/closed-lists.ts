@@ -1,0 +1,67 @@
+import { OUTCOMES } from "../execution/outcomes.js";
+
+/**
+ * The closed lists of the data model, one `const` each. Every one is, from this declaration, a
+ * GraphQL enum (src/graphql/enums.ts, values spelled as here), a CHECK constraint on its column
+ * (prisma/migrations/…_closed_lists_checks; test/foundation/closed-lists.test.ts keeps them equal)
+ * and the zod enum of the inputs that take it.
+ */
+
+/** How a run ended: the sandbox's outcomes (src/execution/outcomes.ts), plus `skipped` (not run, with a reason). */
+export const RUN_OUTCOMES = [...OUTCOMES, "skipped"] as const;
+/** One run outcome. */
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+
+/** The kinds of span (of the span model): what an evaluator's rule can ask for. */
+export const SPAN_KINDS = ["chat", "tool", "agent", "retrieval", "other"] as const;
+/** One span kind. */
+export type SpanKind = (typeof SPAN_KINDS)[number];
+
+/** The status codes of a span (OpenTelemetry's). */
+export const SPAN_STATUSES = ["unset", "ok", "error"] as const;
+/** One span status. */
+export type SpanStatus = (typeof SPAN_STATUSES)[number];
+
+/** The kinds of evaluator: `code` runs its template in the sandbox; `external` has its scores posted. */
+export const EVALUATOR_KINDS = ["code", "external"] as const;
+/** One evaluator kind. */
+export type EvaluatorKind = (typeof EVALUATOR_KINDS)[number];
+
+/** How an evaluator's items run: `warm` (many per runner, a fresh namespace each) or `strict` (a fresh forked process per item). */
+export const ISOLATIONS = ["warm", "strict"] as const;
+/** One isolation. */
+export type Isolation = (typeof ISOLATIONS)[number];
+
+/** The states of an experiment. */
+export const EXPERIMENT_STATUSES = ["queued", "running", "completed", "cancelled"] as const;
+/** One experiment status. */
+export type ExperimentStatus = (typeof EXPERIMENT_STATUSES)[number];
+
+/** Why an evaluator is part of an experiment: named by the caller, a template run with its defaults, or a dependency of one of those. */
+export const EXPERIMENT_EVALUATOR_SOURCES = ["evaluator", "template", "dependency"] as const;
+/** One experiment-evaluator source. */
+export type ExperimentEvaluatorSource = (typeof EXPERIMENT_EVALUATOR_SOURCES)[number];
+
+/** How a score's value reads: true/false, a number, or a category (a string). */
+export const SCORE_DATA_TYPES = ["BOOLEAN", "NUMERIC", "CATEGORICAL"] as const;
+/** One score data type. */
+export type ScoreDataType = (typeof SCORE_DATA_TYPES)[number];
+
+/** The entry point a template defines: `evaluate(ctx)`, Open Chat Studio's `main(...)`, or an Opik BaseMetric class. */
+export const ENTRY_POINT_KINDS = ["evaluate", "main", "opik"] as const;
+/** One entry-point kind. */
+export type EntryPointKind = (typeof ENTRY_POINT_KINDS)[number];
+
+/** Every closed list by the table and column that holds it (the CHECK constraints). */
+export const CLOSED_COLUMNS = [
+  { table: "Run", column: "outcome", values: RUN_OUTCOMES },
+  { table: "Span", column: "kind", values: SPAN_KINDS },
+  { table: "Span", column: "status", values: SPAN_STATUSES },
+  { table: "Evaluator", column: "kind", values: EVALUATOR_KINDS },
+  { table: "Evaluator", column: "spanKind", values: SPAN_KINDS },
+  { table: "Evaluator", column: "isolation", values: ISOLATIONS },
+  { table: "Experiment", column: "status", values: EXPERIMENT_STATUSES },
+  { table: "ExperimentEvaluator", column: "source", values: EXPERIMENT_EVALUATOR_SOURCES },
+  { table: "Score", column: "dataType", values: SCORE_DATA_TYPES },
+  { table: "TemplateVersion", column: "entryPointKind", values: ENTRY_POINT_KINDS },
+] as const;
