@@ -36,13 +36,15 @@ describe("re-sent spans", () => {
     const again = await ws.gql(INGEST, { spans });
     expect(again.errors).toBeUndefined();
     expect(again.data!.ingestSpans.spans.every((s: { created: boolean }) => !s.created)).toBe(true);
+    expect(again.data!.ingestSpans.evaluationsQueued).toBe(10); // "Later" only: "First" ran on them
     await waitFor(() => h.app.prisma.run.count({ where: { evaluatorId: later.id } }), 10);
     const runs = await h.app.prisma.run.findMany({ where: { evaluatorId: later.id }, include: { span: true, scores: true } });
     const words = runs.map((r) => [r.span!.spanId, r.scores[0]!.value]).sort(([a], [b]) => String(a).localeCompare(String(b)));
     expect(words).toEqual(spans.map((s) => [s.spanId, s.output.split(" ").length]));
 
     // A third send: nothing new runs and nothing is counted twice.
-    await ws.gql(INGEST, { spans });
+    const third = await ws.gql(INGEST, { spans });
+    expect(third.data!.ingestSpans.evaluationsQueued).toBe(0);
     await new Promise((r) => setTimeout(r, 1_000));
     expect(await h.app.prisma.run.count({ where: { evaluatorId: { in: [first.id, later.id] } } })).toBe(20);
     const stats = async (id: string) => (await ws.gql(STATS, { id: Buffer.from(`Evaluator:${id}`).toString("base64") })).data!.node.stats;

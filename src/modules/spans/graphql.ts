@@ -209,7 +209,9 @@ builder.relayMutationField(
     outputFields: (t) => ({
       spans: t.field({ type: [IngestedSpanRef], description: "The stored spans, by index.", resolve: (r) => r.spans }),
       rejected: t.field({ type: [RejectedSpanRef], description: "The refused spans, by index with every problem; the others were stored.", resolve: (r) => r.rejected }),
-      evaluationsQueued: t.exposeInt("evaluationsQueued"),
+      evaluationsQueued: t.exposeInt("evaluationsQueued", {
+        description: "Evaluations this call queued: (span, code evaluator) pairs newly owed. A re-sent span counts only for evaluators with no run and nothing queued on it; external evaluators queue nothing (their scores are posted).",
+      }),
       backlog: t.field({ type: EvaluationBacklogRef, description: "The workspace's live evaluations still queued after this batch (the scoring lag).", resolve: (r) => r.backlog }),
     }),
   },

@@ -206,7 +206,7 @@ export function createSpanService(deps: {
     // One transaction: the spans, their match counts and the evaluations they owe are committed
     // together or not at all, so a success answer means nothing can be lost (the reconciler
     // re-queues owed evaluations whose jobs Redis lost) and a failure means nothing was kept.
-    const { stored, pairs } = await prisma.$transaction(
+    const { stored, pairs, queued } = await prisma.$transaction(
       async (tx) => {
         const stored = await store(tx, principal.workspaceId, accepted);
         const evaluators: (EvaluatorRule & { kind: string })[] = await tx.evaluator.findMany({
@@ -233,11 +233,11 @@ export function createSpanService(deps: {
             else if (evaluator.kind === "code") resent.push({ spanId: row.id, evaluatorId: evaluator.id });
           }
         });
-        await owedOnResend(tx, principal.workspaceId, resent, counts);
-        if (owed.length) await tx.owedEvaluation.createMany({ data: owed, skipDuplicates: true });
+        const owedAgain = await owedOnResend(tx, principal.workspaceId, resent, counts);
+        const owedNew = owed.length ? (await tx.owedEvaluation.createMany({ data: owed, skipDuplicates: true })).count : 0;
         // Last: the stats rows are shared by every ingest of the workspace, so their row locks are held for the shortest time.
         await recordMatchStats(tx, principal.workspaceId, counts);
-        return { stored, pairs };
+        return { stored, pairs, queued: owedNew + owedAgain };
       },
       { maxWait: 10_000, timeout: 60_000 },
     );
@@ -250,7 +250,7 @@ export function createSpanService(deps: {
       logger[level]({ workspaceId: principal.workspaceId, pairs: pairs.length, err: error instanceof Error ? error.message : String(error) }, "evaluations not queued now; the reconciler will queue them");
     }
     logger.debug({ workspaceId: principal.workspaceId, spans: stored.length, rejected: rejected.length, queued: pairs.length }, "spans ingested");
-    return { spans: stored, rejected, evaluationsQueued: pairs.length, backlog: await backlogOf(principal.workspaceId) };
+    return { spans: stored, rejected, evaluationsQueued: queued, backlog: await backlogOf(principal.workspaceId) };
   }
 
   /** A span of the workspace by its id, or null. */

@@ -30,23 +30,25 @@ export function countDecision(counts: MatchCounts, decision: { matched: boolean;
  * counts each as matched, so `spansMatched` counts every span an evaluator was queued on, first
  * sent or re-sent, once (a later re-send finds the run or the owed row). Concurrent re-sends
  * cannot both count a pair: only the insert that creates the owed row does.
+ * @returns how many pairs became owed (the evaluations this re-send queued)
  */
 export async function owedOnResend(
   tx: Prisma.TransactionClient,
   workspaceId: string,
   matched: readonly { spanId: string; evaluatorId: string }[],
   counts: Map<string, MatchCounts>,
-): Promise<void> {
-  if (matched.length === 0) return;
+): Promise<number> {
+  if (matched.length === 0) return 0;
   const ran = await tx.run.findMany({
     where: { spanId: { in: [...new Set(matched.map((p) => p.spanId))] }, evaluatorId: { in: [...new Set(matched.map((p) => p.evaluatorId))] } },
     select: { spanId: true, evaluatorId: true },
   });
   const done = new Set(ran.map((r) => `${r.spanId}/${r.evaluatorId}`));
   const owed = matched.filter((p) => !done.has(`${p.spanId}/${p.evaluatorId}`)).map((p) => ({ ...p, workspaceId }));
-  if (owed.length === 0) return;
+  if (owed.length === 0) return 0;
   const created = await tx.owedEvaluation.createManyAndReturn({ data: owed, skipDuplicates: true, select: { evaluatorId: true } });
   for (const row of created) counts.get(row.evaluatorId)!.matched += 1;
+  return created.length;
 }
 
 /**
