@@ -32,7 +32,13 @@ if (!existsSync(file)) {
 const app = createApp(loadConfig());
 let code = 0;
 try {
-  const workspace = await app.services.workspaces.findOrCreateWorkspace(values.workspace!);
+  // "local" is made as `npm start` makes it; any other name must exist (a typo must not make a
+  // workspace that no key can read).
+  const workspace =
+    values.workspace === "local"
+      ? await app.services.workspaces.findOrCreateWorkspace("local")
+      : await app.prisma.workspace.findFirst({ where: { name: values.workspace! } });
+  if (!workspace) throw new BadUserInputError([{ path: "--workspace", message: `no workspace named "${values.workspace}": create it with npm run workspace:create -- ${values.workspace}` }]);
   const principal = localAdministrator(workspace.id);
   const mode = values["skip-bad-lines"] ? "skip" : "abort";
   const started = performance.now();
