@@ -73,6 +73,10 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
       const inner = (error as { cause?: { code?: string; message?: string; errors?: { code?: string }[] } }).cause;
       // fetch says only "fetch failed": the reason is its cause (ECONNREFUSED, or "bad port" for a port fetch blocks).
       const cause = inner?.code ?? inner?.errors?.[0]?.code ?? inner?.message ?? (error as Error).message;
+      if (cause === "bad port") {
+        // The Fetch standard blocks some ports (4190 among them) whatever answers there.
+        throw new ApiError("UNAVAILABLE", `cannot reach the Oodle API at ${endpoint}: Node's fetch refuses port ${new URL(endpoint).port} (a port the Fetch standard blocks); start the service on another PORT`);
+      }
       throw new ApiError("UNAVAILABLE", `cannot reach the Oodle API at ${endpoint} (${cause}): is the service running? Set OODLE_API_URL or --url`);
     }
     let body: GraphQLBody<T>;
