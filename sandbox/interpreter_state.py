@@ -24,12 +24,20 @@ path: ``npm run bench -- sandbox``), so nothing is compared unless something say
   (``_signal``/``signal``: ``signal``, ``siginterrupt``, ``set_wakeup_fd``, ``pthread_sigmask``,
   ``setitimer``, ``alarm``) are wrapped to note that one ran; only then are the limits, trace and
   profile functions, gc settings, handlers, wake-up fd, signal mask and ITIMER_VIRTUAL put back.
+  ``_imp.create_builtin``/``create_dynamic`` raise the flag too (a second instance of gc, _signal,
+  posix or resource has setters that are not wrapped), and the limits, trace/profile functions and
+  gc's enabled flag and thresholds are compared on every item anyway (six C calls).
+* **Process state** (same flag): os/posix ``chdir``, ``fchdir``, ``umask``, ``putenv``,
+  ``unsetenv``, ``sched_set*`` and resource ``setrlimit``/``prlimit`` are wrapped; then the working
+  directory, umask, rlimits (but RLIMIT_CPU, the runner's), affinity and each C environment
+  variable named since are put back. ``os.nice``/``setpriority`` cannot be undone: ``hooked``.
 
 An audit hook cannot be removed: ``sys.addaudithook`` is wrapped too, and a runner whose user
 code added one retires after the item (``hooked``).
 
 Modules imported for the first time by an item stay imported when they were loaded from the
-read-only filesystem by the standard loaders (the import cache: re-importing numpy per item is not
+read-only filesystem by the standard loaders (``_genuine``: a builtin with a C module definition,
+or a file that an import of that name finds, equal to ``__file__``) (the import cache: re-importing numpy per item is not
 an option); anything else added to ``sys.modules`` is removed and a replaced entry is put back.
 
 Not reset in warm mode (one trust domain; strict mode forks a fresh child per item and resets all
