@@ -67,6 +67,17 @@ import types
 __builtins__ = dict(builtins.__dict__)
 
 _MISSING = object()
+# Private references: posixpath's functions are not put back between items (os's are).
+_stat = os.stat
+_S_IFMT, _S_IFREG, _S_IFDIR = 0o170000, 0o100000, 0o040000
+
+
+def _is_type(path: str, kind: int) -> bool:
+    try:
+        return _stat(path).st_mode & _S_IFMT == kind
+    except (OSError, ValueError):
+        return False
+
 # Every rlimit but RLIMIT_CPU, whose soft limit the runner sets itself before each item.
 _RLIMITS = tuple(getattr(resource, n) for n in sorted(dir(resource)) if n.startswith("RLIMIT_") and n != "RLIMIT_CPU")
 _set_module_attr = types.ModuleType.__setattr__
@@ -197,7 +208,7 @@ def _origin_matches(name: str, origin: str) -> bool:
     stem = "/" + name.replace(".", "/")
     for suffix in importlib.machinery.all_suffixes():
         if origin.endswith(stem + suffix) or origin.endswith(stem + "/__init__" + suffix):
-            return os.path.isfile(origin)
+            return _is_type(origin, _S_IFREG)
     return False
 
 
@@ -490,7 +501,7 @@ class InterpreterState:
         for path in [p for p in d if p not in snapshot]:
             finder = d[path]
             if type(path) is str and path.startswith(self.import_prefixes) and (
-                finder is None or (type(finder) is importlib.machinery.FileFinder and finder.path == path and os.path.isdir(path))
+                finder is None or (type(finder) is importlib.machinery.FileFinder and finder.path == path and _is_type(path, _S_IFDIR))
             ):
                 snapshot[path] = finder  # a directory of the import prefixes looked up for the first time
             else:
