@@ -59,7 +59,7 @@ describe("ordering on a span", () => {
   it("re-runs a diamond below an external evaluator in order when its scores are posted again", async () => {
     const ws = await h.workspace("order-repost");
     const { templates, evaluators, spans, dependencies } = h.app.services;
-    await evaluators.createEvaluator(ws.principal, { name: "Judge", kind: "external" });
+    const judgeId = (await evaluators.createEvaluator(ws.principal, { name: "Judge", kind: "external" })).id;
     const make = async (name: string, deps: string[]) => {
       const t = await templates.createTemplate(ws.principal, { name: `${name} template`, sourceCode: LEVEL(deps) });
       return evaluators.createEvaluator(ws.principal, { name, templateId: t.template.id, dependencies: deps.map((x) => ({ evaluator: x })) });
@@ -81,6 +81,12 @@ describe("ordering on a span", () => {
     const runs = await h.app.prisma.run.findMany({ where: { spanId: span! } });
     const on = (id: string) => runs.find((r) => r.evaluatorId === id)!;
     expect(runs).toHaveLength(4);
+    // The replaced runs stay as history, with the scores they had: the judge's 10 and D's 23.
+    const history = await h.app.prisma.runHistory.findMany({ where: { spanId: span! }, orderBy: { supersededAt: "asc" } });
+    const was = (id: string) => history.filter((r) => r.evaluatorId === id).map((r) => (r.scores as { value: unknown }[])[0]?.value);
+    expect(history.every((r) => r.supersededByBackfillId === null)).toBe(true);
+    expect(was(judgeId)).toEqual([10]);
+    expect(was(d.id)[0]).toBe(23);
     for (const id of [b.id, c.id]) {
       expect(on(id).startedAt!.getTime()).toBeGreaterThanOrEqual(posted.run.finishedAt!.getTime());
       expect(on(d.id).startedAt!.getTime()).toBeGreaterThanOrEqual(on(id).finishedAt!.getTime());

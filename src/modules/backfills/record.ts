@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ItemResult } from "../../execution/index.js";
 import type { PrismaClient } from "../../lib/prisma.js";
+import { moveRunsToHistory } from "../runs/history.js";
 import { jsonWithoutNul, runColumns, SKIPPED_COLUMNS, type RunColumns } from "../runs/record.js";
 
 /** What one run of a backfill on a span records. */
@@ -47,19 +48,6 @@ export interface WriteOutcome {
   stopped: boolean;
 }
 
-/** Copies the given runs, with their scores as JSON, into RunHistory (superseded by the backfill). */
-const MOVE_TO_HISTORY = `
-INSERT INTO "RunHistory" (id, "workspaceId", "evaluatorId", "templateVersionId", "spanId", "experimentId", "datasetItemId", "libraryVersions", params,
-                          outcome, "skipReason", stdout, stderr, "errorType", "errorMessage", "errorTraceback", "durationMs", attempts, "inputRunIds",
-                          "missingDependencies", "outputTruncated", "backfillId", "startedAt", "finishedAt", "createdAt", scores, "supersededByBackfillId", "supersededAt")
-SELECT r.id, r."workspaceId", r."evaluatorId", r."templateVersionId", r."spanId", r."experimentId", r."datasetItemId", r."libraryVersions", r.params,
-       r.outcome, r."skipReason", r.stdout, r.stderr, r."errorType", r."errorMessage", r."errorTraceback", r."durationMs", r.attempts, r."inputRunIds",
-       r."missingDependencies", r."outputTruncated", r."backfillId", r."startedAt", r."finishedAt", r."createdAt",
-       coalesce((SELECT jsonb_agg(jsonb_build_object('position', s.position, 'name', s.name, 'dataType', s."dataType", 'value', s.value, 'numericValue', s."numericValue",
-                                                     'higherIsBetter', s."higherIsBetter", 'comment', s.comment, 'metadata', s.metadata) ORDER BY s.position)
-                 FROM "Score" s WHERE s."runId" = r.id), '[]'::jsonb),
-       $2::uuid, now()
-FROM "Run" r WHERE r.id = ANY($1::uuid[])`;
 
 /** Inserts runs and the scores of the runs inserted, in one statement (the unique (span, evaluator) index decides). */
 const INSERT_RUNS_AND_SCORES = `
@@ -118,8 +106,7 @@ export async function recordBackfillRuns(prisma: PrismaClient, backfill: { id: s
         keep.push(record);
       }
       if (supersede.length) {
-        await tx.$executeRawUnsafe(MOVE_TO_HISTORY, supersede, backfill.id);
-        await tx.$executeRaw`DELETE FROM "Run" WHERE id = ANY(${supersede}::uuid[])`;
+        await moveRunsToHistory(tx, supersede, backfill.id);
       }
       const written = await insertRuns(tx, backfill.id, keep);
       return { written, superseded: supersede.length, dropped: records.length - written.length, stopped: false };

@@ -1,6 +1,7 @@
 import type { Prisma, Run } from "../../generated/prisma/client.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { parseIssues } from "../../lib/validation.js";
+import { moveRunsToHistory } from "../runs/history.js";
 import { numericValueOf } from "../runs/record.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
@@ -67,11 +68,13 @@ export async function submitScores(deps: ReleaseDeps, principal: Principal, inpu
   const now = new Date();
   const { run, replaced } = await prisma.$transaction(async (tx) => {
     await lockSpan(tx, span.id);
-    const removed = await tx.run.deleteMany({ where: { spanId: span.id, evaluatorId: evaluator.id } });
+    // The posted scores they replace stay readable as history (Run.history).
+    const earlier = await tx.run.findMany({ where: { spanId: span.id, evaluatorId: evaluator.id }, select: { id: true } });
+    await moveRunsToHistory(tx, earlier.map((r) => r.id), null);
     const created = await tx.run.create({
       data: { ...ids, outcome: "ok", attempts: 1, durationMs: 0, startedAt: now, finishedAt: now, scores: { create: scores.map((s, i) => scoreRow(s, i, ids)) } },
     });
-    return { run: created, replaced: removed.count > 0 };
+    return { run: created, replaced: earlier.length > 0 };
   });
   const rerun = await rerunAfterPost(deps, { workspaceId, spanId: span.id, evaluatorId: evaluator.id, tag: run.id });
   return { run, replaced, rerun };

@@ -12,6 +12,7 @@ import { resolveParams } from "../templates/values.js";
 import { createBatcher, type BatcherOptions, type Settled } from "./batcher.js";
 import type { RunPreparer } from "./prepare.js";
 import { INVOCATION_CAP_REASON, runColumns, USER_FAULTS } from "./record.js";
+import { moveRunsToHistory } from "./history.js";
 import { columnsOf, insertRuns, type RunRecord, type SpanTarget } from "./write.js";
 
 /** Thrown to make BullMQ retry a job whose run hit a sandbox fault (never the user's code). */
@@ -215,7 +216,8 @@ export function createRunProcessor(deps: {
         toWrite.push(record);
         results.push(ok("recorded"));
       }
-      if (stale.length) await tx.run.deleteMany({ where: { id: { in: stale } } });
+      // The replaced run stays readable as history (Run.history), as a backfill's re-run keeps it.
+      await moveRunsToHistory(tx, stale, null);
       await insertRuns(tx, toWrite);
       return results;
     });

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "RunHistory" ALTER COLUMN "supersededByBackfillId" DROP NOT NULL;
