@@ -37,8 +37,8 @@ code added one retires after the item (``hooked``).
 
 Modules imported for the first time by an item stay imported when they were loaded from the
 read-only filesystem by the standard loaders (``_genuine``: a builtin with a C module definition,
-or a file that an import of that name finds, equal to ``__file__``) (the import cache: re-importing numpy per item is not
-an option); anything else added to ``sys.modules`` is removed and a replaced entry is put back.
+or the file an import of that name finds, equal to ``__file__``; the import cache: re-importing
+numpy per item is not an option); anything else added to ``sys.modules`` is removed and a replaced entry is put back.
 
 Not reset in warm mode (one trust domain; strict mode forks a fresh child per item and resets all
 of it): attributes and contents of standard-library and package modules other than ``sys`` and

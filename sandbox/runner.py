@@ -586,7 +586,7 @@ class Runner:
             st = _os_fstat(self.tmp_fd)
             # (tmpfs counts a directory's entries in its size: a change within one clock tick shows.
             # ctime, which os.utime cannot put back, shows a file made and unlinked; the inode count
-            # an unlinked file still held open, whatever the clock did.)
+            # an unlinked file still held open even within one coarse clock tick of the last clean.)
             if _tmp_state(st) == self.tmp_state and (st.st_dev, st.st_ino) == self.tmp_id:
                 vfs = _os_fstatvfs(self.tmp_fd)
                 if vfs.f_files - vfs.f_ffree <= 1:
