@@ -1,11 +1,7 @@
 import { GraphQLEnumType, GraphQLError, type GraphQLSchema } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { RENAMED_FIELDS } from "../lib/renamed-fields.js";
 
-/** Names of the settings page that the API spells differently: what to use instead. */
-const RENAMED_FIELDS: Record<string, string> = {
-  type: 'there is no "type" field: every template is code (send sourceCode and params)',
-  evaluatorId: 'an evaluator names its template with "templateId" (a global ID) or "templateName"',
-};
 
 /** `Field "x" is not defined by type "T"` (graphql-js, for an unknown key of an input object). */
 const UNKNOWN_FIELD = /Field "([^"]+)" is not defined by type "([^"]+)"/;

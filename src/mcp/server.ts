@@ -2,7 +2,8 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Operations } from "../cli/operations.js";
-import { toInputIssues } from "../lib/errors.js";
+import { toInputIssues, type InputIssue } from "../lib/errors.js";
+import { RENAMED_FIELDS } from "../lib/renamed-fields.js";
 import { badArguments, toolError } from "./results.js";
 import { backfillsTool } from "./tools/backfills.js";
 import { manageEvaluatorsTool } from "./tools/manage-evaluators.js";
@@ -15,6 +16,21 @@ const TOOLS = [manageEvaluatorsTool, workbenchTool, backfillsTool] as const;
 function jsonSchemaOf(schema: z.ZodType): { type: "object"; [key: string]: unknown } {
   const { $schema: _ignored, ...json } = z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
   return { ...json, type: "object" };
+}
+
+/**
+ * A tool's refused arguments as `{path, message}` issues: an unknown argument is named, with the
+ * name to use for one the settings page spells differently.
+ */
+function argumentIssues(toolName: string, issues: z.core.$ZodIssue[]): InputIssue[] {
+  return issues.flatMap((issue) =>
+    issue.code === "unrecognized_keys"
+      ? issue.keys.map((key) => ({
+          path: [...issue.path.map(String), key].join("."),
+          message: `is not an argument of ${toolName}${RENAMED_FIELDS[key] ? `: ${RENAMED_FIELDS[key]}` : ""}`,
+        }))
+      : toInputIssues([issue]),
+  );
 }
 
 /**
@@ -31,7 +47,7 @@ export function createMcpServer(ops: Operations): Server {
     const tool = TOOLS.find((t) => t.name === request.params.name);
     if (!tool) return toolError(badArguments([{ path: "name", message: `unknown tool "${request.params.name}": the tools are ${TOOLS.map((t) => t.name).join(", ")}` }]));
     const parsed = tool.inputSchema.safeParse(request.params.arguments ?? {});
-    if (!parsed.success) return toolError(badArguments(toInputIssues(parsed.error.issues)));
+    if (!parsed.success) return toolError(badArguments(argumentIssues(tool.name, parsed.error.issues)));
     try {
       // The original arguments go to the API (it applies the same schemas again, with its own rules).
       return await tool.run(ops, { ...(request.params.arguments as object), action: parsed.data.action } as never);

@@ -110,6 +110,14 @@ describe.each(["stdio", "http"] as const)("MCP over %s", (transport) => {
       const badArgs = await call(client, "manage_genai_evaluators", { action: "update_evaluator", name: "Refund mentioned", samplingRate: 2 });
       expect(badArgs.isError).toBe(true);
       expect(badArgs.structuredContent.error).toMatchObject({ code: "BAD_USER_INPUT", field: "samplingRate" });
+      // A misspelt argument is refused by name (as the CLI and GraphQL refuse it), never dropped;
+      // the settings page's "type" gets the name to use.
+      const typo = await call(client, "manage_genai_evaluators", { action: "update_evaluator", name: "Refund mentioned", prams: { mode: "any" } });
+      expect(typo.isError).toBe(true);
+      expect(typo.structuredContent.error).toMatchObject({ code: "BAD_USER_INPUT", field: "prams" });
+      const typed = await call(client, "manage_genai_evaluators", { action: "create_template", name: "Typed", type: "code", sourceCode: "def evaluate(ctx):\n    return None\n" });
+      expect(typed.isError).toBe(true);
+      expect(typed.structuredContent.error.issues[0].message).toContain("every template is code");
 
       // validate: settings and code checks without running.
       const invalid = await call(client, "genai_evaluator_workbench", { action: "validate", sourceCode: "def evaluate(:\n", paramSpecs: [{ name: "at", type: "number", default: "high" }] });

@@ -8,7 +8,8 @@ import { badArguments, toolResult } from "../results.js";
 const fields = backfillInputSchema.shape;
 
 /** The arguments of genai_backfills: the module's own field schemas, every one optional but `action`. */
-export const backfillsInput = z.object({
+// Strict: a misspelt argument is refused by name, as the CLI and GraphQL refuse it, never dropped.
+export const backfillsInput = z.strictObject({
   action: z.enum(["list", "get", "estimate", "create", "cancel"]).describe("list: the workspace's backfills and the active limit; get: one with progress and summary; estimate: what create would do, creating nothing; create: queue a backfill; cancel: stop a queued or running one."),
   id: z.string().describe("get / cancel: the backfill's global id.").optional(),
   evaluator: z.string().describe("estimate / create: the evaluator to run, by name or global id; list: only its backfills.").optional(),

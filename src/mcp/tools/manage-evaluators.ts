@@ -22,7 +22,8 @@ const ACTIONS = [
 ] as const;
 
 /** The arguments of manage_genai_evaluators: the modules' own field schemas, every one optional but `action`. */
-export const manageEvaluatorsInput = z.object({
+// Strict: a misspelt argument is refused by name, as the CLI and GraphQL refuse it, never dropped.
+export const manageEvaluatorsInput = z.strictObject({
   action: z.enum(ACTIONS).describe("What to do. Evaluators and templates are named by `name` (or `id`)."),
   name: z.string().describe("The evaluator or template to get, update or delete, by name; for create_*, the new name.").optional(),
   id: z.string().describe("Instead of name: the global id.").optional(),

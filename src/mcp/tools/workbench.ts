@@ -6,7 +6,8 @@ import { sourceCodeSchema } from "../../modules/templates/schemas.js";
 import { badArguments, toolResult } from "../results.js";
 
 /** The arguments of genai_evaluator_workbench (the tryCode input, plus what validate and explain_match need). */
-export const workbenchInput = z.object({
+// Strict: a misspelt argument is refused by name, as the CLI and GraphQL refuse it, never dropped.
+export const workbenchInput = z.strictObject({
   action: z.enum(["try_code", "validate", "explain_match"]).describe("try_code: run code on one sample and return its scores (stores nothing); validate: the save checks of settings and code without running; explain_match: why an evaluator did or did not run on a span."),
   sourceCode: sourceCodeSchema.describe("Draft Python defining evaluate(ctx); its settings come from paramSpecs.").optional(),
   paramSpecs: z.unknown().describe("The draft's settings, a template's params list: [{name, type, label, description, default, required, options}].").optional(),
