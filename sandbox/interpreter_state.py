@@ -24,13 +24,21 @@ path: ``npm run bench -- sandbox``), so nothing is compared unless something say
   (``_signal``/``signal``: ``signal``, ``siginterrupt``, ``set_wakeup_fd``, ``pthread_sigmask``,
   ``setitimer``, ``alarm``) are wrapped to note that one ran; only then are the limits, trace and
   profile functions, gc settings, handlers, wake-up fd, signal mask and ITIMER_VIRTUAL put back.
+  ``_imp.create_builtin``/``create_dynamic`` raise the flag too (a second instance of gc, _signal,
+  posix or resource has setters that are not wrapped), and the limits, trace/profile functions and
+  gc's enabled flag and thresholds are compared on every item anyway (six C calls).
+* **Process state** (same flag): os/posix ``chdir``, ``fchdir``, ``umask``, ``putenv``,
+  ``unsetenv``, ``sched_set*`` and resource ``setrlimit``/``prlimit`` are wrapped; then the working
+  directory, umask, rlimits (but RLIMIT_CPU, the runner's), affinity and each C environment
+  variable named since are put back. ``os.nice``/``setpriority`` cannot be undone: ``hooked``.
 
 An audit hook cannot be removed: ``sys.addaudithook`` is wrapped too, and a runner whose user
 code added one retires after the item (``hooked``).
 
 Modules imported for the first time by an item stay imported when they were loaded from the
-read-only filesystem by the standard loaders (the import cache: re-importing numpy per item is not
-an option); anything else added to ``sys.modules`` is removed and a replaced entry is put back.
+read-only filesystem by the standard loaders (``_genuine``: a builtin with a C module definition,
+or the file an import of that name finds, equal to ``__file__``; the import cache: re-importing
+numpy per item is not an option); anything else added to ``sys.modules`` is removed and a replaced entry is put back.
 
 Not reset in warm mode (one trust domain; strict mode forks a fresh child per item and resets all
 of it): attributes and contents of standard-library and package modules other than ``sys`` and
@@ -42,12 +50,15 @@ of wrapped setters dug out of their closures, and anything done through ``ctypes
 
 from __future__ import annotations
 
+import _imp
 import _signal
 import builtins
 import gc
 import importlib.machinery
 import os
+import resource
 import sys
+import time
 import types
 
 # This file's functions look builtins up in a private copy taken before any user code exists (a
@@ -56,6 +67,19 @@ import types
 __builtins__ = dict(builtins.__dict__)
 
 _MISSING = object()
+# Private references: posixpath's functions are not put back between items (os's are).
+_stat = os.stat
+_S_IFMT, _S_IFREG, _S_IFDIR = 0o170000, 0o100000, 0o040000
+
+
+def _is_type(path: str, kind: int) -> bool:
+    try:
+        return _stat(path).st_mode & _S_IFMT == kind
+    except (OSError, ValueError):
+        return False
+
+# Every rlimit but RLIMIT_CPU, whose soft limit the runner sets itself before each item.
+_RLIMITS = tuple(getattr(resource, n) for n in sorted(dir(resource)) if n.startswith("RLIMIT_") and n != "RLIMIT_CPU")
 _set_module_attr = types.ModuleType.__setattr__
 
 
@@ -178,8 +202,46 @@ def _restore_plain(w: _Watched) -> None:
             d[key] = value
 
 
+def _origin_matches(name: str, origin: str) -> bool:
+    """Whether ``origin`` is an existing file that a path-based import of ``name`` finds:
+    ``.../a/b/c<suffix>`` or ``.../a/b/c/__init__<suffix>`` for ``a.b.c``."""
+    stem = "/" + name.replace(".", "/")
+    for suffix in importlib.machinery.all_suffixes():
+        if origin.endswith(stem + suffix) or origin.endswith(stem + "/__init__" + suffix):
+            return _is_type(origin, _S_IFREG)
+    return False
+
+
+def _module_def_view():
+    """A function module -> its PyModuleDef pointer (0 for a module made in Python), or None off
+    CPython 3.11 (PyModuleObject: refcount, type, md_dict, md_def)."""
+    if sys.implementation.name != "cpython" or sys.version_info[:2] != (3, 11) or sys.maxsize != 2**63 - 1:
+        return None
+    try:
+        import ctypes  # noqa: PLC0415 -- trusted runner code, before any item
+    except ImportError:
+        return None
+    c_void_p = ctypes.c_void_p
+    if not c_void_p.from_address(id(gc) + 24).value or c_void_p.from_address(id(types.ModuleType("probe")) + 24).value:
+        return None
+    return lambda module: c_void_p.from_address(id(module) + 24).value or 0
+
+
 _FILE_LOADERS = (importlib.machinery.SourceFileLoader, importlib.machinery.SourcelessFileLoader, importlib.machinery.ExtensionFileLoader)
 _CLASS_LOADERS = (importlib.machinery.BuiltinImporter, importlib.machinery.FrozenImporter)
+
+
+def _noting_name(touched: list, names: set, original, name: str):
+    """``original`` (os.putenv or os.unsetenv), setting ``touched[0]`` and noting the variable's name."""
+
+    def noted(key, *args):
+        touched[0] = True
+        names.add(key)
+        return original(key, *args)
+
+    noted.__name__ = noted.__qualname__ = name
+    noted.__doc__ = original.__doc__
+    return noted
 
 
 def _noting(touched: list, original, name: str):
@@ -209,14 +271,19 @@ class InterpreterState:
         self.import_prefixes = import_prefixes
         view = _tag_view()
         self.fast = view is not None
+        self._module_def = _module_def_view()
         self._callbacks = gc.callbacks  # the list gc itself calls (rebinding gc.callbacks does not change it)
         self._setrecursionlimit, self._set_int_max_str_digits = sys.setrecursionlimit, sys.set_int_max_str_digits
         self._settrace, self._setprofile = sys.settrace, sys.setprofile
         self._gc_enable, self._gc_disable, self._gc_set_threshold = gc.enable, gc.disable, gc.set_threshold
         self._gc_unfreeze, self._gc_set_debug = gc.unfreeze, gc.set_debug
         self.touched = [False]  # set by the wrapped setters
-        #: [True] once user code added an audit hook: it cannot be removed, so the runner retires.
+        #: [True] once user code did what cannot be undone (an audit hook, os.nice, a lowered hard
+        #: rlimit, a lost working directory): the runner retires after the item.
         self.hooked = [False]
+        #: Names passed to os.putenv/os.unsetenv since the last restore (the C environment).
+        self.env_names: set = set()
+        self._process_snapshot()
         self._wrap_setters()
         env = os.environ
         self.environ = env
@@ -246,6 +313,54 @@ class InterpreterState:
         self.mask = self._pthread_sigmask(_signal.SIG_BLOCK, [])
         self.restore = self._make_restore()
 
+    def _process_snapshot(self) -> None:
+        """The process state user code can change through os and resource (not interpreter state,
+        not reset by a fresh module): working directory, umask, soft and hard rlimits but the
+        runner's own RLIMIT_CPU, CPU affinity and nice value. Taken with the original functions."""
+        self._chdir, self._umask, self._putenv, self._unsetenv = os.chdir, os.umask, os.putenv, os.unsetenv
+        self._getrlimit, self._setrlimit_original = resource.getrlimit, resource.setrlimit
+        self.cwd = os.getcwd()
+        self.umask = os.umask(0o022)
+        os.umask(self.umask)
+        self.rlimits = [(which, resource.getrlimit(which)) for which in _RLIMITS]
+        self.affinity = os.sched_getaffinity(0)
+        self.priority = os.getpriority(os.PRIO_PROCESS, 0)
+
+    def _restore_process(self) -> None:
+        """Puts back what _process_snapshot took (on the slow path: a wrapped setter ran)."""
+        try:
+            if os.getcwd() != self.cwd:
+                self._chdir(self.cwd)
+        except OSError:
+            self.hooked[0] = True
+        self._umask(self.umask)
+        for which, limits in self.rlimits:
+            if self._getrlimit(which) != limits:
+                try:
+                    self._setrlimit_original(which, limits)
+                except (OSError, ValueError):
+                    self.hooked[0] = True  # a hard limit lowered: cannot be raised again
+        if os.sched_getaffinity(0) != self.affinity:
+            try:
+                os.sched_setaffinity(0, self.affinity)
+            except OSError:
+                self.hooked[0] = True
+        if os.getpriority(os.PRIO_PROCESS, 0) != self.priority:
+            self.hooked[0] = True  # raising the priority again needs a privilege the runner lacks
+        names, self.env_names = self.env_names, set()
+        for name in names:
+            name = name if type(name) is str else os.fsdecode(name)
+            value = self.environ_items.get(name)
+            try:
+                if value is None:
+                    self._unsetenv(name)
+                else:
+                    self._putenv(name, value)
+            except (OSError, ValueError, TypeError):
+                self.hooked[0] = True
+        if names:
+            time.tzset()  # TZ may have been among them
+
     @staticmethod
     def _scalars() -> tuple:
         return (sys.getrecursionlimit(), sys.get_int_max_str_digits(), sys.gettrace(), sys.getprofile(), gc.isenabled(), gc.get_threshold())
@@ -267,6 +382,32 @@ class InterpreterState:
                 if original is not None:
                     module.__dict__[name] = _noting(self.touched, original, name)
         sys.__dict__["addaudithook"] = _noting(self.hooked, sys.addaudithook, "addaudithook")
+        # A second instance of a builtin or extension module (_imp.create_builtin(ModuleSpec("gc",
+        # None)), the same for _signal, posix, resource) has setters that are not wrapped: making
+        # one raises the flag. (The import system calls these too: a first import of a builtin or
+        # extension module costs one slow path.)
+        for name in ("create_builtin", "create_dynamic"):
+            _imp.__dict__[name] = _noting(self.touched, _imp.__dict__[name], name)
+        import posix  # noqa: PLC0415
+
+        for name in ("chdir", "fchdir", "umask", "nice", "setpriority", "sched_setaffinity", "sched_setscheduler", "sched_setparam"):
+            original = posix.__dict__.get(name)
+            if original is not None:
+                # A raised nice value cannot be lowered again without privilege: the runner retires.
+                noted = _noting(self.hooked if name in ("nice", "setpriority") else self.touched, original, name)
+                posix.__dict__[name] = noted
+                if os.__dict__.get(name) is original:
+                    os.__dict__[name] = noted
+        for name in ("putenv", "unsetenv"):
+            original = posix.__dict__[name]
+            noted = _noting_name(self.touched, self.env_names, original, name)
+            posix.__dict__[name] = noted
+            if os.__dict__.get(name) is original:
+                os.__dict__[name] = noted
+        for name in ("setrlimit", "prlimit"):
+            original = resource.__dict__.get(name)
+            if original is not None:
+                resource.__dict__[name] = _noting(self.touched, original, name)
 
         self._set_handler = _signal.signal
         self._pthread_sigmask = _signal.pthread_sigmask
@@ -322,14 +463,19 @@ class InterpreterState:
         if attrs.get("__name__") != name or type(spec) is not importlib.machinery.ModuleSpec or spec.name != name:
             return False
         loader = spec.loader
+        if loader is importlib.machinery.BuiltinImporter:
+            # A real builtin module: its name is one, and it has a PyModuleDef (a ModuleType made
+            # in Python with a BuiltinImporter spec has none: it was a stash kept as "built in").
+            return name in sys.builtin_module_names and self._module_def is not None and self._module_def(module) != 0
         if loader in _CLASS_LOADERS:
-            return True
+            return False  # frozen: re-imported when needed (cheap), never trusted on its spec alone
         origin = spec.origin
         if type(module) is ReadOnlyModule and type(loader) is _GuardingLoader and type(origin) is str and origin.startswith(self.readonly_prefixes):
             return True  # a module of oodle_eval or the shims imported for the first time (read-only)
         if type(loader) not in _FILE_LOADERS or type(origin) is not str or origin.startswith(self.readonly_prefixes):
             return False
-        return origin.startswith(self.import_prefixes)
+        # The file the import system would have found for this name, and that exists.
+        return origin.startswith(self.import_prefixes) and attrs.get("__file__") == origin and _origin_matches(name, origin)
 
     def _restore_modules(self, w: _Watched) -> None:
         d, snapshot = w.d, w.snapshot
@@ -354,8 +500,10 @@ class InterpreterState:
         d, snapshot = w.d, w.snapshot
         for path in [p for p in d if p not in snapshot]:
             finder = d[path]
-            if finder is None or type(finder) is importlib.machinery.FileFinder:
-                snapshot[path] = finder  # a path entry looked up for the first time
+            if type(path) is str and path.startswith(self.import_prefixes) and (
+                finder is None or (type(finder) is importlib.machinery.FileFinder and finder.path == path and _is_type(path, _S_IFDIR))
+            ):
+                snapshot[path] = finder  # a directory of the import prefixes looked up for the first time
             else:
                 del d[path]
         for path, finder in snapshot.items():
@@ -381,6 +529,9 @@ class InterpreterState:
             self.touched[0] = False
             self._restore_scalars()
             self._restore_signals()
+            self._restore_process()
+        elif self._scalars() != self.scalars:
+            self._restore_scalars()
 
     def _make_restore(self):
         """``restore()``: puts back everything listed in the module doc that changed since the
@@ -390,12 +541,15 @@ class InterpreterState:
         if not self.fast:
             return put_back
         tags, touched, callbacks = self.tags, self.touched, self._callbacks
+        # Compared on every item, not only when a wrapped setter ran: a second instance of gc made
+        # before the wrap of _imp existed, or any path around the wrappers, is still seen.
+        scalars, scalars0 = self._scalars, self.scalars
         (v0, v1, v2, v3, v4, v5, v6) = (w.view for w in self.watched)
         (path, path0), (meta, meta0), (hooks, hooks0) = self.lists
 
         def restore() -> None:
             if (
-                touched[0] or callbacks
+                touched[0] or callbacks or scalars() != scalars0
                 or v0.value != tags[0] or v1.value != tags[1] or v2.value != tags[2] or v3.value != tags[3]
                 or v4.value != tags[4] or v5.value != tags[5] or v6.value != tags[6]
                 or path != path0 or meta != meta0 or hooks != hooks0

@@ -99,6 +99,7 @@ _os_rmdir = os.rmdir
 _os_utime = os.utime
 _os_stat = os.stat
 _os_statvfs = os.statvfs
+_os_fstatvfs = os.fstatvfs
 _os_listdir = os.listdir
 _SEEK_END = os.SEEK_END
 _ModuleType = types.ModuleType
@@ -115,6 +116,11 @@ _ITIMER_REAL = signal.ITIMER_REAL
 _RLIMIT_CPU = resource.RLIMIT_CPU
 _setrlimit = resource.setrlimit
 _ALL_RLIMITS = tuple(getattr(resource, name) for name in sorted(dir(resource)) if name.startswith("RLIMIT_"))
+
+
+def _tmp_state(st: os.stat_result) -> tuple[int, int, int, int, int]:
+    """What the fast path of Runner._clean_tmp compares: /tmp's times (ns), size and mode."""
+    return (st.st_mtime_ns, st.st_atime_ns, st.st_ctime_ns, st.st_size, st.st_mode)
 
 
 def _cap(text: str, limit: int, tail: bool = False) -> str:
@@ -441,8 +447,8 @@ class Runner:
         self.retire = False
         self.zygote = None
         self.user_files = {USER_FILENAME}
-        # (st_mtime_ns, st_atime_ns, st_size, st_mode) of /tmp after the last cleaning
-        self.tmp_state = (-1, -1, -1, -1)
+        # (st_mtime_ns, st_atime_ns, st_ctime_ns, st_size, st_mode) of /tmp after the last cleaning
+        self.tmp_state = (-1, -1, -1, -1, -1)
         self.tmp_fd = -1
         self.tmp_id = (-1, -1)
         self.cpu_soft = -1
@@ -464,6 +470,9 @@ class Runner:
         both(resource.RLIMIT_NOFILE, limits["openFiles"])
         both(resource.RLIMIT_CORE, 0)
         both(resource.RLIMIT_NPROC, 64)
+        # Each POSIX timer (timer_create) pins a queued signal of kernel memory: 40,000 held +15 MB of
+        # slab in an idle runner under the inherited ~96,000. The runner itself needs one or two.
+        both(resource.RLIMIT_SIGPENDING, 64)
         # The lifetime CPU of this runner; each item lowers the soft limit to its own budget.
         self.cpu_hard = int(self.runner_cpu_s) + 2
         both(resource.RLIMIT_CPU, self.cpu_hard)
@@ -575,9 +584,13 @@ class Runner:
             return True
         try:
             st = _os_fstat(self.tmp_fd)
-            # (tmpfs counts a directory's entries in its size: a change within one clock tick shows.)
-            if (st.st_mtime_ns, st.st_atime_ns, st.st_size, st.st_mode) == self.tmp_state and (st.st_dev, st.st_ino) == self.tmp_id:
-                return True
+            # (tmpfs counts a directory's entries in its size: a change within one clock tick shows.
+            # ctime, which os.utime cannot put back, shows a file made and unlinked; the inode count
+            # an unlinked file still held open even within one coarse clock tick of the last clean.)
+            if _tmp_state(st) == self.tmp_state and (st.st_dev, st.st_ino) == self.tmp_id:
+                vfs = _os_fstatvfs(self.tmp_fd)
+                if vfs.f_files - vfs.f_ffree <= 1:
+                    return True
         except OSError:
             pass  # user code closed or replaced the descriptor: look /tmp up by its path
         try:
@@ -601,7 +614,7 @@ class Runner:
             clean = not _os_listdir(TMP_DIR) and vfs.f_files - vfs.f_ffree <= 1
             _os_utime(TMP_DIR, ns=(TMP_TIME_NS, TMP_TIME_NS))
             st = _os_stat(TMP_DIR)
-            self.tmp_state = (st.st_mtime_ns, st.st_atime_ns, st.st_size, st.st_mode)
+            self.tmp_state = _tmp_state(st)
             try:
                 same = _os_fstat(self.tmp_fd)
                 ok = (same.st_dev, same.st_ino) == self.tmp_id
@@ -615,7 +628,7 @@ class Runner:
         except OSError:
             clean = False
         if not clean:
-            self.tmp_state = (-1, -1, -1, -1)  # look again next time (the runner is retiring anyway)
+            self.tmp_state = (-1, -1, -1, -1, -1)  # look again next time (the runner is retiring anyway)
         return clean
 
     def _raw_output(self, fd: int, budget: Budget) -> str:

@@ -13,10 +13,12 @@ can never be removed or loosened once loaded):
   ``process_madvise``, ``pidfd_*``, ``kcmp``), mount and namespaces, bpf, io_uring and Linux AIO
   (``io_setup`` reserves host-wide ``fs.aio-max-nr``), the keyring, perf, userfaultfd, modules,
   kexec, clocks and host settings, handle-based opens, System V IPC and POSIX message queues
-  (memory outside RLIMIT_AS that outlives the process), inotify/fanotify (per-host-user
+  (memory outside RLIMIT_AS that outlives the process), file locks (``flock``, fcntl's F_*LK: ENOLCK,
+  a channel between boxes through the host files they all bind), inotify/fanotify (per-host-user
   counters), setting extended attributes, NUMA placement (``mbind``, ``migrate_pages``,
-  ``move_pages``), ``personality``, ``mlock``, ``sync``, ``mknod``, and every set*id call. ioctl and
-  fcntl are allowed for a short list of requests (no TIOCSTI, no inode-flag setters, no
+  ``move_pages``), ``personality``, ``mlock``, ``sync``, ``sysinfo`` (host-wide load, free RAM and
+  process count -- a channel; glibc's qsort then assumes ample memory), ``mknod``, and every
+  set*id call. ioctl and fcntl are allowed for a short list of requests (no TIOCSTI, no inode-flag setters, no
   F_SETPIPE_SZ, which charges pipe pages to the host user); resource and scheduling calls only on
   the caller itself (pid 0).
 * ``runner`` -- loaded by runner.py itself once its interpreter is up: no execve/execveat (the
@@ -66,7 +68,7 @@ ALLOWED = (
     # descriptors and file I/O
     "read", "write", "readv", "writev", "pread64", "pwrite64", "preadv", "pwritev", "preadv2",
     "pwritev2", "lseek", "close", "close_range", "dup", "dup2", "dup3", "sendfile",
-    "copy_file_range", "splice", "tee", "fsync", "fdatasync", "fadvise64", "readahead", "flock",
+    "copy_file_range", "splice", "tee", "fsync", "fdatasync", "fadvise64", "readahead",
     "ftruncate", "truncate", "fallocate",
     # paths (the filesystem is read-only but /tmp; bwrap decides what exists)
     "open", "openat", "openat2", "creat", "stat", "fstat", "lstat", "newfstatat", "statx",
@@ -86,7 +88,7 @@ ALLOWED = (
     "gettid", "getpgrp", "getpgid", "getsid", "setsid", "setpgid", "sched_yield",
     "sched_getaffinity", "sched_getparam", "sched_getscheduler", "sched_get_priority_max",
     "sched_get_priority_min", "sched_rr_get_interval", "sched_getattr", "getpriority", "ioprio_get",
-    "getrlimit", "setrlimit", "getrusage", "times", "sysinfo", "uname", "prctl", "arch_prctl",
+    "getrlimit", "setrlimit", "getrusage", "times", "uname", "prctl", "arch_prctl",
     "capget", "getuid", "geteuid", "getgid", "getegid", "getresuid", "getresgid", "getgroups",
     "getcpu", "seccomp", "getrandom", "restart_syscall",
     # signals and timers (signals reach only the sandbox's own PID namespace)
@@ -109,10 +111,16 @@ ALLOWED = (
 # (TCGETS), terminal size and process group, FIONREAD, non-blocking and close-on-exec (CPython
 # sets both with ioctl), and reading inode flags/attributes.
 ALLOWED_IOCTLS = (0x5401, 0x5413, 0x540F, 0x541B, 0x5421, 0x5450, 0x5451, 0x80086601, 0x80046601, 0x801C581F)
-# fcntl commands allowed: F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETLK, F_SETLK, F_SETLKW,
-# F_GETOWN, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW, F_DUPFD_CLOEXEC, F_GETPIPE_SZ, F_ADD_SEALS,
-# F_GET_SEALS. (Not F_SETPIPE_SZ, leases, F_NOTIFY, F_SETOWN/F_SETSIG.)
-ALLOWED_FCNTLS = (0, 1, 2, 3, 4, 5, 6, 7, 9, 36, 37, 38, 1030, 1032, 1033, 1034)
+# fcntl commands allowed: F_DUPFD, F_GETFD, F_SETFD, F_GETFL, F_SETFL, F_GETOWN, F_DUPFD_CLOEXEC,
+# F_GETPIPE_SZ, F_ADD_SEALS, F_GET_SEALS. (Not F_SETPIPE_SZ, leases, F_NOTIFY, F_SETOWN/F_SETSIG,
+# nor any lock: see LOCK_FCNTLS.)
+ALLOWED_FCNTLS = (0, 1, 2, 3, 4, 9, 1030, 1032, 1033, 1034)
+# File locks answer ENOLCK ("no locks available", which callers handle) rather than EPERM: every box
+# binds the same read-only host files, and a lock on one (F_SETLK works on a read-only descriptor)
+# is seen by F_GETLK in every other box -- a channel between workspaces without network -- and each
+# lock is unreclaimable kernel memory (174,000 locks held +32 MB of slab in an idle warm runner).
+# F_GETLK, F_SETLK, F_SETLKW, F_OFD_GETLK, F_OFD_SETLK, F_OFD_SETLKW; and the flock syscall.
+LOCK_FCNTLS = (5, 6, 7, 36, 37, 38)
 # clone flags that make a namespace: a clone with any of them is refused.
 CLONE_NEW_MASK = 0
 for _flag in CLONE_NEW_FLAGS:
@@ -139,6 +147,9 @@ def base_filter() -> seccomp.SyscallFilter:
         f.add_rule(seccomp.ALLOW, "ioctl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xFFFFFFFF, request))
     for command in ALLOWED_FCNTLS:
         f.add_rule(seccomp.ALLOW, "fcntl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xFFFFFFFF, command))
+    for command in LOCK_FCNTLS:
+        f.add_rule(seccomp.ERRNO(errno.ENOLCK), "fcntl", seccomp.Arg(1, seccomp.MASKED_EQ, 0xFFFFFFFF, command))
+    f.add_rule(seccomp.ERRNO(errno.ENOLCK), "flock")
     # Only AF_UNIX sockets (asyncio's self-pipe uses socketpair(AF_UNIX)). (A full 64-bit compare:
     # garbage in the upper half is refused, never let through.)
     f.add_rule(seccomp.ALLOW, "socket", seccomp.Arg(0, seccomp.EQ, AF_UNIX))

@@ -47,6 +47,7 @@ const DENIED: [string, number[]][] = [
   ["perf_event_open", [298, 0, 0, 0, 0, 0]],
   ["mlock", [149, 0, 4096]],
   ["sync", [162]],
+  ["sysinfo (host-wide load, RAM, process count)", [99, 0]],
   ["mknodat", [259, -100, 0, 0, 0]],
   ["setuid", [105, 0]],
   ["capset", [126, 0, 0]],
@@ -72,6 +73,17 @@ const DENIED: [string, number[]][] = [
   ["socket AF_INET", [41, 2, 1, 0]],
   ["clone CLONE_NEWUSER", [56, 0x10000000 | 17, 0, 0, 0, 0]],
 ];
+// File locks (a channel between boxes through the host files they all bind): ENOLCK, even on a bad fd.
+const ENOLCK = 37;
+const LOCKS: [string, number[]][] = [
+  ["fcntl F_GETLK", [72, MINUS_ONE, 5, 0]],
+  ["fcntl F_SETLK", [72, MINUS_ONE, 6, 0]],
+  ["fcntl F_SETLKW", [72, MINUS_ONE, 7, 0]],
+  ["fcntl F_OFD_GETLK", [72, MINUS_ONE, 36, 0]],
+  ["fcntl F_OFD_SETLK", [72, MINUS_ONE, 37, 0]],
+  ["fcntl F_OFD_SETLKW", [72, MINUS_ONE, 38, 0]],
+  ["flock LOCK_SH", [73, MINUS_ONE, 1]],
+];
 // Allowed: the call reaches the kernel, whose answer (a value or another errno) is not EPERM.
 const ALLOWED: [string, number[]][] = [
   ["getpid", [39]],
@@ -82,6 +94,7 @@ const ALLOWED: [string, number[]][] = [
   ["prlimit64 on itself (read)", [302, 0, 7, 0, 0]],
   ["setpriority on itself", [141, 0, 0, 0]],
   ["fcntl F_GETFD", [72, 0, 1]],
+  ["fcntl F_GETFL on a bad fd -> EBADF", [72, MINUS_ONE, 3]],
   ["ioctl FIONREAD on a bad fd -> EBADF", [16, MINUS_ONE, 0x541b, 0]],
   ["socket AF_UNIX", [41, 1, 1, 0]],
 ];
@@ -94,11 +107,12 @@ afterAll(() => executor.close());
 
 describe.skipIf(arch() !== "x64")("base seccomp filter (default-deny), probed by number", () => {
   it.each(["warm", "strict"] as const)("answers EPERM to every call off the allow list, and lets the allowed ones through (%s)", async (mode) => {
-    const calls = [...DENIED, ...ALLOWED];
+    const calls = [...DENIED, ...LOCKS, ...ALLOWED];
     const [result, normal] = await executor.execute(keyFor(PROBE, { templateVersionId: "seccomp-probe", mode }), [item({ calls }), item({ calls: ALLOWED })]);
     expect(result!.outcome, JSON.stringify(result!.error)).toBe("ok");
     const errnos = Object.fromEntries(result!.scores.map((s) => [s.name, s.value]));
     expect(Object.fromEntries(DENIED.map(([name]) => [name, errnos[name]]))).toEqual(Object.fromEntries(DENIED.map(([name]) => [name, EPERM])));
+    expect(Object.fromEntries(LOCKS.map(([name]) => [name, errnos[name]]))).toEqual(Object.fromEntries(LOCKS.map(([name]) => [name, ENOLCK])));
     for (const [name] of ALLOWED) expect(errnos[name], name).not.toBe(EPERM);
     expect(errnos["close(-1) -> EBADF"]).toBe(9);
     expect(normal!.outcome).toBe("ok");
