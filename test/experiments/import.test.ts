@@ -96,6 +96,12 @@ describe("dataset import from JSON Lines", () => {
     const file = join(dir, "cli.jsonl");
     writeFileSync(file, WITH_BAD_LINES);
     const run = (...args: string[]) => execa(process.execPath, ["--import", "tsx", "scripts/dataset-import.ts", ...args, "--workspace", workspace], { cwd: ROOT, reject: false });
+    // A workspace that does not exist is refused, not made (no key could read it).
+    const unknown = await run("cli-set", file);
+    expect(unknown.exitCode).toBe(1);
+    expect(unknown.stderr).toContain(`--workspace: no workspace named "${workspace}"`);
+    expect(await app.prisma.workspace.count({ where: { name: workspace } })).toBe(0);
+    await app.services.workspaces.createWorkspace(workspace);
     const refused = await run("cli-set", file);
     expect(refused.exitCode).toBe(1);
     expect(refused.stderr).toContain("line 3: not valid JSON");
