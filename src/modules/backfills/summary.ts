@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import { passedSql } from "../runs/passed.js";
+import { toScoreSummary, type ScoreAggregateRow } from "../runs/score-summary.js";
 
 /** The progress of a backfill. */
 export interface BackfillProgress {
@@ -92,9 +93,7 @@ export async function backfillOutcomeCounts(prisma: PrismaClient, backfillId: st
 
 /** Per evaluator and score name: count, mean and pass rate (the rule and scale test of an experiment's summary). */
 export async function backfillScoreSummaries(prisma: PrismaClient, backfillId: string): Promise<BackfillScoreSummary[]> {
-  const rows = await prisma.$queryRawUnsafe<
-    { evaluatorId: string; evaluatorName: string; name: string; dataType: string; higherIsBetter: boolean; count: bigint; valueCount: bigint; mean: number | null; passed: bigint; unitScale: boolean }[]
-  >(
+  const rows = await prisma.$queryRawUnsafe<ScoreAggregateRow[]>(
     `SELECT s."evaluatorId", e.name AS "evaluatorName", s.name, s."dataType", s."higherIsBetter",
             count(*) AS count, count(s."numericValue") AS "valueCount", avg(s."numericValue")::float8 AS mean,
             count(*) FILTER (WHERE (${passedSql("s")})) AS passed,
@@ -106,16 +105,5 @@ export async function backfillScoreSummaries(prisma: PrismaClient, backfillId: s
      ORDER BY m.position, min(s.position), s.name`,
     backfillId,
   );
-  return rows.map((r) => ({
-    evaluatorId: r.evaluatorId,
-    evaluatorName: r.evaluatorName,
-    name: r.name,
-    dataType: r.dataType,
-    higherIsBetter: r.higherIsBetter,
-    count: Number(r.count),
-    valueCount: Number(r.valueCount),
-    mean: r.mean === null ? null : Number(r.mean),
-    passed: Number(r.passed),
-    passRate: r.dataType === "CATEGORICAL" || !r.unitScale || Number(r.count) === 0 ? null : Number(r.passed) / Number(r.count),
-  }));
+  return rows.map(toScoreSummary);
 }

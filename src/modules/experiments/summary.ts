@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import { PASSED_SQL } from "../runs/passed.js";
+import { toScoreSummary, type ScoreAggregateRow } from "../runs/score-summary.js";
 
 /** The aggregate of one score name of one evaluator over an experiment. */
 export interface ScoreSummary {
@@ -61,9 +62,7 @@ export interface OutcomeCount {
  * then each evaluator's score order. One grouped query over the experiment's scores.
  */
 export async function scoreSummaries(prisma: PrismaClient, experimentId: string): Promise<ScoreSummary[]> {
-  const rows = await prisma.$queryRawUnsafe<
-    { evaluatorId: string; evaluatorName: string; name: string; dataType: string; higherIsBetter: boolean; count: bigint; valueCount: bigint; mean: number | null; passed: bigint; unitScale: boolean; missingRuns: bigint }[]
-  >(
+  const rows = await prisma.$queryRawUnsafe<(ScoreAggregateRow & { missingRuns: bigint })[]>(
     `SELECT s."evaluatorId", e.name AS "evaluatorName", s.name, s."dataType", s."higherIsBetter",
             count(*) AS count, count(s."numericValue") AS "valueCount", avg(s."numericValue")::float8 AS mean,
             count(*) FILTER (WHERE (${PASSED_SQL})) AS passed,
@@ -78,19 +77,7 @@ export async function scoreSummaries(prisma: PrismaClient, experimentId: string)
      ORDER BY x.position, min(s.position), s.name`,
     experimentId,
   );
-  return rows.map((r) => ({
-    evaluatorId: r.evaluatorId,
-    evaluatorName: r.evaluatorName,
-    name: r.name,
-    dataType: r.dataType,
-    higherIsBetter: r.higherIsBetter,
-    count: Number(r.count),
-    valueCount: Number(r.valueCount),
-    mean: r.mean === null ? null : Number(r.mean),
-    passed: Number(r.passed),
-    runsWithMissingDependencies: Number(r.missingRuns),
-    passRate: r.dataType === "CATEGORICAL" || !r.unitScale || Number(r.count) === 0 ? null : Number(r.passed) / Number(r.count),
-  }));
+  return rows.map((r) => ({ ...toScoreSummary(r), runsWithMissingDependencies: Number(r.missingRuns) }));
 }
 
 /** Runs by evaluator and outcome (ok included), in the experiment's evaluator order. */

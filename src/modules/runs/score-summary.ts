@@ -1,0 +1,34 @@
+/** One grouped row of scores (per evaluator and score name) as Postgres returns it. */
+export interface ScoreAggregateRow {
+  evaluatorId: string;
+  evaluatorName: string;
+  name: string;
+  dataType: string;
+  higherIsBetter: boolean;
+  count: bigint;
+  valueCount: bigint;
+  mean: number | null;
+  passed: bigint;
+  /** True when every numeric value lies in [0, 1] (or there is none). */
+  unitScale: boolean;
+}
+
+/**
+ * The summary of one grouped row: counts as numbers, and the pass rate = passed / count, null for
+ * categorical scores, scores outside [0, 1] and empty groups (a pass rate of those means nothing).
+ * One rule for experiments and backfills.
+ */
+export function toScoreSummary(r: ScoreAggregateRow) {
+  return {
+    evaluatorId: r.evaluatorId,
+    evaluatorName: r.evaluatorName,
+    name: r.name,
+    dataType: r.dataType,
+    higherIsBetter: r.higherIsBetter,
+    count: Number(r.count),
+    valueCount: Number(r.valueCount),
+    mean: r.mean === null ? null : Number(r.mean),
+    passed: Number(r.passed),
+    passRate: r.dataType === "CATEGORICAL" || !r.unitScale || Number(r.count) === 0 ? null : Number(r.passed) / Number(r.count),
+  };
+}
