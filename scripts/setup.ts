@@ -87,6 +87,6 @@ try {
   console.error(`[setup] ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
-const { migrate } = await import("../src/lib/migrations.js");
+const { migrate } = await import("./lib/migrations.js");
 step(`database ${new URL(databaseUrl).pathname.slice(1)}: ${await migrate(databaseUrl, "deploy")}`);
 step(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);
