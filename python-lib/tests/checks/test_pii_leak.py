@@ -301,7 +301,7 @@ def test_phone_reference_is_presidio(sample):
 @pytest.mark.parametrize(
     "text,expected",
     [
-        # Extensions and glued suffixes (issue 19).
+        # Extensions and glued suffixes (docs/checks.md § pii_leak).
         ("call 345-899-3560x4587 now", "345-899-3560x4587"),
         ("desk: +1-604-696-5272 ext. 565", "+1-604-696-5272 ext. 565"),
         ("fax +41 (0)69 979 80 58-Fax", "+41 (0)69 979 80 58"),
