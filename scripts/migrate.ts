@@ -1,5 +1,5 @@
 /**
- * Prisma migrations without the native schema engine (machine-facts: "Prisma without internet").
+ * Prisma migrations without the native schema engine (the stock CLI would download one: scripts/lib/migrations.ts).
  *
  * Drives `@prisma/schema-engine-wasm` (built for the same Prisma commit as the CLI) through
  * `@prisma/adapter-pg`. It reads and writes the same `prisma/migrations/` folders and
