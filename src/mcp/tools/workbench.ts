@@ -39,7 +39,7 @@ export const workbenchInput = z.strictObject({
     .optional(),
   first: z.number().int().describe("list_spans: spans per page (at most 100, default 20).").optional(),
   after: z.string().describe("list_spans: the endCursor of the previous page.").optional(),
-  document: sampleDocumentSchema.describe("Without span, spanId or document, try_code runs on an empty sample document (and says so). Sample: a sample document (oodle-eval-v1.md): input, output, expected_output, attributes, trace, scores, metadata.").optional(),
+  document: sampleDocumentSchema.describe("Without span, spanId or document, try_code runs on an empty sample document (and says so). Sample: a sample document: input, output, expected_output, attributes, trace, scores, metadata.").optional(),
   evaluator: z.string().describe("explain_match: the evaluator, by name or global id.").optional(),
 });
 
