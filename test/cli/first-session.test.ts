@@ -135,8 +135,9 @@ describe("finding a span to explain", () => {
     expect(JSON.parse(missing.stderr).error.message).toBe('no span "s9" in trace "t1" (it has s1, s2)');
 
     // The stored span's scores show once the live run is in.
+    // (Polled up to 180 s: a deadline that catches a hang, not slowness on a loaded machine.)
     let scored = "";
-    for (let i = 0; i < 120 && !scored.includes("Refund mentioned/"); i++) {
+    for (const deadline = Date.now() + 180_000; !scored.includes("Refund mentioned/") && Date.now() < deadline; ) {
       scored = (await oodle(["spans", "list", "--trace", "t1", "--kind", "chat"])).stdout;
       if (!scored.includes("Refund mentioned/")) await new Promise((r) => setTimeout(r, 500));
     }
