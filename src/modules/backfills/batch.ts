@@ -119,7 +119,7 @@ export function createBackfillBatchProcessor(deps_: { prisma: PrismaClient; exec
       for (const span of todo) {
         const inputs = inputsOf(span.id);
         const gate = failedGate(declared, inputs);
-        if (gate) records.push({ ...base, spanId: span.id, libraryVersions: {}, result: null, skipReason: gate, ...readOf(inputs), startedAt: new Date(), finishedAt: new Date() });
+        if (gate) records.push({ ...base, target: { spanId: span.id }, libraryVersions: {}, result: null, skipReason: gate, ...readOf(inputs), startedAt: new Date(), finishedAt: new Date() });
         else toRun.push({ span, inputs });
       }
       if (toRun.length) {
@@ -140,7 +140,7 @@ export function createBackfillBatchProcessor(deps_: { prisma: PrismaClient; exec
         toRun.forEach(({ span, inputs }, i) => {
           const result = results[i]!;
           if (result.outcome === "sandbox_error" && !attempt.last) outcome.deferred += 1; // retried with the job
-          else records.push({ ...base, spanId: span.id, libraryVersions, result, ...readOf(inputs), startedAt, finishedAt });
+          else records.push({ ...base, target: { spanId: span.id }, libraryVersions, result, ...readOf(inputs), startedAt, finishedAt });
         });
       }
       const written = await recordBackfillRuns(prisma, backfill, records);
