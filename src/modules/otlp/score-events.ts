@@ -13,6 +13,7 @@
  * span ids when they are OpenTelemetry ids (32 / 16 hex digits), so a backend shows it on the span.
  * Pure.
  */
+import { scorePasses } from "../runs/passed.js";
 
 /** The event name of the conventions. */
 export const EVALUATION_EVENT = "gen_ai.evaluation.result";
@@ -61,7 +62,7 @@ export function evaluationEvents(run: RunForEvents): EvaluationEvent[] {
     const out: Record<string, string | number | boolean> = { "gen_ai.evaluation.name": score.name };
     if (score.dataType === "BOOLEAN" && typeof score.value === "boolean") {
       out["gen_ai.evaluation.score.value"] = score.value ? 1 : 0;
-      out["gen_ai.evaluation.score.label"] = score.value === score.higherIsBetter ? "pass" : "fail";
+      out["gen_ai.evaluation.score.label"] = scorePasses({ dataType: score.dataType, numericValue: score.value ? 1 : 0, higherIsBetter: score.higherIsBetter }) ? "pass" : "fail";
     } else if (typeof score.value === "number") {
       out["gen_ai.evaluation.score.value"] = score.value;
     } else if (typeof score.value === "string") {
