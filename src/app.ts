@@ -121,7 +121,7 @@ export function createApp(
   const enqueue = overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues });
   const spans = countIngest(createSpanService({ prisma, logger, enqueue, maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE }), metrics);
   const dependencies = createDependencyService({ prisma, queues });
-  // After a live run committed: count it, and export its scores (in the background) when configured.
+  // After a span's run committed (live or backfill): count it, and export its scores (in the background) when configured.
   const onRecorded = (run: RecordedRun) => {
     metrics.runRecorded(run);
     scoreExporter?.runRecorded(run);
@@ -149,7 +149,7 @@ export function createApp(
     experiments: createExperimentService({ prisma, queues, logger }),
     experimentBatch: createExperimentBatchProcessor({ prisma, execution, preparer: runPreparer, logger }),
     backfills: createBackfillService({ prisma, queues, logger }),
-    backfillBatch: createBackfillBatchProcessor({ prisma, execution, preparer: runPreparer, logger }),
+    backfillBatch: createBackfillBatchProcessor({ prisma, execution, preparer: runPreparer, logger, afterEvaluation: dependencies.afterEvaluation, onRecorded }),
     backfillResumer: createBackfillResumer({ prisma, queues, logger, graceMs: config.RECONCILE_GRACE_MS }),
     reconciler: createReconciler({ prisma, queues, enqueue, logger, options: { graceMs: config.RECONCILE_GRACE_MS } }),
   };

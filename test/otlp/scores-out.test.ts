@@ -137,8 +137,8 @@ describe("scores as OpenTelemetry evaluation events, and /metrics", () => {
     const after = await scrape();
     const delta = (key: string) => (after.values.get(key) ?? 0) - (before.values.get(key) ?? 0);
     expect(delta('oodle_ingest_spans_total{result="accepted"}')).toBeGreaterThanOrEqual(3); // 2 chat spans + the root (other tests may add)
-    expect(delta('oodle_runs_total{outcome="ok",evaluator_kind="code"}')).toBeGreaterThanOrEqual(2);
-    expect(delta('oodle_runs_total{outcome="user_error",evaluator_kind="code"}')).toBeGreaterThanOrEqual(2);
+    expect(delta('oodle_runs_total{outcome="ok",evaluator_kind="code",source="live"}')).toBeGreaterThanOrEqual(2);
+    expect(delta('oodle_runs_total{outcome="user_error",evaluator_kind="code",source="live"}')).toBeGreaterThanOrEqual(2);
     expect(delta('oodle_sandbox_item_duration_seconds_count{outcome="ok"}')).toBeGreaterThanOrEqual(2);
     expect(delta('oodle_queue_wait_seconds_count{queue="evaluate-span"}')).toBeGreaterThanOrEqual(4);
     expect(delta("oodle_evaluation_lag_seconds_count")).toBeGreaterThanOrEqual(4);

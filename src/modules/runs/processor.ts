@@ -73,6 +73,8 @@ export interface RecordedRun extends EvaluationPayload {
   outcome: string;
   /** The item's time in the sandbox, ms. */
   durationMs: number;
+  /** The backfill that made the run; absent for a live run. */
+  backfillId?: string;
 }
 
 /**
