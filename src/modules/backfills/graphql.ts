@@ -3,7 +3,7 @@ import { RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
 import type { RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { BACKFILL_STATUSES, type BackfillStatus } from "./schemas.js";
-import type { Backfill, BackfillEstimate, BackfillEstimateEvaluator, BackfillOutcomeCount, BackfillProgress, BackfillScoreSummary } from "./service.js";
+import type { Backfill, BackfillEstimate, BackfillEstimateEvaluator, BackfillOutcomeCount, BackfillProgress, BackfillScoreSummary, BackfillSnapshot } from "./service.js";
 
 // Thin adapters over the backfills service: global ids are decoded here and the service gets raw ids.
 
@@ -177,7 +177,7 @@ type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T
 /** The fields of createBackfill's input and of estimateBackfill's: one declaration. */
 const backfillFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) => ({
     evaluatorId: t.globalID({ for: EvaluatorRef, required: true, description: "The evaluator to run." }),
-    name: t.string({ description: "Defaults to the evaluator's name and the window." }),
+    name: t.string({ description: "Defaults to the evaluator's name and the window to the second (UTC), with a suffix (2), (3), … when the workspace already has that name." }),
     templateVersion: t.int({ description: "Run this version of its template (default: the version it runs now: its pin, else the latest)." }),
     windowStart: t.field({ type: "DateTime", required: true, description: "Spans that started at or after this." }),
     windowEnd: t.field({ type: "DateTime", description: "Spans that started before this (default now): at most 90 days after windowStart, not in the future." }),
@@ -249,4 +249,23 @@ builder.relayMutationField(
   { description: "Cancels a queued or running backfill; runs recorded stay, none is added once it returns.", inputFields: (t) => ({ id: t.globalID({ for: BackfillRef, required: true }) }) },
   { resolve: async (_root, { input }, ctx) => ({ backfill: await ctx.services.backfills.cancelBackfill(ctx.principal, { id: input.id.id }) }) },
   backfillPayload,
+);
+
+const ProgressEventRef = builder.objectRef<BackfillSnapshot>("BackfillProgressEvent").implement({
+  description: "The status and progress of a backfill, sent when they change.",
+  fields: (t) => ({
+    backfill: t.prismaField({ type: "Backfill", resolve: (query, e, _a, ctx) => ctx.prisma.backfill.findUniqueOrThrow({ ...query, where: { id: e.backfillId } }) }),
+    status: t.field({ type: StatusRef, resolve: (e) => e.status as BackfillStatus }),
+    progress: t.field({ type: ProgressRef, resolve: (e) => e.progress }),
+  }),
+});
+
+builder.subscriptionField("backfillProgress", (t) =>
+  t.field({
+    type: ProgressEventRef,
+    description: "The backfill's status and progress whenever they change (over SSE: Accept: text/event-stream); ends when it completes, is cancelled or fails.",
+    args: { id: t.arg.globalID({ for: BackfillRef, required: true }) },
+    subscribe: (_root, args, ctx) => ctx.services.backfills.watchBackfill(ctx.principal, { id: args.id.id }),
+    resolve: (event) => event as BackfillSnapshot,
+  }),
 );
