@@ -1,4 +1,4 @@
-// What a backfill does beyond its own runs (issue 16's gaps), through the real queues, workers,
+// What a backfill does beyond its own runs, through the real queues, workers,
 // sandbox, Postgres and Redis: a rerun makes the live dependents that read the replaced runs run
 // again (their earlier runs kept in RunHistory, as live does when an input changes); its runs are
 // counted in oodle_runs_total (source="backfill") and exported as gen_ai.evaluation.result events;
