@@ -1,7 +1,8 @@
 import { builder } from "../../graphql/builder.js";
-import { RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
-import type { RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
+import { RunOutcomeEnum } from "../../graphql/enums.js";
+import type { RunOutcome } from "../../lib/closed-lists.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
+import { scoreSummaryFields } from "../runs/score-summary-graphql.js";
 import { BACKFILL_STATUSES, type BackfillStatus } from "./schemas.js";
 import type { Backfill, BackfillEstimate, BackfillEstimateEvaluator, BackfillOutcomeCount, BackfillProgress, BackfillScoreSummary, BackfillSnapshot } from "./service.js";
 
@@ -28,18 +29,7 @@ const ProgressRef = builder.objectRef<BackfillProgress>("BackfillProgress").impl
 
 const ScoreSummaryRef = builder.objectRef<BackfillScoreSummary>("BackfillScoreSummary").implement({
   description: "One score name of one evaluator over a backfill's runs (as an experiment's summary).",
-  fields: (t) => ({
-    evaluator: t.prismaField({ type: "Evaluator", resolve: (query, s, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: s.evaluatorId } }) }),
-    evaluatorName: t.exposeString("evaluatorName"),
-    name: t.exposeString("name", { description: "The score name." }),
-    dataType: t.field({ type: ScoreDataTypeEnum, resolve: (parent) => parent.dataType as ScoreDataType }),
-    higherIsBetter: t.exposeBoolean("higherIsBetter"),
-    count: t.exposeInt("count", { description: "Scores written." }),
-    valueCount: t.exposeInt("valueCount", { description: "Scores with a value (the rest are None)." }),
-    mean: t.exposeFloat("mean", { nullable: true, description: "Mean value (a boolean as 0/1)." }),
-    passed: t.exposeInt("passed", { description: "Scores that pass (combine.passed at 0.5, in the score's direction)." }),
-    passRate: t.exposeFloat("passRate", { nullable: true, description: "passed / count; null for CATEGORICAL and for NUMERIC scores outside 0–1." }),
-  }),
+  fields: (t) => scoreSummaryFields(t),
 });
 
 const OutcomeCountRef = builder.objectRef<BackfillOutcomeCount>("BackfillOutcomeCount").implement({

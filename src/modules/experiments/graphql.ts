@@ -1,12 +1,13 @@
 import { resolveOffsetConnection } from "@pothos/plugin-relay";
 import type { DatasetItem, Experiment } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
-import type { ExperimentEvaluatorSource, ExperimentStatus, RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
-import { ExperimentEvaluatorSourceEnum, ExperimentStatusEnum, RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
+import type { ExperimentEvaluatorSource, ExperimentStatus, RunOutcome } from "../../lib/closed-lists.js";
+import { ExperimentEvaluatorSourceEnum, ExperimentStatusEnum, RunOutcomeEnum } from "../../graphql/enums.js";
 import { pageSizeExtension, type PageSize } from "../../graphql/connections.js";
 import { BadUserInputError } from "../../lib/errors.js";
 import { DatasetItemRef, DatasetRef } from "../datasets/graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
+import { scoreSummaryFields } from "../runs/score-summary-graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { TemplateRef } from "../templates/graphql.js";
 import { compareExperiments, type Comparison, type ItemChange, type ScoreDelta } from "./compare.js";
@@ -32,16 +33,7 @@ const ProgressRef = builder.objectRef<ExperimentProgress>("ExperimentProgress").
 const ScoreSummaryRef = builder.objectRef<ScoreSummary>("ExperimentScoreSummary").implement({
   description: "One score name of one evaluator over an experiment.",
   fields: (t) => ({
-    evaluator: t.prismaField({ type: "Evaluator", resolve: (query, s, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: s.evaluatorId } }) }),
-    evaluatorName: t.exposeString("evaluatorName"),
-    name: t.exposeString("name", { description: "The score name." }),
-    dataType: t.field({ type: ScoreDataTypeEnum, resolve: (parent) => parent.dataType as ScoreDataType }),
-    higherIsBetter: t.exposeBoolean("higherIsBetter"),
-    count: t.exposeInt("count", { description: "Scores written." }),
-    valueCount: t.exposeInt("valueCount", { description: "Scores with a value (the rest are None)." }),
-    mean: t.exposeFloat("mean", { nullable: true, description: "Mean value (a boolean as 0/1)." }),
-    passed: t.exposeInt("passed", { description: "Scores that pass (combine.passed at 0.5, in the score's direction)." }),
-    passRate: t.exposeFloat("passRate", { nullable: true, description: "passed / count; null for CATEGORICAL and for NUMERIC scores outside 0–1." }),
+    ...scoreSummaryFields(t),
     runsWithMissingDependencies: t.exposeInt("runsWithMissingDependencies", {
       description: "Runs of this evaluator that read a dependency with no scores for their item (ctx.score returned its default): see Experiment.missingDependencies.",
     }),
