@@ -112,7 +112,7 @@ export function createBackfillBatchProcessor(deps_: {
     });
     const current = new Map<string, InputRun & { backfillId: string | null }>(existing.map((r) => [pair(r.spanId!, r.evaluatorId), r]));
     /** Tells the live path what this backfill holds on the batch's spans, so stale dependents run again. */
-    const releaseDependents = async () => {
+    const rerunStaleDependents = async () => {
       const ours = [...current.entries()].filter(([, r]) => r.backfillId === backfill.id).map(([key, r]) => ({ workspaceId: backfill.workspaceId, spanId: key.split("/")[0]!, evaluatorId: r.evaluatorId }));
       if (ours.length) await deps_.afterEvaluation?.(ours);
     };
@@ -129,7 +129,7 @@ export function createBackfillBatchProcessor(deps_: {
       outcome.skipped += spans.length - todo.length;
       if (todo.length === 0) continue;
       if (!(await live(backfill.id))) {
-        await releaseDependents();
+        await rerunStaleDependents();
         return { ...outcome, stopped: true };
       }
 
@@ -170,7 +170,7 @@ export function createBackfillBatchProcessor(deps_: {
       }
       const written = await recordBackfillRuns(prisma, backfill, records);
       if (written.stopped) {
-        await releaseDependents();
+        await rerunStaleDependents();
         return { ...outcome, stopped: true };
       }
       outcome.recorded += written.written.length;
@@ -181,7 +181,7 @@ export function createBackfillBatchProcessor(deps_: {
         deps_.onRecorded?.({ workspaceId: backfill.workspaceId, spanId: run.spanId, evaluatorId: run.evaluatorId, outcome: run.outcome, durationMs: run.columns.durationMs, backfillId: backfill.id });
       }
     }
-    await releaseDependents();
+    await rerunStaleDependents();
     if (outcome.deferred > 0) {
       logger.warn({ backfillId: backfill.id, batch: payload.batch, deferred: outcome.deferred }, "backfill batch: sandbox faults, retrying");
       throw new BatchRetryError(outcome.deferred);
