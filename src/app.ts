@@ -19,6 +19,7 @@ import { createLiveEvaluations, type LiveEvaluations } from "./modules/runs/eval
 import { createRunPreparer, type RunPreparer } from "./modules/runs/prepare.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
+import { createSandboxService, type SandboxService } from "./modules/sandbox/service.js";
 import { createSpanService, type SpanService } from "./modules/spans/service.js";
 import { createTryCodeService, MAX_CONCURRENT_TRY_CODE, type TryCodeService } from "./modules/try-code/service.js";
 import { redisConcurrencyGate } from "./modules/try-code/concurrency.js";
@@ -48,6 +49,8 @@ export interface Services {
   liveEvaluations: LiveEvaluations;
   /** Draft test runs. */
   tryCode: TryCodeService;
+  /** What evaluator code can use inside the sandbox (Python version, packages, limits). */
+  sandbox: SandboxService;
   /** Datasets and their JSON Lines import. */
   datasets: DatasetService;
   /** Experiments: creation, cancellation, retry, progress. */
@@ -145,6 +148,7 @@ export function createApp(
       prisma,
       concurrency: redisConcurrencyGate(redis, config.QUEUE_PREFIX, MAX_CONCURRENT_TRY_CODE, logger),
     }),
+    sandbox: createSandboxService(),
     datasets: createDatasetService({ prisma, logger }),
     experiments: createExperimentService({ prisma, queues, logger }),
     experimentBatch: createExperimentBatchProcessor({ prisma, execution, preparer: runPreparer, logger }),

@@ -1,8 +1,7 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
 import { uuidOrNil } from "../../lib/uuid.js";
-import type { BadLine, ImportReport } from "./importer.js";
-import { fileToReadable, type StreamableFile } from "./upload-stream.js";
+import type { BadLine, ImportReport, StreamableFile } from "./service.js";
 
 /** A dataset of the caller's workspace. */
 export const DatasetRef = builder.prismaNode("Dataset", {
@@ -94,10 +93,8 @@ builder.relayMutationField(
     }),
   },
   {
-    resolve: (_root, { input }, ctx) => {
-      const stream = fileToReadable(input.file as unknown as StreamableFile);
-      return ctx.services.datasets.importItems(ctx.principal, { name: input.name, description: input.description, mode: input.skipBadLines ? "skip" : "abort" }, stream);
-    },
+    resolve: (_root, { input }, ctx) =>
+      ctx.services.datasets.importItems(ctx.principal, { name: input.name, description: input.description, mode: input.skipBadLines ? "skip" : "abort" }, input.file as unknown as StreamableFile),
   },
   {
     outputFields: (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never, ImportReport>) => ({

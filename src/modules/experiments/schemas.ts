@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { RUN_OUTCOMES } from "../../lib/closed-lists.js";
 import { typeError } from "../../lib/validation.js";
 
 /** Shared input schemas of the experiments feature (GraphQL, CLI and MCP use the same). */
@@ -51,3 +52,35 @@ export const createExperimentInputSchema = z
 
 /** A createExperiment input. */
 export type CreateExperimentInput = z.input<typeof createExperimentInputSchema>;
+
+/** How to narrow an experiment's items (the `items` read): all given parts must hold. */
+export const experimentItemFilterSchema = z.object({
+  evaluatorId: z.string({ error: typeError("an evaluator id") }).nullish(),
+  scoreName: z.string({ error: typeError("a string") }).nullish(),
+  minValue: z.number({ error: typeError("a number") }).nullish(),
+  maxValue: z.number({ error: typeError("a number") }).nullish(),
+  passed: z.boolean({ error: typeError("true or false") }).nullish(),
+  category: z.string({ error: typeError("a string") }).nullish(),
+  outcome: z.enum(RUN_OUTCOMES, { error: () => `must be one of ${RUN_OUTCOMES.join(", ")}` }).nullish(),
+});
+
+/** An experiment items filter. */
+export type ExperimentItemFilter = z.output<typeof experimentItemFilterSchema>;
+
+/** Changes listed by compareExperiments by default (all are counted). */
+export const DEFAULT_COMPARE_LIMIT = 100;
+/** At most this many changes listed by compareExperiments. */
+export const MAX_COMPARE_LIMIT = 1000;
+
+/** The input of compareExperiments: two experiments on the same dataset. */
+export const compareExperimentsInputSchema = z.object({
+  baseId: z.string({ error: typeError("an experiment id") }),
+  candidateId: z.string({ error: typeError("an experiment id") }),
+  limit: z
+    .number({ error: typeError("a whole number") })
+    .int("must be a whole number")
+    .min(0, `must be between 0 and ${MAX_COMPARE_LIMIT}`)
+    .max(MAX_COMPARE_LIMIT, `must be between 0 and ${MAX_COMPARE_LIMIT}`)
+    .nullish()
+    .transform((limit) => limit ?? DEFAULT_COMPARE_LIMIT),
+});

@@ -3,10 +3,7 @@ import { builder } from "../../graphql/builder.js";
 import type { EntryPointKind } from "../../lib/closed-lists.js";
 import { EntryPointKindEnum } from "../../graphql/enums.js";
 import { PAGE_SIZE } from "../../graphql/connections.js";
-import type { TemplateValidation } from "./service.js";
-import type { ParamSpec } from "./settings.js";
-import { findStarter, listStarters, starterFile, starterNotFound, type Starter } from "./starters/index.js";
-import { specsOf } from "./store.js";
+import type { ParamSpec, StarterWithFile, TemplateValidation } from "./service.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 
 
@@ -82,7 +79,7 @@ export const TemplateVersionRef = builder.prismaNode("TemplateVersion", {
   fields: (t) => ({
     version: t.exposeInt("version"),
     sourceCode: t.exposeString("sourceCode"),
-    params: t.field({ type: [TemplateParamRef], description: "The settings.", resolve: (v) => specsOf(v) }),
+    params: t.field({ type: [TemplateParamRef], description: "The settings.", resolve: (v, _args, ctx) => ctx.services.templates.settingsOf(v) }),
     libraryPins: t.expose("libraryPins", { type: "JSON", description: "Shared library name → pinned version." }),
     sharedImports: t.exposeStringList("sharedImports", { description: "The shared libraries the code imports directly." }),
     scoreReads: t.exposeStringList("scoreReads", {
@@ -102,7 +99,7 @@ export const TemplateVersionRef = builder.prismaNode("TemplateVersion", {
 });
 
 /** A built-in template. */
-export const StarterRef = builder.objectRef<Starter>("Starter").implement({
+export const StarterRef = builder.objectRef<StarterWithFile>("Starter").implement({
   description: "A built-in template whose settings are the keyword arguments of its oodle_eval.v1 check.",
   fields: (t) => ({
     id: t.exposeString("id"),
@@ -111,7 +108,7 @@ export const StarterRef = builder.objectRef<Starter>("Starter").implement({
     settingNames: t.stringList({ resolve: (s) => s.params.map((p) => p.name) }),
     params: t.field({ type: [TemplateParamRef], resolve: (s) => s.params }),
     sourceCode: t.exposeString("sourceCode", { description: "The code, as a new template gets it." }),
-    file: t.string({ description: "The template file: a header with each setting's type and default, then the code.", resolve: starterFile }),
+    file: t.exposeString("file", { description: "The template file: a header with each setting's type and default, then the code." }),
   }),
 });
 
@@ -175,17 +172,13 @@ builder.queryFields((t) => ({
   starters: t.connection({
     type: StarterRef,
     description: "The built-in templates: id, name and setting names.",
-    resolve: (_root, args) => resolveArrayConnection({ args, defaultSize: PAGE_SIZE.default, maxSize: PAGE_SIZE.max }, [...listStarters()]),
+    resolve: (_root, args, ctx) => resolveArrayConnection({ args, defaultSize: PAGE_SIZE.default, maxSize: PAGE_SIZE.max }, ctx.services.templates.listStarters(ctx.principal)),
   }),
   starter: t.field({
     type: StarterRef,
     description: "One built-in template with its file: each setting's type and default, then the code.",
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_root, args) => {
-      const starter = findStarter(args.id);
-      if (!starter) throw starterNotFound(args.id);
-      return starter;
-    },
+    resolve: (_root, args, ctx) => ctx.services.templates.getStarter(ctx.principal, args.id),
   }),
 }));
 

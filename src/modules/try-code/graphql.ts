@@ -1,13 +1,11 @@
-import type { Score } from "../../execution/index.js";
 import { builder } from "../../graphql/builder.js";
 import type { RunOutcome } from "../../lib/closed-lists.js";
 import { RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
 import { RunErrorRef } from "../runs/graphql.js";
-import { numericValueOf } from "../runs/record.js";
 import { SpanRef } from "../spans/graphql.js";
 import { TemplateRef } from "../templates/graphql.js";
 import { LimitExceededError } from "../../lib/errors.js";
-import type { ScoreFallback } from "./service.js";
+import type { ScoreFallback, TryCodeScore } from "./service.js";
 
 /** tryCode fields one GraphQL request may run (aliases included); more are refused (the same bound as the request cost of src/graphql/limits.ts). */
 export const MAX_TRY_CODE_PER_REQUEST = 4;
@@ -15,7 +13,7 @@ export const MAX_TRY_CODE_PER_REQUEST = 4;
 const tryCodeFieldsOf = new WeakMap<object, number>();
 
 /** A score returned by a draft run (not stored). */
-const TryCodeScoreRef = builder.objectRef<Score>("TryCodeScore").implement({
+const TryCodeScoreRef = builder.objectRef<TryCodeScore>("TryCodeScore").implement({
   description: "A score of a draft run, as the evaluator returned it.",
   fields: (t) => ({
     name: t.exposeString("name"),
@@ -24,7 +22,7 @@ const TryCodeScoreRef = builder.objectRef<Score>("TryCodeScore").implement({
     higherIsBetter: t.boolean({ resolve: (s) => s.higher_is_better }),
     comment: t.string({ nullable: true, resolve: (s) => s.comment }),
     metadata: t.field({ type: "JSON", nullable: true, resolve: (s) => s.metadata }),
-    numericValue: t.float({ nullable: true, resolve: (s) => numericValueOf(s.value) }),
+    numericValue: t.exposeFloat("numericValue", { nullable: true }),
   }),
 });
 
