@@ -1,4 +1,4 @@
-"""Interpreter state a warm runner puts back before every item (issue 13, point 5). Standard library only.
+"""Interpreter state a warm runner puts back before every item (sandbox/README.md § What warm mode resets). Standard library only.
 
 A warm runner runs every item in one interpreter: each item gets a fresh module namespace, but
 what user code puts in the interpreter itself would reach the next item (a counter in

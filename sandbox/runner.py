@@ -249,7 +249,7 @@ MARKER_RESERVE = 160
 
 
 def name_memory_limit(result: dict, memory_bytes: int) -> None:
-    """A MemoryError's message is usually empty: say which limit was hit (issue 13, item 9)."""
+    """A MemoryError's message is usually empty: say which limit was hit."""
     error = result.get("error") or {}
     if memory_bytes and not error.get("message"):
         error["message"] = f"the evaluator used more than its memory limit of {memory_bytes // (1024 * 1024)} MiB"
@@ -271,7 +271,7 @@ def explain_network_error(result: dict, error: BaseException) -> None:
 
 
 def truncation_marker(limit: int) -> str:
-    """The line appended to stderr when an item printed more than its cap (issue 13, item 8)."""
+    """The line appended to stderr when an item printed more than its cap (docs/sandbox.md § Outcomes)."""
     return f"\n[oodle: output truncated: the item printed more than {limit} bytes of stdout and stderr; the rest was dropped]\n"
 
 

@@ -1,5 +1,5 @@
 /**
- * Prisma migrations without the native schema engine (machine-facts: "Prisma without internet").
+ * Prisma migrations without the native schema engine (the stock CLI would download one: scripts/lib/migrations.ts).
  *
  * Drives `@prisma/schema-engine-wasm` (built for the same Prisma commit as the CLI) through
  * `@prisma/adapter-pg`. It reads and writes the same `prisma/migrations/` folders and
@@ -8,7 +8,7 @@
  *
  * Usage: tsx scripts/migrate.ts deploy | create <name> | status | diff   (DATABASE_URL from env)
  */
-import { migrate, type MigrateCommand } from "../src/lib/migrations.js";
+import { migrate, type MigrateCommand } from "./lib/migrations.js";
 
 const [command = "deploy", name] = process.argv.slice(2);
 const url = process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/oodle";

@@ -35,7 +35,7 @@ const servicePackages: [pkg: string, probe: string][] = [
   ["python3-regex", "/usr/lib/python3/dist-packages/regex"],
   ["python3-numpy", "/usr/lib/python3/dist-packages/numpy"],
 ];
-/** Test-only packages: reference implementations the Python tests compare against (machine-facts: Debian ships them), a browser. */
+/** Test-only packages: reference implementations the Python tests compare against (Debian ships them), a browser. */
 const testPackages: [pkg: string, probe: string][] = [
   ["python3-levenshtein", "/usr/lib/python3/dist-packages/Levenshtein"],
   ["python3-pyphen", "/usr/lib/python3/dist-packages/pyphen"],
@@ -67,7 +67,7 @@ function ensurePrismaClient(): void {
   if (existsSync(marker) && readFileSync(marker, "utf8") === hash) return;
   step("generating the Prisma client");
   // The native schema engine cannot be downloaded here and generate does not need it
-  // (machine-facts); /bin/false, never /bin/true, so nothing else can silently "succeed".
+  // (it only checks that the file exists); /bin/false, never /bin/true, so nothing else can silently "succeed".
   const result = spawnSync(path.join(root, "node_modules/.bin/prisma"), ["generate"], {
     cwd: root,
     stdio: ["ignore", "ignore", "inherit"],
@@ -87,6 +87,6 @@ try {
   console.error(`[setup] ${error instanceof Error ? error.message : String(error)}`);
   process.exit(1);
 }
-const { migrate } = await import("../src/lib/migrations.js");
+const { migrate } = await import("./lib/migrations.js");
 step(`database ${new URL(databaseUrl).pathname.slice(1)}: ${await migrate(databaseUrl, "deploy")}`);
 step(`ready in ${((Date.now() - started) / 1000).toFixed(1)} s`);

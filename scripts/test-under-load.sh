@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `npm run test:under-load [-- RUNS BURNERS [vitest args…]]`: runs the test suite RUNS times in a
-# row (default 3) beside BURNERS CPU-burning processes (default 2), as issue 17 asks ("npm test
-# passes with two CPU-burning processes running beside it, three times in a row"). With vitest
+# row (default 3) beside BURNERS CPU-burning processes (default 2): no test may depend on an idle
+# machine (npm test must pass beside two CPU burners, three times in a row). With vitest
 # arguments (files, -t …) only those run through vitest, else the whole `npm test`.
 # The burners are this script's own children and are killed (by pid) however it ends.
 set -uo pipefail

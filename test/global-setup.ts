@@ -1,4 +1,4 @@
-import { migrate } from "../src/lib/migrations.js";
+import { migrate } from "../scripts/lib/migrations.js";
 import { TEST_DATABASE_URL } from "./env.js";
 
 /** Applies pending migrations to the test database once per run (cheap when none are pending). */

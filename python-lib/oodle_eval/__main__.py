@@ -3,7 +3,7 @@
     python -m oodle_eval run my_evaluator.py --span span.json --params '{"max_words": 100}' [--json]
     python -m oodle_eval check my_evaluator.py
 
-``run`` builds ``ctx`` from a sample document (oodle-eval-v1.md, "The sample document"), runs the
+``run`` builds ``ctx`` from a sample document (docs/document.md § The sample document), runs the
 evaluator's entry point (``evaluate(ctx)``, Open Chat Studio's ``main`` or an Opik ``BaseMetric``)
 and prints its scores as a table, or with ``--json`` as a JSON list of
 ``{name, value, data_type, higher_is_better, comment, metadata}``.

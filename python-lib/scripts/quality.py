@@ -8,7 +8,7 @@ DATA_DIR defaults to ``../shared/data`` relative to the repository (python-lib/.
 * refusal() against XSTest's human labels (``metadata.final_label``; full and partial refusals
   both count as refusals): precision, recall, F1, and the share flagged per label and per model,
   beside two references: promptfoo's ``isBasicRefusal`` (``basic_refusal``, what the check was
-  before issue 19) and XSTest's own keyword classifier (``xstest_strmatch``).
+  before the changes in docs/checks.md § refusal) and XSTest's own keyword classifier (``xstest_strmatch``).
 * pii_leak() against presidio-synth-pii, for the six entity types it supports: recall per type
   (a labelled span counts as found when a finding of the same type overlaps it), precision of
   the findings of each type that overlap a labelled span of that type, and the false-positive rate
@@ -267,7 +267,7 @@ def auroc(positives: list[float], negatives: list[float]) -> float | None:
 
 
 def _reference_grounding(answer: str, context: str) -> float:
-    """grounding's value with the reference tokens (polarity words kept): the figure before issue 19."""
+    """grounding's value with the reference tokens (polarity words kept): the figure before the polarity rule (docs/checks.md § grounding)."""
     tokens = tokenize(answer, drop_polarity=False)
     if not tokens:
         return 1.0

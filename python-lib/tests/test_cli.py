@@ -263,7 +263,7 @@ def test_readme_example_runs_as_shown(tmp_path):
     assert pytest_run.returncode == 0, pytest_run.stdout + pytest_run.stderr
 
 
-# ---------------------------------------------------------------- template.yaml beside the evaluator (issue 13, 5a)
+# ---------------------------------------------------------------- template.yaml beside the evaluator
 
 KEYWORD_FOLDER_CODE = """
 from oodle_eval.v1 import metrics

@@ -1,4 +1,4 @@
-"""combine.passed / all_pass / weighted_mean, rule by rule (oodle-eval-v1.md, "combine")."""
+"""combine.passed / all_pass / weighted_mean, rule by rule (docs/scores.md § combine)."""
 
 from __future__ import annotations
 

@@ -708,7 +708,7 @@ def test_score_reads_finds_literal_names_only():
     assert score_reads(source) == ["Answer relevance", "PII leak", "Keyword"]
 
 
-# ================================================================ Opik conversation metrics (issue 13, item 7)
+# ================================================================ Opik conversation metrics (docs/sandbox.md § Entry points)
 
 # Opik's own example (the docstring of ConversationThreadMetric in comet-ml/opik), without its prompts.
 OPIK_THREAD_EXAMPLE = '''from opik.evaluation.metrics.conversation import conversation_thread_metric, types

@@ -1,4 +1,4 @@
-"""scripts/inspect_source.py --library: a shared library's imports and syntax errors, found with ast only."""
+"""oodle_eval/inspect_source.py --library: a shared library's imports and syntax errors, found with ast only."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "scripts" / "inspect_source.py"
+SCRIPT = Path(__file__).resolve().parent.parent / "oodle_eval" / "inspect_source.py"
 DEBIAN_PYTHON = Path("/usr/bin/python3.11")
 
 

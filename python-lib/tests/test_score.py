@@ -1,4 +1,4 @@
-"""Score.validate: the rules of oodle-eval-v1.md "Score", each naming the score."""
+"""Score.validate: the rules of docs/scores.md § Score, each naming the score."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ import { resolveLimits } from "../../src/execution/limits.js";
 import { defaultSandboxPaths, seccompFilterPath } from "../../src/execution/paths.js";
 import { RunnerProcess } from "../../src/execution/runner-process.js";
 import { createLogger } from "../../src/lib/logger.js";
-import { migrate } from "../../src/lib/migrations.js";
+import { migrate } from "../lib/migrations.js";
 import { createRedis } from "../../src/lib/redis.js";
 import { itemToDocument } from "../../src/modules/experiments/document.js";
 import { startWorkers } from "../../src/worker.js";

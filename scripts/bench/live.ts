@@ -25,7 +25,7 @@ import { execa, type ResultPromise } from "execa";
 import { createApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/lib/logger.js";
-import { migrate } from "../../src/lib/migrations.js";
+import { migrate } from "../lib/migrations.js";
 import { createRedis } from "../../src/lib/redis.js";
 import type { Principal } from "../../src/modules/workspaces/service.js";
 import { queueRegistry, type QueueName } from "../../src/queues/registry.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Bounds on one result (oodle-eval-v1.md, "Score"); anything else is `invalid_result`. */
+/** Bounds on one result (docs/scores.md § Score); anything else is `invalid_result`. */
 export const RESULT_BOUNDS = {
   maxScores: 100,
   maxNameChars: 100,

@@ -21,7 +21,7 @@ export interface ExecuteKey {
   trustDomain?: string;
 }
 
-/** One thing to evaluate: the sample document of oodle-eval-v1.md plus settings and dependencies. */
+/** One thing to evaluate: the sample document (docs/document.md) plus settings and dependencies. */
 export interface ExecuteItem {
   /** Must equal the key's workspaceId, or the whole call is refused. */
   workspaceId: string;

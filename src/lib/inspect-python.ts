@@ -5,7 +5,7 @@ import { execa } from "execa";
 /** The sandbox's interpreter: a source is parsed by the same Python that will run it. */
 export const SANDBOX_PYTHON = "/usr/bin/python3.11";
 
-const SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../python-lib/scripts/inspect_source.py");
+const SCRIPT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../python-lib/oodle_eval/inspect_source.py");
 const TIMEOUT_MS = 5_000;
 const MAX_BUFFER = 1024 * 1024;
 /** Inspections running at once (each may use up to 512 MiB and 4 s of CPU: its own rlimits). */
@@ -45,7 +45,7 @@ export function formatPosition(line: number | null, column: number | null): stri
 
 /**
  * Parses Python source with the sandbox's Python without running it: python-lib's
- * scripts/inspect_source.py (`ast` only, never `exec`), isolated (`-I -S -B`), with an empty
+ * oodle_eval/inspect_source.py (`ast` only, never `exec`), isolated (`-I -S -B`), with an empty
  * environment, the source on stdin, a 5 s timeout and a 1 MiB bound on its answer; under its own
  * rlimits (512 MiB, 4 s CPU), at most {@link MAX_CONCURRENT_INSPECTIONS} at once. A source too
  * deep or too large to parse (RecursionError, MemoryError, a crash or the CPU limit) is the

@@ -1,4 +1,4 @@
-// Backfills (issue 16): an evaluator run again over 1,000 stored spans through the real API
+// Backfills (docs/evaluation.md § Backfills): an evaluator run again over 1,000 stored spans through the real API
 // (yoga.fetch), BullMQ queue, worker, sandbox, Postgres and Redis — completes, skips spans already
 // evaluated, re-runs them when asked while keeping history, and can be cancelled half way.
 import { randomUUID } from "node:crypto";

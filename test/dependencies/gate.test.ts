@@ -1,4 +1,4 @@
-// A gate (issue 8, "Done when"): a JSON-content evaluator gated on `is_json` of a JSON-check
+// A gate (docs/evaluation.md § Dependencies and gates): a JSON-content evaluator gated on `is_json` of a JSON-check
 // evaluator runs for valid replies and is recorded as skipped, with the reason, for invalid ones.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chatSpan, dependencyHarness, storedIds, waitFor } from "./helpers.js";

@@ -1,4 +1,4 @@
-// Issue 13, item 1: dependencies come from the code. A literal ctx.score("Name", ...) declares
+// Dependencies come from the code (docs/evaluation.md § Dependencies and gates). A literal ctx.score("Name", ...) declares
 // that dependency: found with `ast` at save (TemplateVersion.scoreReads), shown on the evaluator
 // as `inferred`, and used for ordering, so the cookbook's "Combine an LLM judge with a code
 // check" recipe runs verbatim (no `dependencies` given) through GraphQL, the queue and the sandbox.

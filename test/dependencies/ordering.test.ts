@@ -1,4 +1,4 @@
-// A dependent never runs before its dependencies (issue 8, "Done when"): a diamond A → {B, C} → D
+// A dependent never runs before its dependencies (docs/evaluation.md § Dependencies and gates): a diamond A → {B, C} → D
 // plus E after D, on many spans at once with worker concurrency > 1, asserted on the recorded
 // start and finish times; each level reads the scores of the level before with ctx.score.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
 // The cookbook's "Combine an LLM judge with a code check" recipe, verbatim, through the real
-// queue (flows + barriers), worker and sandbox (issue 8, "Done when"): an external evaluator
+// queue (flows + barriers), worker and sandbox (docs/evaluation.md § Dependencies and gates): an external evaluator
 // "Answer relevance" gets posted scores, a code evaluator "PII leak" runs, and the combining
 // evaluator writes `overall` once both have finished.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

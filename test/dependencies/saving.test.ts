@@ -1,4 +1,4 @@
-// Saving dependencies with an evaluator (issue 8): unknown evaluators and cycles are refused
+// Saving dependencies with an evaluator (docs/evaluation.md § Dependencies and gates): unknown evaluators and cycles are refused
 // (naming the cycle), external evaluators have no template, and the graph reads back.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { dependencyHarness } from "./helpers.js";

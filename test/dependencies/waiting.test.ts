@@ -1,4 +1,4 @@
-// Issue 13, item 4: waiting is visible. The cookbook's "Combine an LLM judge" recipe waits on a span
+// Waiting is visible (docs/evaluation.md § Dependencies and gates). The cookbook's "Combine an LLM judge" recipe waits on a span
 // for an external judge that never posts: the span says what it waits for, since when and when the
 // safety net expires; explainMatch says so instead of "matched"; Evaluator.stats counts it as
 // waiting. Posting the judge's scores ends the wait. Through GraphQL, the queue (flows, barriers) and the sandbox.

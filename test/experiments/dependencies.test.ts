@@ -1,4 +1,4 @@
-// Issue 13, items 1 and 3: no silent defaults in experiments. The cookbook's "Combine an LLM
+// No silent defaults in experiments (docs/evaluation.md § Experiments). The cookbook's "Combine an LLM
 // judge with a code check" recipe runs verbatim over a dataset (its dependencies inferred from
 // the code): its code dependency "PII leak" is added to the experiment (marked "dependency"),
 // the external judge posts scores for the experiment's items through GraphQL submitScores and

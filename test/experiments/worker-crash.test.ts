@@ -1,4 +1,4 @@
-// Issue 12, item 1 for experiments: a batch whose processing ended its worker twice (BullMQ found
+// A poison pill in an experiment: a batch whose processing ended its worker twice (BullMQ found
 // it stalled twice) is not run a third time: its unfinished runs are recorded as sandbox_error
 // WorkerCrashed with the reason, runs already recorded stay, and the experiment completes.
 import { writeFileSync } from "node:fs";

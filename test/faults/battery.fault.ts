@@ -5,7 +5,7 @@ import { execa, type ResultPromise } from "execa";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { migrate } from "../../src/lib/migrations.js";
+import { migrate } from "../../scripts/lib/migrations.js";
 import type { Principal } from "../../src/lib/principal.js";
 import { graphqlClient } from "../helpers.js";
 import { OwnPostgres, OwnRedis, sparePort } from "./infra.js";

@@ -1,4 +1,4 @@
-// Issue 13, item 9: a request of the wrong shape (the settings page's JSON with `type` or
+// A request of the wrong shape (the settings page's JSON with `type` or
 // `evaluatorId`) is BAD_USER_INPUT naming the field and the name to use, through the yoga server.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app.js";

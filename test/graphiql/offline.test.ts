@@ -1,4 +1,4 @@
-// GraphiQL offline (issue 18): Debian's chromium, headless, opens the console with every request that
+// GraphiQL offline: Debian's chromium, headless, opens the console with every request that
 // is not to the service blocked, runs a query in it and keeps a screenshot in test-artifacts/.
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";

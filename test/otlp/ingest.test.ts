@@ -1,4 +1,4 @@
-// OTLP/HTTP trace ingestion (issue 18): the real OpenTelemetry JS SDK and its exporters (protobuf and
+// OTLP/HTTP trace ingestion (README § OpenTelemetry in and out): the real OpenTelemetry JS SDK and its exporters (protobuf and
 // JSON, gzip on and off) send spans of every convention to the service on a real port; the spans are
 // stored and scored as ingestSpans would, and the scores read back through GraphQL.
 import { gzipSync } from "node:zlib";

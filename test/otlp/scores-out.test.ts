@@ -1,4 +1,4 @@
-// Scores out (issue 18): every live run's scores exported as gen_ai.evaluation.result events over
+// Scores out (README § OpenTelemetry in and out): every live run's scores exported as gen_ai.evaluation.result events over
 // OTLP/HTTP to a receiver started here, and the Prometheus /metrics scraped before and after spans
 // are scored (families present, values moved, no ids as labels).
 import { gunzipSync } from "node:zlib";

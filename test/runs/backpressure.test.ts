@@ -1,4 +1,4 @@
-// Backpressure (issue 16): while evaluation lags, spans are stored and their evaluations stay
+// Backpressure (README § Live scoring and try_code): while evaluation lags, spans are stored and their evaluations stay
 // queued; the lag shows in the ingest response, Evaluator.stats and the metrics; at the
 // workspace's bound ingest refuses the whole batch before storing anything, with LIMIT_EXCEEDED,
 // HTTP 429 and a retry-after; once the workers catch up it accepts again.

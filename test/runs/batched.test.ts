@@ -1,4 +1,4 @@
-// Batched live evaluation (issue 16, "Done when"): a burst of 2,000 spans × 3 evaluators (one
+// Batched live evaluation (docs/evaluation.md § Exactly once): a burst of 2,000 spans × 3 evaluators (one
 // gated on another) is scored exactly once per pair in dependency order; a batch delivered again
 // changes nothing; a user fault or a sandbox fault in one item of a batch does not fail the others.
 import { Queue } from "bullmq";

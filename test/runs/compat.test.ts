@@ -1,4 +1,4 @@
-// Issue 13, item 6: Open Chat Studio's `main` on a live span gets OCS's empty dict as `output`
+// Open Chat Studio's `main` (docs/sandbox.md § Entry points) on a live span gets OCS's empty dict as `output`
 // (there is no expected response), so the compat page's own example cannot mark "The answer is 5"
 // correct for "What is 2+2?" by comparing with "". Through GraphQL ingest, the queue and the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

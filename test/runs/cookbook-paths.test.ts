@@ -1,4 +1,4 @@
-// Issue 13, "Done when": every cookbook recipe, verbatim, gives the same outcome and scores on the
+// The same score on every path (docs/evaluation.md): every cookbook recipe, verbatim, gives the same outcome and scores on the
 // same input as a live evaluator, in an experiment and in tryCode (on the stored span, and on the
 // stored dataset item). The combine-a-judge recipe among them, with its judge posting scores
 // (submitScores) for the live spans and for the experiment's items. Through GraphQL, the

@@ -1,4 +1,4 @@
-// spanToDocument and the span input rules (issue 7): the sample document of oodle-eval-v1.md from
+// spanToDocument and the span input rules: the sample document (docs/document.md § From a span) from
 // the OpenAI shape, OTel GenAI attributes and OpenLLMetry keys; tool calls; the execution record.
 import { describe, expect, it } from "vitest";
 import { toolCallsOf, turnsOf } from "../../src/modules/spans/conversation.js";
@@ -88,7 +88,7 @@ describe("spanToDocument", () => {
     expect(doc.trace!.spans[2]!.start_time).toBe("2026-01-01T00:00:03.000Z");
   });
 
-  it("adds dependency scores and an expected output when given (issue 8, experiments)", () => {
+  it("adds dependency scores and an expected output when given (dependencies, experiments)", () => {
     const doc = spanToDocument({ ...base, input: "q", output: "a", attributes: {} }, [], { scores: { "PII leak": { pii_free: true } }, expected_output: "a" });
     expect(doc.scores).toEqual({ "PII leak": { pii_free: true } });
     expect(doc.expected_output).toBe("a");

@@ -1,4 +1,4 @@
-// Issue 13, point 5: what an item puts in the interpreter (a counter in builtins, in os.environ and
+// Warm isolation (docs/sandbox.md § Isolation): what an item puts in the interpreter (a counter in builtins, in os.environ and
 // in sys.modules; a write to an oodle_eval module) does not reach the next item of a warm runner,
 // on every path: live spans, experiment items, tryCode drafts, and a second evaluator of the same
 // template. Counts went 1 -> 5 across items before the runner put the interpreter back per item.

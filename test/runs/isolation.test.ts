@@ -1,5 +1,5 @@
-// An evaluator that asks for strict isolation runs each item in a fresh forked process (issue 4:
-// "a strict mode for evaluators that ask for it"); the default runs in a warm runner. Inside the
+// An evaluator that asks for strict isolation runs each item in a fresh forked process
+// (docs/sandbox.md § Isolation); the default runs in a warm runner. Inside the
 // sandbox's PID namespace the warm runner is a child of bwrap's init (parent pid 1), while a strict
 // item runs in a child of the runner's zygote (parent pid > 1): the run's score tells which.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,5 +1,5 @@
-// Live spans → runs and scores through the real API, BullMQ queue, worker and sandbox (issue 7,
-// "Done when"): spans built from llmfao and xstest items, scored by the keyword-check starter, the
+// Live spans → runs and scores through the real API, BullMQ queue, worker and sandbox
+// (docs/evaluation.md § Runs): spans built from llmfao and xstest items, scored by the keyword-check starter, the
 // cookbook's "All checks pass" and "Gate on a check" recipes, and an evaluator that fails on one span.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ALL_CHECKS_PASS, GATE_ON_A_CHECK } from "../fixtures/cookbook-recipes.js";

@@ -1,4 +1,4 @@
-// Matching and sampling (issue 7): the rule applied condition by condition, deterministic sampling.
+// Matching and sampling (docs/evaluation.md § Which spans an evaluator runs on): the rule applied condition by condition, deterministic sampling.
 import { describe, expect, it } from "vitest";
 import { attributeValue, globToRegExp, matchSpan, samplingDraw, type EvaluatorRule } from "../../src/modules/spans/matching.js";
 

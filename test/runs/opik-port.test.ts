@@ -1,4 +1,4 @@
-// Issue 13, item 7: Opik metrics port. Opik's own ConversationThreadMetric example (its docstring in
+// Opik metrics port (docs/sandbox.md § Entry points). Opik's own ConversationThreadMetric example (its docstring in
 // comet-ml/opik) is saved as a template and scores a live span; the module
 // opik.evaluation.metrics.conversation.types imports in the sandbox; the cookbook's Opik recipe keeps
 // ConversationDegenerationMetric's direction (lower is better), so the stored score says so and an

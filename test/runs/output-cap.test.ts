@@ -1,4 +1,4 @@
-// Issue 13, item 8: printing more than the output cap (64 KiB) keeps the scores. The runner keeps
+// Printing more than the output cap (docs/sandbox.md § Outcomes) (64 KiB) keeps the scores. The runner keeps
 // what fits, appends a marker, and the run is flagged `outputTruncated`; a flood past 16× the cap
 // still ends as output_limit. Through GraphQL ingest, the queue and the sandbox, and tryCode.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

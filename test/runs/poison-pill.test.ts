@@ -1,4 +1,4 @@
-// Issue 12, item 1: a result that once crashed Node (metadata nested 6,000 levels deep, past the
+// A poison pill: a result that once crashed Node (metadata nested 6,000 levels deep, past the
 // runner's validation) as a live evaluator. The worker must stay up (it runs in this process: a
 // crash would end the test run), the poisoned run is invalid_result and the other spans are scored.
 // And a job whose processing ended its worker twice is recorded, not run a third time.

@@ -1,4 +1,4 @@
-// Issue 13, item 10: re-sent spans. Sending stored spans again evaluates them for an evaluator
+// Re-sent spans (docs/evaluation.md § Which spans an evaluator runs on). Sending stored spans again evaluates them for an evaluator
 // created since (and only for it), and its stats count those spans as matched once: no
 // "spansMatched 0, runs 10". Through GraphQL ingest, the queue, the worker and the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Exactly once (issue 7): a retried job leaves one run; a sandbox fault is retried with backoff and
+// Exactly once (docs/evaluation.md § Exactly once): a retried job leaves one run; a sandbox fault is retried with backoff and
 // recorded on the last attempt; a fault of the user's code is recorded at once and not retried.
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 13, item 9: tryCode takes a line of ../shared/data/*/items.jsonl as `document` (the same
+// tryCode takes a line of ../shared/data/*/items.jsonl as `document` (the same
 // mapping as dataset import, so the draft sees what an experiment sees), and a stored dataset
 // item by id. Through GraphQL and the sandbox.
 import { mkdtempSync, writeFileSync } from "node:fs";

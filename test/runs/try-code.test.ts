@@ -1,4 +1,4 @@
-// try_code (issue 7): each cookbook recipe verbatim on an inline span; the three ways to name the
+// try_code (docs/evaluation.md § tryCode): each cookbook recipe verbatim on an inline span; the three ways to name the
 // settings (paramSpecs, starterId, templateId) with their refusals; samples; nothing is stored.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as R from "../fixtures/cookbook-recipes.js";
@@ -244,7 +244,7 @@ describe("samples", () => {
   });
 });
 
-describe("tryCode limits (issue 12)", () => {
+describe("tryCode limits", () => {
   const QUICK = "def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='n', value=1)])\n";
 
   it("refuses a request with more tryCode fields than the request cost allows, before running any", async () => {

@@ -1,4 +1,4 @@
-// More than one worker process (issue 16): `--role worker` started twice on the same Redis and
+// More than one worker process: `--role worker` started twice on the same Redis and
 // Postgres shares one live burst (with a gated dependency) and one experiment, and every
 // (span, evaluator) and (item, evaluator) pair ends with exactly one run.
 import { randomUUID } from "node:crypto";

@@ -1,4 +1,4 @@
-// Fail closed (issue 7): a worker that would run user code refuses to start when the sandbox is unusable.
+// Fail closed (docs/sandbox.md § Fail closed): a worker that would run user code refuses to start when the sandbox is unusable.
 import { afterAll, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";

@@ -1,4 +1,4 @@
-// Issue 12, item 6: the pool's slots are shared fairly between workspaces (no first come, first
+// The pool's slots are shared fairly between workspaces (no first come, first
 // served across them): while one workspace saturates the slots, another's call gets the next one.
 import { afterAll, describe, expect, it } from "vitest";
 import { RunnerPool } from "../../src/execution/pool.js";

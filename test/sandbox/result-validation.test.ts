@@ -49,7 +49,7 @@ describe("validateScores", () => {
   });
 });
 
-describe("validateScores on hostile nesting (issue 12)", () => {
+describe("validateScores on hostile nesting", () => {
   const nested = (levels: number) => {
     const root: Record<string, unknown> = {};
     let node = root;

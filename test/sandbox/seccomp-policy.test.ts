@@ -1,4 +1,4 @@
-// The base seccomp filter is default-deny (issue 12, item 4): a table of system calls probed by
+// The base seccomp filter is default-deny (docs/sandbox.md § What is refused): a table of system calls probed by
 // number from inside the sandbox (ctypes syscall()), each denied one answering EPERM before the
 // kernel looks at its arguments, each allowed one reaching the kernel (any other answer).
 import { arch } from "node:os";

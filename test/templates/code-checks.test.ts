@@ -1,5 +1,5 @@
-// Code checks on save (issue 3): parsed by the sandbox's Python with `ast`, never run; at most
-// 256 KiB; an entry point of the right shape (oodle-eval-v1.md, python-evaluator-main-compat.md).
+// Code checks on save (docs/sandbox.md § Checked on save): parsed by the sandbox's Python with `ast`, never run; at most
+// 256 KiB; an entry point of the right shape (docs/sandbox.md § Entry points).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { issuesOf, templatesHarness } from "./helpers.js";
 
@@ -95,7 +95,7 @@ describe("code checks on save", () => {
     await refusedWith(padding + "#\n" + body, `must be at most 256 KiB (262144 bytes of UTF-8); got ${256 * 1024 + 2} bytes`);
   });
 
-  // Issue 12, item 7: these crashed the host-side inspector (RecursionError, MemoryError) and came
+  // These once crashed the host-side inspector (RecursionError, MemoryError) and came
   // back as a masked 500; each is the user's input, too deep or too large, and saved nothing.
   it.each([
     ["1+1+… (100,000 terms)", `x = ${"1+".repeat(100_000)}1`, /nested too deeply|too large/],

@@ -1,4 +1,4 @@
-// The 409 rule (code-evaluator-settings.md, "Change the settings of a template") and deletion.
+// The 409 rule (docs/settings.md § Changing the settings of a template) and deletion.
 import { afterAll, describe, expect, it } from "vitest";
 import { KEYWORD_PARAMS, SOURCE, templatesHarness } from "./helpers.js";
 

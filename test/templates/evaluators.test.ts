@@ -1,4 +1,4 @@
-// Evaluators (code-evaluator-settings.md, "Set values on an evaluator"): values checked on save,
+// Evaluators (docs/settings.md § Setting values on an evaluator): values checked on save,
 // the page's two-evaluator example, the span rule, archiving, and tenancy.
 import { afterAll, describe, expect, it } from "vitest";
 import { issuesOf, templatesHarness } from "./helpers.js";

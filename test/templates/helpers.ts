@@ -8,7 +8,7 @@ def evaluate(ctx):
     return EvaluationResult(scores=metrics.keyword_check(ctx, **ctx.params))
 `;
 
-/** The settings of the page's "Keyword check" example (code-evaluator-settings.md). */
+/** The settings of the "Keyword check" example (docs/settings.md). */
 export const KEYWORD_PARAMS = [
   { name: "required", type: "string_list", label: "Required keywords", description: "The reply must mention each of these.", default: [] },
   { name: "mode", type: "enum", options: ["all", "any"], default: "all" },

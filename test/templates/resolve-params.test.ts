@@ -1,4 +1,4 @@
-// ctx.params resolution (code-evaluator-settings.md, "What the code gets"): the evaluator's
+// ctx.params resolution (docs/settings.md § What the code gets): the evaluator's
 // value, else the setting's default, else None — for every declared setting.
 import { describe, expect, it } from "vitest";
 import type { ParamSpec } from "../../src/modules/templates/settings.js";

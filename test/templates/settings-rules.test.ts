@@ -1,4 +1,4 @@
-// One test per rule of code-evaluator-settings.md ("Declare settings on a template", "Types"),
+// One test per rule of docs/settings.md (§ Declaring a setting, § Types),
 // through the GraphQL API: the error code, the issue path and the message.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SOURCE, issuesOf, templatesHarness } from "./helpers.js";

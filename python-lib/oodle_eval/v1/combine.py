@@ -1,4 +1,4 @@
-"""Combine scores: ``passed``, ``all_pass`` and ``weighted_mean`` (oodle-eval-v1.md, "combine").
+"""Combine scores: ``passed``, ``all_pass`` and ``weighted_mean`` (docs/scores.md § combine).
 
 Rules:
 

@@ -1,4 +1,4 @@
-"""The evaluation context ``ctx``, built from the sample document of oodle-eval-v1.md.
+"""The evaluation context ``ctx``, built from the sample document (docs/document.md § ctx).
 
 The sample document is a JSON object; every key is optional:
 ``input``, ``output``, ``attributes``, ``expected_output``, ``trace`` ({"spans": [...]}),

@@ -1,13 +1,13 @@
 """The entry-point contract shared by the sandbox runner, the service and ``python -m oodle_eval``.
 
-An evaluator's source defines one of three entry points (oodle-eval-v1.md, "Names that user code
-sees"), looked for in this order:
+An evaluator's source defines one of three entry points (docs/sandbox.md § Entry points),
+looked for in this order:
 
 1. ``evaluate`` — a top-level ``def evaluate(ctx)`` taking exactly one positional parameter and
    returning an ``EvaluationResult``.
 2. ``main`` — Open Chat Studio's Python evaluator: a top-level
    ``def main(input, output, context, full_history, generated_response, **kwargs)`` with exactly
-   those five positional parameters plus a ``**`` catch-all (python-evaluator-main-compat.md),
+   those five positional parameters plus a ``**`` catch-all (Open Chat Studio's contract),
    returning a dict whose keys become scores.
 3. ``opik`` — a top-level class derived from Opik's ``BaseMetric`` or ``ConversationThreadMetric``
    (a base named so, e.g. ``BaseMetric``, ``base_metric.BaseMetric`` or

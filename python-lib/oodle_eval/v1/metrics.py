@@ -1,4 +1,4 @@
-"""The checks of oodle_eval.v1 (oodle-eval-v1.md, "The checks"). Each returns a Scores list,
+"""The checks of oodle_eval.v1 (docs/checks.md). Each returns a Scores list,
 primary score first; one check per file in ``oodle_eval.v1.checks``."""
 
 from .checks.citation_check import citation_check

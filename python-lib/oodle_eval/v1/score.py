@@ -1,6 +1,6 @@
 """Score, the list of scores returned by every check, and EvaluationResult.
 
-Rules (oodle-eval-v1.md, "Score"): name is 1-100 characters with no newline; data_type is
+Rules (docs/scores.md § Score): name is 1-100 characters with no newline; data_type is
 BOOLEAN, NUMERIC or CATEGORICAL, inferred from the value's Python type when omitted
 (bool -> BOOLEAN, int/float -> NUMERIC, str -> CATEGORICAL); None means "no value".
 """

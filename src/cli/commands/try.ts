@@ -17,7 +17,7 @@ export interface SampleFlags {
 export function sampleOptions(command: Command): Command {
   return command
     .option("--span <file|id>", "a span: a JSON file in the ingestSpans shape, or a stored span's id")
-    .option("--document <file>", "a sample document (JSON, oodle-eval-v1.md), e.g. a dataset item's")
+    .option("--document <file>", "a sample document (JSON: input, output, attributes, …), e.g. a dataset item's")
     .option("--scores <json|@file>", 'upstream scores by evaluator name, e.g. \'{"JSON check": {"is_json": true}}\' (with --document or a stored span)');
 }
 

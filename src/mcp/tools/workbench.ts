@@ -18,7 +18,7 @@ export const workbenchInput = z.strictObject({
   params: z.unknown().describe("Setting values for the run {setting name: value}, checked against the settings used; absent ones take their defaults.").optional(),
   span: z.record(z.string(), z.unknown()).describe("Sample: an inline span in the ingestSpans shape, e.g. {input: [{role, content}], output}.").optional(),
   spanId: z.string().describe("Sample: a stored span's global id (try_code); the span to explain (explain_match).").optional(),
-  document: sampleDocumentSchema.describe("Without span, spanId or document, try_code runs on an empty sample document (and says so). Sample: a sample document (oodle-eval-v1.md): input, output, expected_output, attributes, trace, scores, metadata.").optional(),
+  document: sampleDocumentSchema.describe("Without span, spanId or document, try_code runs on an empty sample document (and says so). Sample: a sample document: input, output, expected_output, attributes, trace, scores, metadata.").optional(),
   evaluator: z.string().describe("explain_match: the evaluator, by name or global id.").optional(),
 });
 

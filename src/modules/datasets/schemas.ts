@@ -27,7 +27,7 @@ export const toolCallSchema = z
   })
   .loose();
 
-/** One span of an item's trace (oodle-eval-v1.md, "The sample document": `trace.spans`). */
+/** One span of an item's trace (docs/document.md § From a dataset item: `trace.spans`). */
 export const traceSpanSchema = z
   .object({
     name: z.string({ error: typeError("a string") }),

@@ -87,7 +87,7 @@ builder.prismaObjectFields("Span", (t) => ({
 }));
 
 const PostedScoreInput = builder.inputType("PostedScoreInput", {
-  description: "A score (oodle-eval-v1.md Score): data type inferred from the value when omitted (true/false → BOOLEAN, number → NUMERIC, string → CATEGORICAL).",
+  description: "A score: data type inferred from the value when omitted (true/false → BOOLEAN, number → NUMERIC, string → CATEGORICAL).",
   fields: (t) => ({
     name: t.string({ required: true }),
     value: t.field({ type: "JSON", description: "true/false, a finite number, a string, or null (no value)." }),

@@ -31,7 +31,7 @@ export type DependencyInput = z.infer<typeof dependencyInputSchema>;
 /** The kind of a new evaluator. */
 export const evaluatorKindSchema = z.enum(EVALUATOR_KINDS, { error: `must be one of ${EVALUATOR_KINDS.join(", ")}` });
 
-/** One score posted for an external evaluator (the Score of oodle-eval-v1.md). */
+/** One score posted for an external evaluator (docs/scores.md § Score). */
 export const postedScoreSchema = z
   .object({
     name: z

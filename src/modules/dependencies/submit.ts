@@ -15,7 +15,7 @@ export interface SubmitScoresInput {
   spanId: string;
   /** The external evaluator: its id or its name. */
   evaluator: string;
-  /** The scores (the Score of oodle-eval-v1.md): name, value, dataType?, higherIsBetter?, comment?, metadata?. */
+  /** The scores (docs/scores.md § Score): name, value, dataType?, higherIsBetter?, comment?, metadata?. */
   scores: unknown;
 }
 

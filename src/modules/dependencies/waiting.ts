@@ -3,7 +3,7 @@ import { matchSpan } from "../spans/matching.js";
 import { BARRIER_DELAY_MS } from "./flows.js";
 
 /**
- * What a dependent waits for on a live span, read from Postgres (issue 13, item 4).
+ * What a dependent waits for on a live span, read from Postgres (docs/evaluation.md § Dependencies and gates).
  *
  * A code evaluator queued on a span (an `OwedEvaluation` row) with no run there yet waits, through
  * its barriers (flows.ts), for each dependency that matched the span and has no run there yet (an

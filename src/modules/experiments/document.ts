@@ -37,7 +37,7 @@ function withExpectedToolCalls(item: DocumentItem): unknown {
 }
 
 /**
- * The sample document (oodle-eval-v1.md) of a dataset item: `input`, `output`,
+ * The sample document of a dataset item (docs/document.md § From a dataset item): `input`, `output`,
  * `expected_output` (→ ctx.expected_output), the item's context as the span attribute
  * `"context"` (where grounding and unsupported_numbers look), `metadata`, and `trace.spans`
  * from the item's trace or tool calls. The sample document has no key for reference tool calls,

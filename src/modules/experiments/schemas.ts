@@ -25,7 +25,7 @@ const idList = (what: string) =>
 
 /**
  * The input of createExperiment: a dataset and the evaluators to run, or templates to run with
- * their defaults (code-evaluator-settings.md) — at least one of the two.
+ * their defaults (docs/settings.md § What the code gets) — at least one of the two.
  */
 export const createExperimentInputSchema = z
   .object({

@@ -35,7 +35,7 @@ export interface MissingDependencyCount {
   runs: number;
 }
 
-/** Per evaluator and dependency: runs that read it while it had no scores (never silent: issue 13). */
+/** Per evaluator and dependency: runs that read it while it had no scores (never silent: docs/evaluation.md § Dependencies and gates). */
 export async function missingDependencyCounts(prisma: PrismaClient, experimentId: string): Promise<MissingDependencyCount[]> {
   const rows = await prisma.$queryRaw<{ evaluatorId: string; evaluatorName: string; dependency: string; runs: bigint }[]>`
     SELECT r."evaluatorId", e.name AS "evaluatorName", d.dependency, count(*) AS runs

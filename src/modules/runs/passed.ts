@@ -16,7 +16,7 @@ export interface PassableScore {
 }
 
 /**
- * `combine.passed` of oodle_eval.v1 on a stored score (oodle-eval-v1.md, "combine"): a BOOLEAN
+ * `combine.passed` of oodle_eval.v1 on a stored score (docs/scores.md § The passed rule): a BOOLEAN
  * passes when True (False when lower is better); a NUMERIC passes at `value >= at` (`value < at`
  * when lower is better); no value fails. Pure.
  * @returns null for a CATEGORICAL score (it has no pass or fail).

@@ -50,7 +50,7 @@ async function latestVersions(db: Db, workspaceId: string, names: string[], lock
 }
 
 /**
- * The save-time checks of a template version's shared libraries (issue 6), without running
+ * The save-time checks of a template version's shared libraries (docs/sandbox.md § Checked on save), without running
  * anything:
  *
  * - every library the source imports (`shared.X`, found with `ast`) exists in the workspace,

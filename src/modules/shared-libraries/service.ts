@@ -46,7 +46,7 @@ export interface PinningTemplate {
 
 /**
  * Shared libraries: versioned Python modules of a workspace that templates import as
- * `shared.<name>` (issue 6). Versions are immutable; the library row holds the name, the
+ * `shared.<name>` (docs/sandbox.md § What the code can use). Versions are immutable; the library row holds the name, the
  * description, the latest version number and the deprecation. Every read and write is scoped to
  * the caller's workspace: another workspace's library is NOT_FOUND.
  */

@@ -2,7 +2,7 @@ import { objectOf } from "../../lib/json-column.js";
 import { conversationInput, conversationOutput } from "./genai.js";
 
 /**
- * The sample document of oodle-eval-v1.md ("The sample document"): what one evaluation sees.
+ * The sample document (docs/document.md § From a span): what one evaluation sees.
  * Every key is optional; try_code's inline sample, the runner's input and
  * `python -m oodle_eval run --span FILE` all accept it.
  */
@@ -46,7 +46,7 @@ export interface SpanLike {
   endTime?: Date | string | null;
 }
 
-/** Extra keys of a document: scores of dependencies (issue 8) and an expected output (experiments). */
+/** Extra keys of a document: scores of dependencies (docs/document.md § Reading a dependency's score) and an expected output (experiments). */
 export interface DocumentExtras {
   scores?: Record<string, Record<string, unknown>>;
   expected_output?: unknown;
@@ -84,7 +84,7 @@ export function traceSpanDocument(span: SpanLike): TraceSpanDocument {
  * span and trace always give the same document, so a saved span replays locally unchanged.
  * @param span - the evaluated span.
  * @param traceSpans - the spans of its trace (the span itself included); [] leaves `trace` empty.
- * @param extras - dependency scores (issue 8) or an expected output (experiments).
+ * @param extras - dependency scores (docs/evaluation.md § Dependencies and gates) or an expected output (experiments).
  */
 export function spanToDocument(span: SpanLike, traceSpans: readonly SpanLike[] = [], extras: DocumentExtras = {}): SampleDocument {
   const attributes = objectOf(span.attributes);

@@ -2,7 +2,7 @@ import { LRUCache } from "lru-cache";
 import { createHash } from "node:crypto";
 
 /**
- * An evaluator's rule (issue 7, "Matching and sampling"), applied to each new span. Pure: the
+ * An evaluator's rule (docs/evaluation.md § Which spans an evaluator runs on), applied to each new span. Pure: the
  * decision depends only on the rule and the span, so a retry or a re-ingest decides the same.
  */
 

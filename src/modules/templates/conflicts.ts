@@ -28,7 +28,7 @@ function shown(value: unknown): string {
 }
 
 /**
- * The 409 rule (code-evaluator-settings.md, "Change the settings of a template"): every
+ * The 409 rule (docs/settings.md § Changing the settings of a template): every
  * evaluator that holds a value the new settings would not accept — a value for a removed
  * setting, a value of a changed type or not among the new enum options — or no value for a
  * setting made required with no default. A change of default alone never conflicts.

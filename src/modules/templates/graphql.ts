@@ -15,7 +15,7 @@ export function withoutNulls<T extends Record<string, unknown>>(input: T, keep: 
   return Object.fromEntries(Object.entries(input).filter(([k, v]) => v !== null || keep.includes(k))) as Partial<T>;
 }
 
-/** One setting of a template version (code-evaluator-settings.md). */
+/** One setting of a template version (docs/settings.md § Declaring a setting). */
 export const TemplateParamRef = builder.objectRef<ParamSpec>("TemplateParam").implement({
   description: "A setting of a template: a named, typed value that the code reads from ctx.params.",
   fields: (t) => ({

@@ -5,7 +5,7 @@ import { isPythonKeyword } from "./python-keywords.js";
 /** @deprecated import from src/lib/json-column.ts */
 export { isPlainObject };
 
-/** The setting types of code-evaluator-settings.md, "Types". */
+/** The setting types (docs/settings.md § Types). */
 export const PARAM_TYPES = ["string", "text", "number", "integer", "boolean", "string_list", "enum", "json"] as const;
 
 /** One setting type. */
@@ -156,7 +156,7 @@ function checkSpec(raw: unknown, at: string, issues: InputIssue[]): ParamSpec | 
 }
 
 /**
- * Checks a template's settings list against every rule of code-evaluator-settings.md and
+ * Checks a template's settings list against every rule of docs/settings.md § Declaring a setting and
  * returns the normalised specs, or every violation at once with paths like `params[3].default`.
  * A `default` of null counts as no default (ctx.params then gets None, the same value).
  * @param raw - the `params` input, any JSON.

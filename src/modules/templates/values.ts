@@ -56,7 +56,7 @@ export function validateValues(specs: readonly ParamSpec[], raw: unknown, field 
 }
 
 /**
- * ctx.params for a run (code-evaluator-settings.md, "What the code gets"): for every declared
+ * ctx.params for a run (docs/settings.md § What the code gets): for every declared
  * setting, the evaluator's value if it sets one, else the setting's default, else null (None in
  * Python). Names the template does not declare are left out. Pure: the result shares nothing
  * with its inputs.

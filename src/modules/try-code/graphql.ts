@@ -50,7 +50,7 @@ builder.relayMutationField(
       span: t.field({ type: "JSON", description: "Sample: an inline span in the ingestSpans shape (ctx.trace holds it alone)." }),
       document: t.field({
         type: "JSON",
-        description: "Sample: an inline dataset item, as the sample document (oodle-eval-v1.md) or as a line of items.jsonl (mapped as dataset import maps it).",
+        description: "Sample: an inline dataset item, as the sample document or as a line of items.jsonl (mapped as dataset import maps it).",
       }),
       datasetItemId: t.globalID({ description: "Sample: a stored dataset item (as an experiment runs it)." }),
     }),

@@ -5,7 +5,7 @@ import { z } from "zod";
 /** Largest inline sample document, in bytes of JSON. */
 export const MAX_DOCUMENT_BYTES = 1024 * 1024;
 
-/** The keys of the sample document (oodle-eval-v1.md, "The sample document"); every one optional. */
+/** The keys of the sample document (docs/document.md § The sample document); every one optional. */
 export const sampleDocumentSchema = z
   .object({
     input: z.unknown().optional(),

@@ -1,6 +1,6 @@
 """When a reply counts as JSON: the rules shared by ``json_validity`` and ``text.extract_json``.
 
-oodle-eval-v1.md, "The checks", json_validity:
+docs/checks.md § json_validity:
 
 - RFC 8259 JSON, read with the standard library's ``json.loads`` (strict mode: raw control
   characters inside strings are rejected) with ``parse_constant`` raising, so the non-standard

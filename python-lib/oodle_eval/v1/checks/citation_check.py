@@ -1,6 +1,6 @@
 """citation_check: the reply cites its sources, and its numeric citations point at real ones.
 
-Score (oodle-eval-v1.md, "The checks"):
+Score (docs/checks.md § citation_check):
 
 - ``citations_ok`` (BOOLEAN): True when the reply has at least one citation, every numeric
   citation index is valid, every footnote reference has its definition, and -- with
@@ -20,7 +20,7 @@ Citations recognised:
 
 Not citations: list literals in prose and unfenced code (``is_list_literal``: "the list
 [2, 4, 6]", ``func([1, 2, 3])``, ``x = [1, 2]``, ``[1, 2].copy()``), which the index pattern alone
-read as citations (issue 19, docs/checks.md: a reply with code was "cited", or failed on "out
+read as citations (docs/checks.md § citation_check: a reply with code was "cited", or failed on "out
 of range" indexes); anything inside Markdown code (fenced blocks and inline code spans); Markdown
 links ``[1](url)``, reference links ``[text][1]`` and link definitions ``[1]: url`` at a line
 start (decisions for the last two: they are link syntax, like ``[1](url)``).
@@ -69,7 +69,7 @@ _SENTENCE_END = re.compile(
 _ABBREVIATION = re.compile(r"(?:\b(?:e\.g|i\.e|vs|cf|al|approx|fig|dr|mr|mrs|ms|prof|st|jr|sr)|\b[A-Za-z])\.$", re.IGNORECASE)
 _HAS_CONTENT = re.compile(r"[^\W_]")
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
-# List literals (issue 19): a bracket right after a call's "(", another opening bracket, "=",
+# List literals (docs/checks.md § citation_check): a bracket right after a call's "(", another opening bracket, "=",
 # an arrow, or a word that introduces a value ("returns [2, 4, 6]", "the list [1, 2]") ...
 _LIST_BEFORE = re.compile(
     r"(?:\w\(|[\[{]|=|->|=>|\u2192|\b(?:lists?|arrays?|vectors?|tuples?|sets?|returns?|returned|yields?|gives|outputs?|prints?|becomes|equals|contains|is|are|was)\b)\s*$",

@@ -1,6 +1,6 @@
 r"""exact_match: is the reply the reference answer.
 
-Formula (oodle-eval-v1.md, "The checks"):
+Formula (docs/checks.md § exact_match):
 
 - ``normalize=False``: ``NFC(reply) == NFC(reference)`` (nothing else: case, spaces and
   punctuation count).

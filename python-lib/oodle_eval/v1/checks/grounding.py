@@ -1,6 +1,6 @@
 """grounding: token-overlap precision of the reply against the retrieved context.
 
-Scores (oodle-eval-v1.md, "The checks"):
+Scores (docs/checks.md § grounding):
 
 - ``grounded`` (BOOLEAN): ``grounding >= threshold``.
 - ``grounding`` (NUMERIC, 0-1): the token-overlap precision of the whole answer::
@@ -32,7 +32,7 @@ Deliberate deviations (listed in the spec or only visible outside ASCII):
   (categories P* and S*: curly quotes, dashes, emoji) are stripped as ASCII punctuation is.
 - empty answer -> 1.0 (nothing in it is ungrounded); an answer whose tokens are all stop words or
   punctuation -> 1.0 too (the reference divides by zero there and returns 0.0).
-- symmetric polarity (issue 19): "yes", "yeah", "yep", "yup" and "nope" are dropped like NLTK's
+- symmetric polarity (docs/checks.md § grounding): "yes", "yeah", "yep", "yup" and "nope" are dropped like NLTK's
   stop word "no" (``POLARITY_WORDS``), so a bare "yes" and a bare "no" both score 1.0 (with the
   reference "yes" scored 0.0 and "no" 1.0 against the same context), and "Yes, Paris." scores as
   "No, Paris." does (docs/checks.md). On HaluEval's QA development split this raises AUROC against the

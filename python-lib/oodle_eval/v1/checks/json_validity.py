@@ -1,6 +1,6 @@
 """json_validity: is the reply JSON, and does it hold the required keys.
 
-Scores (oodle-eval-v1.md, "The checks"):
+Scores (docs/checks.md § json_validity):
 
 - ``is_json`` (BOOLEAN): the reply parses as RFC 8259 JSON under the rules of ``_json_rules``
   (NaN/Infinity rejected, a leading BOM ignored, one Markdown code fence spanning the whole reply

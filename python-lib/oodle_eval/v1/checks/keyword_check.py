@@ -1,6 +1,6 @@
 """keyword_check: required terms present, forbidden terms absent.
 
-Formula (oodle-eval-v1.md, "The checks"): substring match after Unicode NFC of the reply and the
+Formula (docs/checks.md § keyword_check): substring match after Unicode NFC of the reply and the
 terms; case-insensitive (the default) compares ``str.casefold()`` of both, so "STRASSE" matches
 "straße". With ``mode="all"`` every required term must occur, with ``mode="any"`` at least one; no
 required term counts as present. The score passes when the required terms are present and no

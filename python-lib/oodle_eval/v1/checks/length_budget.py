@@ -1,6 +1,6 @@
 r"""length_budget: is the reply within a word budget.
 
-Formula (oodle-eval-v1.md, "The checks"): words = ``str.split()`` of the reply after Unicode NFC
+Formula (docs/checks.md § length_budget): words = ``str.split()`` of the reply after Unicode NFC
 (runs of Unicode whitespace separate words; a CJK sentence with no spaces is one word);
 ``within_length = word_count <= max_words``. An empty reply has 0 words.
 

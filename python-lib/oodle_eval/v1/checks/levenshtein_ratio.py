@@ -1,6 +1,6 @@
 """levenshtein_ratio: the Indel normalised similarity of the reply and a reference.
 
-Formula (oodle-eval-v1.md, "The checks"), over Unicode code points after NFC (and
+Formula (docs/checks.md § levenshtein_ratio), over Unicode code points after NFC (and
 ``str.casefold()`` on both sides unless ``case_sensitive``)::
 
     indel = len(a) + len(b) - 2 * LCS(a, b)        # insertions + deletions only

@@ -1,6 +1,6 @@
 """readability: Flesch Reading Ease and Flesch-Kincaid grade of the reply.
 
-Scores (oodle-eval-v1.md, "The checks"):
+Scores (docs/checks.md § readability):
 
 - ``readability_ok`` (BOOLEAN): ``grade_level <= max_grade``; False when the reply has no words.
 - ``reading_ease`` (NUMERIC, 0-100, higher is better): Flesch Reading Ease clamped to [0, 100];

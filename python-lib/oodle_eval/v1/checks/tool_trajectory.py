@@ -1,6 +1,6 @@
 """tool_trajectory: did the agent call the expected tools.
 
-Semantics (oodle-eval-v1.md, "The checks"), modelled on agentevals' trajectory match evaluator
+Semantics (docs/checks.md § tool_trajectory), modelled on agentevals' trajectory match evaluator
 (langchain-ai/agentevals 0.0.8, ``create_trajectory_match_evaluator``; ``trajectory/utils.py``
 ``_is_trajectory_superset``) over one flat, ordered list of tool calls:
 

@@ -1,6 +1,6 @@
 """unsupported_numbers: every number in the reply occurs in the context or the user's input.
 
-Score (oodle-eval-v1.md, "The checks"):
+Score (docs/checks.md § unsupported_numbers):
 
 - ``numbers_supported`` (BOOLEAN): True when each number of the reply is among the numbers of the
   sources; ``metadata["missing"]`` lists the ones that are not (as written, with their value).

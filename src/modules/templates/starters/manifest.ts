@@ -9,7 +9,7 @@ export interface StarterManifestEntry {
   description: string;
   /**
    * The settings; each name is a keyword argument of the `oodle_eval.v1` check(s) the code calls,
-   * with the check's default (oodle-eval-v1.md, "The checks"), so `metrics.X(ctx, **ctx.params)` works.
+   * with the check's default (docs/checks.md), so `metrics.X(ctx, **ctx.params)` works.
    */
   params: ParamSpec[];
 }

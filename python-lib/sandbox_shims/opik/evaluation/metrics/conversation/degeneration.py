@@ -11,7 +11,7 @@ class ConversationDegenerationMetric(base_metric.BaseMetric):
     """How strongly the assistant's turns repeat themselves or fall back to stock phrases (0 to 1).
 
     The value is the highest per-turn degeneration of Opik's formula (n-gram size 3, its phrase
-    list), computed by ``oodle_eval.v1.checks.conversation_degeneration``; see oodle-eval-v1.md for
+    list), computed by ``oodle_eval.v1.checks.conversation_degeneration``; see docs/checks.md § conversation_degeneration for
     the deliberate differences (a turn with no words scores 0.25; no assistant turn scores 0.0
     where Opik raises). Lower is better: ``higher_is_better`` is False, and its results carry that
     direction, so a healthy conversation (a low value) passes.

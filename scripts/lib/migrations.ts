@@ -1,6 +1,7 @@
 /**
  * Prisma migrations through Prisma's own WebAssembly schema engine, for machines where the
- * native engine cannot be downloaded (see ../shared/notes/machine-facts.md).
+ * native engine cannot be downloaded (the stock CLI fetches it even for `generate`; no npm
+ * package ships it).
  *
  * Works around four `@prisma/adapter-pg` problems seen when the engine runs through it:
  * a shadow database given as a connection string connects to the main database (we pass

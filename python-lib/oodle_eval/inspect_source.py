@@ -2,7 +2,7 @@
 one JSON line.
 
 Used by the service on save (src/lib/inspect-python.ts), started as
-``/usr/bin/python3.11 -I -S -B python-lib/scripts/inspect_source.py [--library]`` with an empty
+``/usr/bin/python3.11 -I -S -B python-lib/oodle_eval/inspect_source.py [--library]`` with an empty
 environment. The source is parsed with ``ast`` only (``oodle_eval.v1.entrypoint``); it is never
 executed.
 
@@ -35,14 +35,13 @@ import sys
 
 # It runs on the host, outside the sandbox, on any source an API key holder saves: limits first.
 # (CPU and address space: a 256 KiB source of 65k statements needs ~176 MB; the service also runs
-# at most a few of these at once, src/lib/inspect-python.ts.)
+# at most a few of these at once, src/lib/inspect-python.ts.) Set by main(), not on import: this
+# module is part of oodle_eval, which the sandbox can import.
 MEMORY_BYTES = 512 * 1024 * 1024
 CPU_SECONDS = 4
-for _which, _value in ((resource.RLIMIT_AS, MEMORY_BYTES), (resource.RLIMIT_CPU, CPU_SECONDS),
-                       (resource.RLIMIT_FSIZE, 0), (resource.RLIMIT_CORE, 0), (resource.RLIMIT_NOFILE, 16)):
-    resource.setrlimit(_which, (_value, _value))
 
-sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+if __name__ == "__main__":  # started as a file by the service: python-lib on the path
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from oodle_eval.v1.entrypoint import EntryPointError, detect_entry_point, imported_shared_libraries, score_read_calls, score_reads  # noqa: E402
 
@@ -86,7 +85,15 @@ def inspect_library(source: str) -> dict:
     return {"ok": True, "imports": names}
 
 
+def limit_resources() -> None:
+    """Caps this process before it reads a source: 512 MiB address space, 4 s CPU, no files."""
+    for which, value in ((resource.RLIMIT_AS, MEMORY_BYTES), (resource.RLIMIT_CPU, CPU_SECONDS),
+                         (resource.RLIMIT_FSIZE, 0), (resource.RLIMIT_CORE, 0), (resource.RLIMIT_NOFILE, 16)):
+        resource.setrlimit(which, (value, value))
+
+
 def main(argv: list[str]) -> int:
+    limit_resources()
     inspect = inspect_library if "--library" in argv else inspect_template
     raw = sys.stdin.buffer.read()
     try:
