@@ -10,7 +10,7 @@ import { createDatasetService, type DatasetService } from "./modules/datasets/se
 import { createDependencyService, type DependencyService } from "./modules/dependencies/service.js";
 import { dependencyEnqueuer } from "./modules/dependencies/flows.js";
 import { createEvaluatorService } from "./modules/evaluators/service.js";
-import { createExperimentBatchProcessor, type ExperimentBatchProcessor } from "./modules/experiments/batch.js";
+import { createExperimentBatchProcessor, type ExperimentBatchProcessor } from "./modules/experiments/batch-processor.js";
 import { createExperimentService, type ExperimentService } from "./modules/experiments/service.js";
 import { createMetrics, type Metrics } from "./modules/metrics/registry.js";
 import { createScoreExporter, type ScoreExporter } from "./modules/otlp/score-export.js";

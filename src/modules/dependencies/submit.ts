@@ -5,7 +5,7 @@ import { moveRunsToHistory } from "../runs/history.js";
 import { numericValueOf } from "../runs/record.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
-import { lockSpan } from "./inputs.js";
+import { lockSpan } from "./input-runs.js";
 import { rerunAfterPost, type ReleaseDeps } from "./release.js";
 import { inferDataType, postedScoresSchema, type PostedScore } from "./schemas.js";
 

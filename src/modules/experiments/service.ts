@@ -11,7 +11,7 @@ import { isUuid, uuidOrNil } from "../../lib/uuid.js";
 import type { Tx } from "../../lib/prisma.js";
 import { resolveParams, valueProblems } from "../templates/values.js";
 import type { Principal } from "../../lib/principal.js";
-import { batchJobs, batchesOf } from "./batches.js";
+import { batchJobs, batchesOf } from "./batch-plan.js";
 import { experimentProgress, FAILED_OUTCOMES_SQL, type ExperimentProgress } from "./progress.js";
 import { compareExperiments, type Comparison } from "./compare.js";
 import { itemWhere } from "./items.js";
@@ -122,7 +122,7 @@ async function addDependencyMembers(tx: Tx, workspaceId: string, members: Member
 }
 
 /**
- * Experiments: evaluators run over a dataset's items as queued batch jobs (see batch.ts).
+ * Experiments: evaluators run over a dataset's items as queued batch jobs (see batch-processor.ts).
  * Every read and write is scoped to the caller's workspace.
  */
 export function createExperimentService(deps: { prisma: PrismaClient; queues: Queues; logger: Logger }) {
