@@ -8,7 +8,8 @@ import { DatasetItemRef, DatasetRef } from "../datasets/graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { TemplateRef } from "../templates/graphql.js";
-import { DEFAULT_COMPARE_LIMIT } from "./schemas.js";
+import { describedBy } from "../../graphql/input-descriptions.js";
+import { compareExperimentsInputSchema, createExperimentInputSchema, DEFAULT_COMPARE_LIMIT, experimentItemFilterSchema } from "./schemas.js";
 import type {
   Comparison,
   ExperimentItem,
@@ -87,16 +88,17 @@ const ExperimentItemRef = builder.objectRef<ExperimentItem>("ExperimentItem").im
   }),
 });
 
+const itemFilter = describedBy(experimentItemFilterSchema);
 const ItemFilterRef = builder.inputType("ExperimentItemFilter", {
   description: "Narrow an experiment's items by a score and/or a run outcome (all given parts must hold).",
   fields: (t) => ({
-    evaluatorId: t.globalID({ for: EvaluatorRef, description: "Only scores and runs of this evaluator." }),
-    scoreName: t.string({ description: "Items with a score of this name." }),
-    minValue: t.float({ description: "The score's value (a boolean as 0/1) is at least this." }),
-    maxValue: t.float({ description: "The score's value (a boolean as 0/1) is at most this." }),
-    passed: t.boolean({ description: "The score passes (true) or fails (false), by combine.passed at 0.5." }),
-    category: t.string({ description: "A CATEGORICAL score has this value." }),
-    outcome: t.field({ type: RunOutcomeEnum, description: "Items with a run of this outcome." }),
+    evaluatorId: t.globalID({ for: EvaluatorRef, ...itemFilter("evaluatorId") }),
+    scoreName: t.string(itemFilter("scoreName")),
+    minValue: t.float(itemFilter("minValue")),
+    maxValue: t.float(itemFilter("maxValue")),
+    passed: t.boolean(itemFilter("passed")),
+    category: t.string(itemFilter("category")),
+    outcome: t.field({ type: RunOutcomeEnum, ...itemFilter("outcome") }),
   }),
 });
 
@@ -246,7 +248,7 @@ builder.queryFields((t) => ({
     args: {
       baseId: t.arg.globalID({ for: ExperimentRef, required: true }),
       candidateId: t.arg.globalID({ for: ExperimentRef, required: true }),
-      limit: t.arg.int({ defaultValue: DEFAULT_COMPARE_LIMIT, description: "At most this many changes listed (all are counted), up to 1000." }),
+      limit: t.arg.int({ defaultValue: DEFAULT_COMPARE_LIMIT, ...describedBy(compareExperimentsInputSchema)("limit") }),
     },
     resolve: (_root, args, ctx) => ctx.services.experiments.compare(ctx.principal, { baseId: args.baseId.id, candidateId: args.candidateId.id, limit: args.limit }),
   }),
@@ -262,16 +264,17 @@ const experimentField = {
   }),
 };
 
+const createInput = describedBy(createExperimentInputSchema);
 builder.relayMutationField(
   "createExperiment",
   {
     inputFields: (t) => ({
       datasetId: t.globalID({ for: DatasetRef, required: true }),
-      name: t.string({ description: "Defaults to the dataset's name and the time." }),
-      evaluatorIds: t.globalIDList({ for: EvaluatorRef, description: "Evaluators to run, with their own setting values." }),
-      templateIds: t.globalIDList({ for: TemplateRef, description: "Templates to run with their defaults (when no evaluator is given for them)." }),
-      batchSize: t.int({ description: "Items per queued job (default 200)." }),
-      dependencyWaitSeconds: t.int({ description: "How long dependents wait for external scores posted for the items (submitScores), from creation (default 7 days; 0: do not wait)." }),
+      name: t.string(createInput("name")),
+      evaluatorIds: t.globalIDList({ for: EvaluatorRef, ...createInput("evaluatorIds") }),
+      templateIds: t.globalIDList({ for: TemplateRef, ...createInput("templateIds") }),
+      batchSize: t.int(createInput("batchSize")),
+      dependencyWaitSeconds: t.int(createInput("dependencyWaitSeconds")),
     }),
   },
   {
