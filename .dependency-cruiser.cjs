@@ -1,5 +1,5 @@
 /**
- * The boundary rule of the service layer (README, "Where a transport plugs in"), checked by
+ * The boundary rule of the service layer (README, "Adding a transport"), checked by
  * `npm test` (scripts/test.sh): `npx depcruise src --config .dependency-cruiser.cjs`. There is no
  * baseline of known violations: any violation fails.
  */
