@@ -18,7 +18,8 @@ When a ``template.yaml`` lies beside the evaluator (a folder of ``oodle genai te
 setting the given value, else its default, else None; a value for a setting it does not declare,
 or no value for a required setting without a default, is a usage error naming it (the service
 refuses them too). ``--no-template`` ignores the file (``ctx.params`` is then exactly what is given).
-Reading it needs PyYAML.
+The file is read without PyYAML (``oodle_eval.template_yaml``: the YAML that ``pull`` writes; a
+line outside it is a usage error naming the line).
 
 The evaluator's folder is put first on ``sys.path`` (as ``python my_evaluator.py`` would), so a
 ``shared/`` package next to it can stand in for Oodle's shared libraries. When ``opik`` is not
@@ -35,7 +36,7 @@ import os
 import sys
 import traceback
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Mapping, Sequence
 
 
 class UsageError(Exception):
@@ -98,22 +99,29 @@ MANIFEST = "template.yaml"
 def template_settings(evaluator: str) -> list[dict[str, Any]] | None:
     """The ``settings`` of the ``template.yaml`` beside ``evaluator``, or None when there is none.
 
+    The file is read with :mod:`oodle_eval.template_yaml` (the YAML that ``templates pull``
+    writes; no PyYAML needed).
+
     Raises:
-        UsageError: the file cannot be read or parsed, PyYAML is missing, or ``settings`` is not a
-            list of mappings with a ``name``.
+        UsageError: the file cannot be read, is outside that YAML subset (naming the line), or
+            ``settings`` is not a list of mappings with a ``name``.
     """
+    from oodle_eval.template_yaml import TemplateYamlError, loads
+
     path = Path(evaluator).resolve().parent / MANIFEST
     if not path.is_file():
         return None
     try:
-        import yaml  # deferred: only a folder with template.yaml needs it
-    except ImportError:
-        raise UsageError(f"{path} needs PyYAML to read (pip install pyyaml), or pass --no-template") from None
-    try:
-        manifest = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
-    except (OSError, yaml.YAMLError) as error:
-        raise UsageError(f"cannot read {path}: {error}") from None
+        manifest = loads(path.read_text(encoding="utf-8")) or {}
+    except OSError as error:
+        raise UsageError(f"cannot read {path}: {error.strerror or error}") from None
+    except UnicodeDecodeError as error:
+        raise UsageError(f"{path} is not UTF-8 text: {error}") from None
+    except TemplateYamlError as error:
+        raise UsageError(f"{path}:{error.line}: {error.message} (or pass --no-template)") from None
     settings = manifest.get("settings", []) if isinstance(manifest, dict) else None
+    if settings is None and isinstance(manifest, dict):
+        settings = []
     if not isinstance(settings, list) or not all(isinstance(s, dict) and isinstance(s.get("name"), str) for s in settings):
         raise UsageError(f"{path}: settings must be a list of settings, each with a name")
     return settings

@@ -10,7 +10,8 @@ export interface ApiIssue {
 /**
  * An error the API answered with, or a failure to reach it. `code` is the API's
  * `extensions.code` (BAD_USER_INPUT, NOT_FOUND, CONFLICT, UNAUTHENTICATED, FORBIDDEN,
- * LIMIT_EXCEEDED), or UNAVAILABLE (no answer) / INTERNAL (a masked server error).
+ * LIMIT_EXCEEDED, GRAPHQL_VALIDATION_FAILED, SERVICE_UNAVAILABLE: its PostgreSQL or Redis is down,
+ * HTTP 503, retry), or UNAVAILABLE (no answer at the URL) / INTERNAL (a masked server error).
  */
 export class ApiError extends Error {
   constructor(
@@ -88,7 +89,7 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     const first = body.errors?.[0];
     if (first) {
       const code = first.extensions?.code ?? (response.status === 401 ? "UNAUTHENTICATED" : "INTERNAL");
-      const known = ["BAD_USER_INPUT", "NOT_FOUND", "CONFLICT", "UNAUTHENTICATED", "FORBIDDEN", "LIMIT_EXCEEDED", "GRAPHQL_VALIDATION_FAILED"];
+      const known = ["BAD_USER_INPUT", "NOT_FOUND", "CONFLICT", "UNAUTHENTICATED", "FORBIDDEN", "LIMIT_EXCEEDED", "GRAPHQL_VALIDATION_FAILED", "SERVICE_UNAVAILABLE"];
       throw new ApiError(known.includes(code) ? code : "INTERNAL", first.message, first.extensions?.issues ?? [], first.extensions?.details ?? [], response.status);
     }
     if (!body.data) throw new ApiError("INTERNAL", `the API answered HTTP ${response.status} with no data`, [], [], response.status);

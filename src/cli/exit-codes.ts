@@ -2,7 +2,8 @@ import { ApiError } from "./client.js";
 
 /**
  * The exit codes of `oodle` (documented in `oodle --help` and the README):
- * 0 success; 1 a server error (unreachable, or an unexpected error it masked); 2 bad input
+ * 0 success; 1 a server error (code UNAVAILABLE: nothing answers at the URL; SERVICE_UNAVAILABLE:
+ * the service answered 503, its database or Redis is down; INTERNAL: an error it masked); 2 bad input
  * (a flag, a file or a field the API refused; also a template with problems on `validate`);
  * 3 not found; 4 conflict (HTTP 409: e.g. evaluators hold values the new settings refuse, or the
  * server's template version moved since the pull); 5 authentication (no, unknown or revoked key);
@@ -21,7 +22,7 @@ export const EXIT = {
 /** The help text listing the exit codes. */
 export const EXIT_CODES_HELP = `Exit codes:
   0  success
-  1  server error (unreachable, or an unexpected error)
+  1  server error: UNAVAILABLE (nothing answers at the URL), SERVICE_UNAVAILABLE (its database or Redis is down; retry), INTERNAL
   2  bad input (the message names the field)
   3  not found
   4  conflict (HTTP 409; lists the evaluators that block the change)

@@ -171,6 +171,39 @@ export interface BackfillRecord {
   failures?: { evaluatorName: string; outcome: string; count: number }[];
 }
 
+/** A stored span as `spans list` shows it: both ids, what it is, when, and its scores. */
+export interface SpanRecord {
+  /** The global id (what `explain`, `try --span` and the GraphQL `span(id)` take). */
+  id: string;
+  traceId: string;
+  /** The span's own id within its trace, as the application sent it. */
+  spanId: string;
+  parentSpanId: string | null;
+  name: string;
+  kind: string;
+  status: string;
+  startTime: string;
+  endTime: string | null;
+  scores: { evaluator: { name: string }; name: string; value: unknown }[];
+}
+
+/** The filters of the `spans` query (SpanFilter), with the evaluator as a global id. */
+export interface SpanFilterInput {
+  traceId?: string;
+  name?: string;
+  kind?: string;
+  from?: string;
+  to?: string;
+  evaluatorId?: string;
+  outcome?: string;
+  scoreName?: string;
+  scoreValue?: unknown;
+  scoreMin?: number;
+  scoreMax?: number;
+}
+
+const SPAN = `id traceId spanId parentSpanId name kind status startTime endTime scores { evaluator { name } name value }`;
+
 /** The dry-run check of a template draft. */
 export interface ValidationRecord {
   valid: boolean;
@@ -259,6 +292,42 @@ export function createOperations(api: ApiClient) {
       const { id } = await getEvaluator(ref);
       return (await api.request<{ deleteEvaluator: { evaluator: { id: string; name: string } } }>(`mutation($id: ID!) { deleteEvaluator(input: {id: $id}) { evaluator { id name } } }`, { id })).deleteEvaluator.evaluator;
     },
+    /**
+     * A span's global id from what a user has: the global id, `TRACE_ID:SPAN_ID` (split at the last
+     * colon, as Oodle's CLI reads span references), or the span's own id with `traceId`.
+     * @throws CliError BAD_USER_INPUT (at `field`) for anything else, NOT_FOUND for no such span.
+     */
+    spanGlobalId: async (ref: string, traceId?: string, field = "span"): Promise<string> => {
+      let trace = traceId;
+      let own = ref;
+      if (trace === undefined) {
+        if (idOrName("Span", ref).id) return ref;
+        const colon = ref.lastIndexOf(":");
+        if (colon <= 0 || colon === ref.length - 1) {
+          throw new CliError("BAD_USER_INPUT", `"${ref}" is not a span's global id: give TRACE_ID:SPAN_ID, or the span's own id with its trace id (--trace / traceId); oodle spans list shows both`, field);
+        }
+        trace = ref.slice(0, colon);
+        own = ref.slice(colon + 1);
+      }
+      const spans = await api
+        .request<{ trace: { spans: { id: string; spanId: string }[] } }>(`query($t: String!) { trace(traceId: $t) { spans { id spanId } } }`, { t: trace })
+        .then((r) => r.trace.spans, (error) => {
+          if ((error as { code?: string }).code === "NOT_FOUND") return [];
+          throw error;
+        });
+      const found = spans.find((s) => s.spanId === own);
+      if (!found) throw new CliError("NOT_FOUND", `no span "${own}" in trace "${trace}"${spans.length ? ` (it has ${spans.slice(0, 10).map((s) => s.spanId).join(", ")}${spans.length > 10 ? ", …" : ""})` : " (no span has that trace id)"}`, field);
+      return found.id;
+    },
+    /** A page of the workspace's spans, newest start first (at most 100). */
+    listSpans: async (filter: SpanFilterInput, page: { first?: number; after?: string } = {}) => {
+      const r = await api.request<{ spans: Edges<SpanRecord> & { pageInfo: { hasNextPage: boolean; endCursor: string | null } } }>(
+        `query($filter: SpanFilter, $first: Int, $after: String) { spans(filter: $filter, first: $first, after: $after) { edges { node { ${SPAN} } } pageInfo { hasNextPage endCursor } } }`,
+        { filter, first: page.first, after: page.after },
+      );
+      return { spans: nodes(r.spans), hasNextPage: r.spans.pageInfo.hasNextPage, endCursor: r.spans.pageInfo.endCursor };
+    },
+    /** Why an evaluator did or did not run on a span (`spanId`: a span's global id, see spanGlobalId). */
     explainMatch: async (spanId: string, evaluator: string) => {
       const { id } = await getEvaluator(evaluator);
       return (

@@ -40,6 +40,16 @@ export interface TemplateFolder {
   lock: Lock | null;
 }
 
+/**
+ * template.yaml's text, in the YAML subset that `python -m oodle_eval run` reads without PyYAML
+ * (python-lib/oodle_eval/template_yaml.py): block mappings and lists, every string as a JSON
+ * string on one line (never folded, never a block scalar), no anchors. Any YAML parser reads it as
+ * the same data; `yaml` (YAML 1.2) reads it back here.
+ */
+export function manifestYaml(manifest: Manifest): string {
+  return toYaml(manifest, { defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN", doubleQuotedAsJSON: true, singleQuote: false, lineWidth: 0, aliasDuplicateObjects: false });
+}
+
 /** sha256 hex of text. */
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -68,7 +78,7 @@ export async function pullTemplate(ops: Operations, ref: string, dir: string): P
   mkdirSync(dir, { recursive: true });
   const files: string[] = [FILES.code, FILES.manifest];
   writeFileSync(join(dir, FILES.code), latest.sourceCode);
-  writeFileSync(join(dir, FILES.manifest), toYaml(manifest));
+  writeFileSync(join(dir, FILES.manifest), manifestYaml(manifest));
   const libraries: Lock["libraries"] = {};
   for (const [name, version] of Object.entries(latest.resolvedLibraries)) {
     const library = await ops.getLibrary(name, version);
@@ -179,7 +189,7 @@ export async function pushFolder(ops: Operations, dir: string, options: { force?
     template = await ops.updateTemplate(current.id, { sourceCode: draft.sourceCode, params: draft.params, libraryPins: pins, name: draft.name, description: draft.description });
     newVersion = template.latestVersionNumber !== current.latestVersionNumber;
   }
-  if (JSON.stringify(pins) !== JSON.stringify(folder.manifest.libraryPins)) writeFileSync(join(dir, FILES.manifest), toYaml({ ...folder.manifest, libraryPins: pins }));
+  if (JSON.stringify(pins) !== JSON.stringify(folder.manifest.libraryPins)) writeFileSync(join(dir, FILES.manifest), manifestYaml({ ...folder.manifest, libraryPins: pins }));
   const libraries: Lock["libraries"] = {};
   for (const [name, source] of Object.entries(folder.libraries)) {
     const pushed = published.find((p) => p.name === name);

@@ -135,6 +135,19 @@ describe.each(["stdio", "http"] as const)("MCP over %s", (transport) => {
       const explained = await call(client, "genai_evaluator_workbench", { action: "explain_match", spanId, evaluator: "Refund mentioned" });
       expect(explained.isError, explained.content[0]?.text).toBeFalsy();
       expect(explained.structuredContent).toMatchObject({ matched: true, reason: null });
+      // What a user has instead of the global id: "TRACE:SPAN", or the span's own id with traceId; list_spans shows both.
+      for (const ref of [{ spanId: "t1:s1" }, { spanId: "s1", traceId: "t1" }]) {
+        const same = await call(client, "genai_evaluator_workbench", { action: "explain_match", ...ref, evaluator: "Refund mentioned" });
+        expect(same.structuredContent).toEqual(explained.structuredContent);
+      }
+      const bare = await call(client, "genai_evaluator_workbench", { action: "explain_match", spanId: "s1", evaluator: "Refund mentioned" });
+      expect(bare.isError).toBe(true);
+      expect(bare.structuredContent.error).toMatchObject({ code: "BAD_USER_INPUT", field: "spanId" });
+      const listed = await call(client, "genai_evaluator_workbench", { action: "list_spans", traceId: "t1", spanFilter: { kind: "chat", from: "2020-01-01T00:00:00Z" } });
+      expect(listed.isError, listed.content[0]?.text).toBeFalsy();
+      expect(listed.structuredContent).toMatchObject({ spans: [{ id: spanId, traceId: "t1", spanId: "s1", name: "chat", kind: "chat" }], hasNextPage: false });
+      const none = await call(client, "genai_evaluator_workbench", { action: "list_spans", spanFilter: { kind: "tool" } });
+      expect(none.structuredContent.spans).toEqual([]);
 
       // Another workspace's key sees nothing of this one.
       const other = await service.workspace("mcp-other");

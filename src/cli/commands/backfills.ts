@@ -4,25 +4,11 @@ import { CliError, EXIT } from "../exit-codes.js";
 import { jsonOrFile, numberFlag, parseDataFile } from "../inputs.js";
 import type { BackfillEstimateRecord, BackfillRecord } from "../operations.js";
 import { emit, fields, table } from "../output.js";
+import { readTimeFlag, sayTimesRead, TIME_FLAG_RULE, type TimeRead } from "../time.js";
 
 const percent = (x: number | null | undefined) => (x === null || x === undefined ? "-" : `${(x * 100).toFixed(1)}%`);
-const UNITS_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
-
-/**
- * A time flag as an ISO string: `now`, a relative time (`-7d`, `-12h`, `-30m`, `-90s`, `-2w`),
- * epoch microseconds (as Oodle's CLI takes), or an ISO 8601 date-time. Anything else is bad input
- * naming the flag.
- */
-export function parseTimeFlag(text: string, field: string, now = Date.now()): string {
-  const value = text.trim();
-  if (value === "now") return new Date(now).toISOString();
-  const relative = /^-(\d+(?:\.\d+)?)([smhdw])$/.exec(value);
-  if (relative) return new Date(now - Number(relative[1]) * UNITS_MS[relative[2]!]!).toISOString();
-  if (/^\d{13,17}$/.test(value)) return new Date(Math.floor(Number(value) / 1000)).toISOString();
-  const parsed = Date.parse(value);
-  if (/^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(parsed)) return new Date(parsed).toISOString();
-  throw new CliError("BAD_USER_INPUT", `must be now, a relative time such as -7d or -12h, epoch microseconds, or an ISO 8601 date-time (got "${text}")`, field);
-}
+/** `--start`/`--end` (and windowStart/windowEnd of a file): see src/cli/time.ts for the rule. */
+export { parseTimeFlag } from "../time.js";
 
 /** One backfill: status, window, progress, then (from get) the summary table and failures. */
 export function backfillText(b: BackfillRecord): string {
@@ -73,8 +59,17 @@ async function follow(ctx: CommandContext, id: string, timeoutMs: number | null)
   }
 }
 
-/** The createBackfill / estimateBackfill input from `-f FILE` and the flags (a flag given wins over the file). */
-async function backfillInput(ctx: CommandContext): Promise<Record<string, unknown>> {
+/**
+ * The createBackfill / estimateBackfill input from `-f FILE` and the flags (a flag given wins over
+ * the file), with how each time was read (said back when the API refuses the window).
+ */
+async function backfillInput(ctx: CommandContext): Promise<{ input: Record<string, unknown>; reads: { read: TimeRead; apiField: string }[] }> {
+  const reads: { read: TimeRead; apiField: string }[] = [];
+  const time = (text: string, field: string, apiField: string) => {
+    const read = readTimeFlag(text, field);
+    reads.push({ read, apiField });
+    return read.iso;
+  };
   const o = ctx.options;
   const input: Record<string, unknown> = o.file ? { ...(parseDataFile(o.file, "--file") as Record<string, unknown>) } : {};
   const evaluator = (o.evaluator as string | undefined) ?? (input.evaluator as string | undefined) ?? (input.evaluatorId as string | undefined);
@@ -82,11 +77,11 @@ async function backfillInput(ctx: CommandContext): Promise<Record<string, unknow
   if (!evaluator) throw new CliError("BAD_USER_INPUT", "give the evaluator to run: --evaluator NAME (or evaluator in the file)", "--evaluator");
   input.evaluatorId = (await ctx.ops.getEvaluator(evaluator)).id;
   if (o.name !== undefined) input.name = o.name;
-  if (o.start !== undefined) input.windowStart = parseTimeFlag(o.start, "--start");
-  else if (typeof input.windowStart === "string" || typeof input.windowStart === "number") input.windowStart = parseTimeFlag(String(input.windowStart), "windowStart");
+  if (o.start !== undefined) input.windowStart = time(o.start, "--start", "windowStart");
+  else if (typeof input.windowStart === "string" || typeof input.windowStart === "number") input.windowStart = time(String(input.windowStart), "windowStart", "windowStart");
   if (input.windowStart === undefined) throw new CliError("BAD_USER_INPUT", "the backfill needs a start: --start -7d (or windowStart in the file)", "--start");
-  if (o.end !== undefined) input.windowEnd = parseTimeFlag(o.end, "--end");
-  else if (typeof input.windowEnd === "string" || typeof input.windowEnd === "number") input.windowEnd = parseTimeFlag(String(input.windowEnd), "windowEnd");
+  if (o.end !== undefined) input.windowEnd = time(o.end, "--end", "windowEnd");
+  else if (typeof input.windowEnd === "string" || typeof input.windowEnd === "number") input.windowEnd = time(String(input.windowEnd), "windowEnd", "windowEnd");
   if (o.sampleRate !== undefined) input.sampleRate = numberFlag(o.sampleRate, "--sample-rate");
   if (o.maxSpans !== undefined) input.maxSpans = numberFlag(o.maxSpans, "--max-spans");
   if (o.templateVersion !== undefined) input.templateVersion = numberFlag(o.templateVersion, "--template-version");
@@ -94,7 +89,7 @@ async function backfillInput(ctx: CommandContext): Promise<Record<string, unknow
   if (o.filter !== undefined) input.filter = jsonOrFile(o.filter, "--filter");
   if (o.rerun) input.rerun = true;
   if (o.includeDependencies) input.includeDependencies = true;
-  return input;
+  return { input, reads };
 }
 
 /**
@@ -142,8 +137,8 @@ export function backfillsCommand(parent: Command): void {
     .option("-f, --file <file>", "the request as JSON or YAML (evaluator, windowStart, windowEnd, filter, sampleRate, maxSpans, rerun, includeDependencies, …); flags win over it")
     .option("--evaluator <name>", "the evaluator to run (name or id)")
     .option("--name <name>", "defaults to the evaluator's name and the window")
-    .option("--start <time>", "start of the window: -7d, -12h, now, epoch microseconds or ISO 8601")
-    .option("--end <time>", "end of the window (default now)")
+    .option("--start <time>", "start of the window: -7d, -12h, now, ISO 8601, or epoch seconds/ms/µs/ns (told apart by size)")
+    .option("--end <time>", "end of the window (default now), as --start")
     .option("--sample-rate <rate>", "share of the selected spans read, above 0 and at most 1 (default 1)")
     .option("--max-spans <n>", "at most this many spans, the earliest first (default 10000)")
     .option("--template-version <n>", "run this version of the evaluator's template (default: the one it runs now)")
@@ -154,16 +149,17 @@ export function backfillsCommand(parent: Command): void {
     .option("--dry-run", "print the estimate (spans, runs per evaluator) and create nothing")
     .option("--wait", "follow it until it finishes, then print the summary")
     .option("--timeout <seconds>", "with --wait: give up following after this long (the backfill keeps running)")
+    .addHelpText("after", `\n--start and --end take ${TIME_FLAG_RULE}.`)
     .addHelpText("after", '\nExamples:\n  oodle backfills create --evaluator "Refund mentioned" --start -7d --sample-rate 0.1 --dry-run\n  oodle backfills create --evaluator "Refund mentioned" --start -7d --include-dependencies --wait')
     .action(
       action(async (ctx) => {
-        const input = await backfillInput(ctx);
+        const { input, reads } = await backfillInput(ctx);
         if (ctx.options.dryRun) {
-          const estimate = await ctx.ops.estimateBackfill(input);
+          const estimate = await sayTimesRead(() => ctx.ops.estimateBackfill(input), reads);
           emit(ctx.output, estimate, () => estimateText(estimate));
           return;
         }
-        const { backfill, estimate } = await ctx.ops.createBackfill(input);
+        const { backfill, estimate } = await sayTimesRead(() => ctx.ops.createBackfill(input), reads);
         if (!ctx.output.json) {
           for (const e of estimate.evaluators.filter((x) => x.source === "dependency")) ctx.output.err(`also runs ${e.name}: ${e.readBy.join(", ")} reads its scores`);
         }

@@ -141,10 +141,13 @@ export function evaluatorsCommand(genai: Command): void {
     );
 
   evaluators
-    .command("explain <evaluator> <spanId>")
-    .description("why an evaluator did or did not run on a span")
+    .command("explain <evaluator> <span>")
+    .description("why an evaluator did or did not run on a span: the span's global id, TRACE_ID:SPAN_ID, or its own span id with --trace")
+    .option("--trace <traceId>", "<span> is the span's own id in this trace (as the application sent it)")
+    .addHelpText("after", '\nExamples:\n  oodle genai evaluators explain "Refund mentioned" t1:s1\n  oodle genai evaluators explain "Refund mentioned" s1 --trace t1\n  oodle genai evaluators explain "Refund mentioned" <global id from oodle spans list>')
     .action(
-      action(async (ctx, evaluator: string, spanId: string) => {
+      action(async (ctx, evaluator: string, span: string) => {
+        const spanId = await ctx.ops.spanGlobalId(span, ctx.options.trace, "span");
         const r = await ctx.ops.explainMatch(spanId, evaluator);
         emit(ctx.output, r, () => `${r.matched ? "matches" : `does not match (${r.reason})`}: ${r.detail}`);
       }),

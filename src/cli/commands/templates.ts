@@ -191,7 +191,10 @@ export function templatesCommand(genai: Command): void {
       .description("runs DIR's code and settings on a sample through the server's sandbox (tryCode); stores nothing")
       .option("--params <json|@file>", "setting values for the run (absent ones take their defaults)"),
   )
-    .addHelpText("after", `\nShared libraries run as published on the server (push them to try a change).\n\nExamples:\n  oodle genai templates test ./kw --span span.json --params '{"required": ["refund"]}'\n  oodle genai templates test ./gate --document doc.json --scores '{"JSON check": {"is_json": true}}'`)
+    .addHelpText(
+      "after",
+      `\nShared libraries run as published on the server (push them to try a change).\n--scores (what ctx.score reads) goes into the sample document: it needs --document FILE or --span with a stored span; with an inline span file, or alone, it is refused (exit 2).\n\nExamples:\n  oodle genai templates test ./kw --span span.json --params '{"required": ["refund"]}'\n  oodle genai templates test ./gate --document doc.json --scores '{"JSON check": {"is_json": true}}'\n  oodle genai templates test ./gate --span t1:s1 --scores '{"JSON check": {"is_json": false}}'`,
+    )
     .action(
       action(async (ctx, dir: string) => {
         const folder = readFolder(dir);

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { action, type CommandContext } from "../context.js";
 import { CliError, EXIT } from "../exit-codes.js";
-import { jsonOrFile, parseDataFile, readText } from "../inputs.js";
+import { jsonOrFile, parseDataFile, parseJsonFlag, readText } from "../inputs.js";
 import type { TryCodeRecord } from "../operations.js";
 import { cell, emit, table } from "../output.js";
 
@@ -16,12 +16,20 @@ export interface SampleFlags {
 /** Adds --span, --document and --scores. */
 export function sampleOptions(command: Command): Command {
   return command
-    .option("--span <file|id>", "a span: a JSON file in the ingestSpans shape, or a stored span's id")
+    .option("--span <file|id>", "a span: a JSON file in the ingestSpans shape, or a stored span (its global id, or TRACE_ID:SPAN_ID)")
     .option("--document <file>", "a sample document (JSON: input, output, attributes, …), e.g. a dataset item's")
-    .option("--scores <json|@file>", 'upstream scores by evaluator name, e.g. \'{"JSON check": {"is_json": true}}\' (with --document or a stored span)');
+    .option("--scores <json|@file>", 'upstream scores by evaluator name, e.g. \'{"JSON check": {"is_json": true}}\'; only with --document FILE or --span <stored span> (an inline span file has none)');
 }
 
-/** The sample of a tryCode input from the flags: an inline span, a stored span id, or a document. */
+const SCORES_NEED = "needs a sample that carries scores: --document FILE, or --span with a stored span (its global id or TRACE_ID:SPAN_ID)";
+
+/**
+ * The sample of a tryCode input from the flags: an inline span, a stored span, or a document.
+ * `--scores` goes into the sample document, so it needs `--document` or a stored span (whose
+ * document is fetched and given the scores).
+ * @throws CliError BAD_USER_INPUT naming the flag: --span with --document, --scores without one
+ *   of those (or with an inline span file), a --span that is neither a file nor a stored span.
+ */
 export async function buildSample(ctx: CommandContext, flags: SampleFlags): Promise<Record<string, unknown>> {
   if (flags.span && flags.document) throw new CliError("BAD_USER_INPUT", "give --span or --document, not both", "--span");
   const scores = flags.scores ? jsonOrFile(flags.scores, "--scores") : undefined;
@@ -30,15 +38,21 @@ export async function buildSample(ctx: CommandContext, flags: SampleFlags): Prom
     return { document: scores === undefined ? document : { ...document, scores } };
   }
   if (flags.span && existsSync(flags.span)) {
-    if (scores !== undefined) throw new CliError("BAD_USER_INPUT", "needs --document or a stored span id (an inline span has no scores)", "--scores");
-    return { span: JSON.parse(readText(flags.span, "--span")) };
+    if (scores !== undefined) throw new CliError("BAD_USER_INPUT", `${SCORES_NEED}; ${flags.span} is an inline span file, which has no scores`, "--scores");
+    return { span: parseJsonFlag(readText(flags.span, "--span"), "--span") };
   }
   if (flags.span) {
-    if (scores === undefined) return { spanId: flags.span };
-    const document = (await ctx.ops.spanDocument(flags.span)) as Record<string, unknown>;
+    const spanId = await ctx.ops.spanGlobalId(flags.span, undefined, "--span").catch((error: unknown) => {
+      if (error instanceof CliError && error.code === "BAD_USER_INPUT") {
+        throw new CliError("BAD_USER_INPUT", `"${flags.span}" is neither a file nor a stored span (give a span file, a span's global id or TRACE_ID:SPAN_ID; oodle spans list shows them)`, "--span");
+      }
+      throw error;
+    });
+    if (scores === undefined) return { spanId };
+    const document = (await ctx.ops.spanDocument(spanId)) as Record<string, unknown>;
     return { document: { ...document, scores } };
   }
-  if (scores !== undefined) return { document: { scores } };
+  if (scores !== undefined) throw new CliError("BAD_USER_INPUT", SCORES_NEED, "--scores");
   return {};
 }
 

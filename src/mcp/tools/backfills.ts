@@ -1,6 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { backfillText, estimateText, parseTimeFlag } from "../../cli/commands/backfills.js";
+import { backfillText, estimateText } from "../../cli/commands/backfills.js";
+import { readTimeFlag, sayTimesRead } from "../../cli/time.js";
 import type { Operations } from "../../cli/operations.js";
 import { BACKFILL_STATUSES, backfillInputSchema } from "../../modules/backfills/schemas.js";
 import { badArguments, toolResult } from "../results.js";
@@ -13,7 +14,7 @@ export const backfillsInput = z.strictObject({
   action: z.enum(["list", "get", "estimate", "create", "cancel"]).describe("list: the workspace's backfills and the active limit; get: one with progress and summary; estimate: what create would do, creating nothing; create: queue a backfill; cancel: stop a queued or running one."),
   id: z.string().describe("get / cancel: the backfill's global id.").optional(),
   evaluator: z.string().describe("estimate / create: the evaluator to run, by name or global id; list: only its backfills.").optional(),
-  windowStart: z.string().describe("estimate / create: start of the window: -7d, -12h, now, epoch microseconds or ISO 8601.").optional(),
+  windowStart: z.string().describe("estimate / create: start of the window: -7d, -12h, now, ISO 8601, or epoch seconds, milliseconds, microseconds or nanoseconds (told apart by size: 10, 13, 16 or 19 digits).").optional(),
   windowEnd: z.string().describe("End of the window (default now); at most 90 days after the start, not in the future.").optional(),
   name: fields.name,
   templateVersion: fields.templateVersion,
@@ -47,12 +48,16 @@ export const backfillsTool = {
         ...(args.windowStart ? [] : [{ path: "windowStart", message: "is required: the start of the window, e.g. -7d" }]),
       ];
       if (issues.length) throw badArguments(issues);
-      return {
+      const start = readTimeFlag(args.windowStart!, "windowStart");
+      const end = args.windowEnd ? readTimeFlag(args.windowEnd, "windowEnd") : undefined;
+      const input = {
         evaluatorId: (await ops.getEvaluator(args.evaluator!)).id,
-        windowStart: parseTimeFlag(args.windowStart!, "windowStart"),
-        ...(args.windowEnd ? { windowEnd: parseTimeFlag(args.windowEnd, "windowEnd") } : {}),
+        windowStart: start.iso,
+        ...(end ? { windowEnd: end.iso } : {}),
         ...Object.fromEntries(PASSED.filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]])),
       };
+      // A refused window says what windowStart / windowEnd were read as.
+      return { input, reads: [{ read: start, apiField: "windowStart" }, ...(end ? [{ read: end, apiField: "windowEnd" }] : [])] };
     };
     const needId = () => {
       if (!args.id) throw badArguments([{ path: "id", message: `is required: the backfill to ${args.action}` }]);
@@ -70,11 +75,13 @@ export const backfillsTool = {
         return toolResult(b, backfillText(b));
       }
       case "estimate": {
-        const e = await ops.estimateBackfill(await input());
+        const { input: request, reads } = await input();
+        const e = await sayTimesRead(() => ops.estimateBackfill(request), reads);
         return toolResult(e, estimateText(e));
       }
       case "create": {
-        const { backfill, estimate } = await ops.createBackfill(await input());
+        const { input: request, reads } = await input();
+        const { backfill, estimate } = await sayTimesRead(() => ops.createBackfill(request), reads);
         const also = estimate.evaluators.filter((x) => x.source === "dependency").map((x) => `; also runs ${x.name} (read by ${x.readBy.join(", ")})`).join("");
         return toolResult({ ...backfill, estimate }, `queued backfill "${backfill.name}" (${backfill.id}) over ${backfill.spanCount} spans: ${estimate.runs} runs${also}`);
       }

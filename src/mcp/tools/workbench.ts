@@ -1,6 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Operations, TryCodeRecord } from "../../cli/operations.js";
+import type { Operations, SpanFilterInput, TryCodeRecord } from "../../cli/operations.js";
+import { parseTimeFlag } from "../../cli/time.js";
 import { libraryPinsSchema, sampleDocumentSchema } from "../../modules/try-code/schemas.js";
 import { sourceCodeSchema } from "../../modules/templates/schemas.js";
 import { badArguments, toolResult } from "../results.js";
@@ -8,7 +9,9 @@ import { badArguments, toolResult } from "../results.js";
 /** The arguments of genai_evaluator_workbench (the tryCode input, plus what validate and explain_match need). */
 // Strict: a misspelt argument is refused by name, as the CLI and GraphQL refuse it, never dropped.
 export const workbenchInput = z.strictObject({
-  action: z.enum(["try_code", "validate", "explain_match"]).describe("try_code: run code on one sample and return its scores (stores nothing); validate: the save checks of settings and code without running; explain_match: why an evaluator did or did not run on a span."),
+  action: z
+    .enum(["try_code", "validate", "explain_match", "list_spans"])
+    .describe("try_code: run code on one sample and return its scores (stores nothing); validate: the save checks of settings and code without running; explain_match: why an evaluator did or did not run on a span; list_spans: stored spans (newest first) with their global ids, trace and span ids and scores."),
   sourceCode: sourceCodeSchema.describe("Draft Python defining evaluate(ctx); its settings come from paramSpecs.").optional(),
   paramSpecs: z.unknown().describe("The draft's settings, a template's params list: [{name, type, label, description, default, required, options}].").optional(),
   libraryPins: libraryPinsSchema.describe("The draft's shared-library pins {library name: version}.").optional(),
@@ -17,7 +20,25 @@ export const workbenchInput = z.strictObject({
   templateVersion: z.number().int().describe("With templateId: that version (default the latest).").optional(),
   params: z.unknown().describe("Setting values for the run {setting name: value}, checked against the settings used; absent ones take their defaults.").optional(),
   span: z.record(z.string(), z.unknown()).describe("Sample: an inline span in the ingestSpans shape, e.g. {input: [{role, content}], output}.").optional(),
-  spanId: z.string().describe("Sample: a stored span's global id (try_code); the span to explain (explain_match).").optional(),
+  spanId: z.string().describe("A stored span (try_code's sample; explain_match's span): its global id, TRACE_ID:SPAN_ID, or its own span id with traceId.").optional(),
+  traceId: z.string().describe("With spanId: the span's trace id (spanId is then the span's own id). list_spans: only this trace.").optional(),
+  spanFilter: z
+    .strictObject({
+      name: z.string().describe("A glob over span names (* and ?).").optional(),
+      kind: z.string().describe("chat, tool, agent, retrieval or other.").optional(),
+      from: z.string().describe("Spans that started at or after (-1d, ISO 8601, epoch s/ms/µs/ns).").optional(),
+      to: z.string().describe("Spans that started before.").optional(),
+      evaluator: z.string().describe("Spans with a run of this evaluator (name or id).").optional(),
+      outcome: z.string().describe("Spans with a run of this outcome.").optional(),
+      scoreName: z.string().optional(),
+      scoreValue: z.unknown().optional(),
+      scoreMin: z.number().optional(),
+      scoreMax: z.number().optional(),
+    })
+    .describe("list_spans: the spans query's filters.")
+    .optional(),
+  first: z.number().int().describe("list_spans: spans per page (at most 100, default 20).").optional(),
+  after: z.string().describe("list_spans: the endCursor of the previous page.").optional(),
   document: sampleDocumentSchema.describe("Without span, spanId or document, try_code runs on an empty sample document (and says so). Sample: a sample document: input, output, expected_output, attributes, trace, scores, metadata.").optional(),
   evaluator: z.string().describe("explain_match: the evaluator, by name or global id.").optional(),
 });
@@ -35,15 +56,17 @@ export const workbenchTool = {
   name: "genai_evaluator_workbench",
   description:
     "Try and check Oodle code evaluators without saving anything. try_code runs sourceCode + paramSpecs, a starterId or a templateId with params on an inline span, a stored spanId or a document " +
-    '(e.g. {"action": "try_code", "starterId": "keyword-check", "params": {"required": ["refund"]}}); validate checks settings, code, imports and example params without running; explain_match tells why an evaluator did or did not run on a span.',
+    '(e.g. {"action": "try_code", "starterId": "keyword-check", "params": {"required": ["refund"]}}); validate checks settings, code, imports and example params without running; explain_match tells why an evaluator did or did not run on a span ' +
+    '(spanId: a global id, "TRACE_ID:SPAN_ID", or the span\'s own id with traceId); list_spans finds spans (filters in spanFilter) with both ids.',
   inputSchema: workbenchInput,
   async run(ops: Operations, args: WorkbenchArgs): Promise<CallToolResult> {
     const raw = args as Record<string, unknown>;
     switch (args.action) {
       case "try_code": {
         const input = Object.fromEntries(
-          ["sourceCode", "paramSpecs", "libraryPins", "starterId", "templateVersion", "params", "span", "spanId", "document"].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
+          ["sourceCode", "paramSpecs", "libraryPins", "starterId", "templateVersion", "params", "span", "document"].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
         );
+        if (args.spanId !== undefined) input.spanId = await ops.spanGlobalId(args.spanId, args.traceId, "spanId");
         if (args.templateId) input.templateId = (await ops.getTemplate(args.templateId)).id;
         // The page's calls give no sample: then the run is on an empty sample document, as
         // `python -m oodle_eval run` without --span, and the result says so.
@@ -79,8 +102,18 @@ export const workbenchTool = {
           ...(args.evaluator ? [] : [{ path: "evaluator", message: "is required: the evaluator, by name or id" }]),
         ];
         if (issues.length) throw badArguments(issues);
-        const r = await ops.explainMatch(args.spanId!, args.evaluator!);
+        const r = await ops.explainMatch(await ops.spanGlobalId(args.spanId!, args.traceId, "spanId"), args.evaluator!);
         return toolResult(r, `${r.matched ? "matches" : `does not match (${r.reason})`}: ${r.detail}`);
+      }
+      case "list_spans": {
+        const { evaluator, from, to, ...rest } = args.spanFilter ?? {};
+        const filter: SpanFilterInput = { ...rest, ...(args.traceId !== undefined ? { traceId: args.traceId } : {}) };
+        if (from !== undefined) filter.from = parseTimeFlag(from, "spanFilter.from");
+        if (to !== undefined) filter.to = parseTimeFlag(to, "spanFilter.to");
+        if (evaluator !== undefined) filter.evaluatorId = (await ops.getEvaluator(evaluator)).id;
+        const page = await ops.listSpans(filter, { first: args.first, after: args.after });
+        const lines = page.spans.map((sp) => `${sp.id} (trace ${sp.traceId}, span ${sp.spanId}): ${sp.name}, ${sp.kind}, ${sp.startTime}`);
+        return toolResult(page, [...(lines.length ? lines : ["no spans match"]), ...(page.hasNextPage ? [`more: after ${page.endCursor}`] : [])].join("\n"));
       }
     }
   },
