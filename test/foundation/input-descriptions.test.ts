@@ -4,6 +4,7 @@ import { z } from "zod";
 import { describedBy, descriptionOf } from "../../src/graphql/input-descriptions.js";
 import { schema } from "../../src/graphql/schema.js";
 import { createDatasetInputSchema } from "../../src/modules/datasets/schemas.js";
+import { createTemplateInputSchema, updateTemplateInputSchema } from "../../src/modules/templates/schemas.js";
 import { compareExperimentsInputSchema, createExperimentInputSchema, experimentItemFilterSchema } from "../../src/modules/experiments/schemas.js";
 
 function inputType(name: string): GraphQLInputObjectType {
@@ -32,6 +33,8 @@ describe("input descriptions declared once, in the zod schemas", () => {
       ["ExperimentItemFilter", experimentItemFilterSchema, ["evaluatorId", "scoreName", "minValue", "maxValue", "passed", "category", "outcome"]],
       ["CreateExperimentInput", createExperimentInputSchema, ["name", "evaluatorIds", "templateIds", "batchSize", "dependencyWaitSeconds"]],
       ["CreateDatasetInput", createDatasetInputSchema, ["name", "description"]],
+      ["CreateTemplateInput", createTemplateInputSchema, ["name", "description", "sourceCode", "params", "libraryPins"]],
+      ["UpdateTemplateInput", updateTemplateInputSchema, ["name", "description", "sourceCode", "params", "libraryPins"]],
     ];
     for (const [typeName, zodSchema, fields] of pairs) {
       const graphqlFields = inputType(typeName).getFields();

@@ -3,6 +3,8 @@ import { builder } from "../../graphql/builder.js";
 import type { EntryPointKind } from "../../lib/closed-lists.js";
 import { EntryPointKindEnum } from "../../graphql/enums.js";
 import { PAGE_SIZE } from "../../graphql/connections.js";
+import { describedBy } from "../../graphql/input-descriptions.js";
+import { createTemplateInputSchema, updateTemplateInputSchema } from "./schemas.js";
 import type { ParamSpec, StarterWithFile, TemplateValidation } from "./service.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 
@@ -195,21 +197,18 @@ const templateField = {
 /** The field builder of a payload that holds a template row. */
 type TemplatePayloadFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never, { id: string }>;
 
-const templateInputFields = {
-  name: "The template's name, unique among the workspace's live templates.",
-  params: "The settings: a list of {name, type, label, description, default, required, options}.",
-  libraryPins: "Shared-library pins: {library name: version}. Unpinned imports use the latest version at run time.",
-};
+const createInput = describedBy(createTemplateInputSchema);
+const updateInput = describedBy(updateTemplateInputSchema);
 
 builder.relayMutationField(
   "createTemplate",
   {
     inputFields: (t) => ({
-      name: t.string({ required: true, description: templateInputFields.name }),
-      description: t.string(),
-      sourceCode: t.string({ required: true, description: "Python defining evaluate(ctx) (or a compatible entry point); at most 256 KiB." }),
-      params: t.field({ type: "JSON", description: templateInputFields.params }),
-      libraryPins: t.field({ type: "JSON", description: templateInputFields.libraryPins }),
+      name: t.string({ required: true, ...createInput("name") }),
+      description: t.string(createInput("description")),
+      sourceCode: t.string({ required: true, ...createInput("sourceCode") }),
+      params: t.field({ type: "JSON", ...createInput("params") }),
+      libraryPins: t.field({ type: "JSON", ...createInput("libraryPins") }),
     }),
   },
   { resolve: async (_root, { input }, ctx) => (await ctx.services.templates.createTemplate(ctx.principal, withoutNulls(input))).template },
@@ -221,11 +220,11 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       id: t.globalID({ required: true, for: TemplateRef }),
-      name: t.string({ description: templateInputFields.name }),
-      description: t.string(),
-      sourceCode: t.string({ description: "New code: makes version N+1." }),
-      params: t.field({ type: "JSON", description: `${templateInputFields.params} New settings make version N+1; null clears them.` }),
-      libraryPins: t.field({ type: "JSON", description: `${templateInputFields.libraryPins} New pins make version N+1.` }),
+      name: t.string(updateInput("name")),
+      description: t.string(updateInput("description")),
+      sourceCode: t.string(updateInput("sourceCode")),
+      params: t.field({ type: "JSON", ...updateInput("params") }),
+      libraryPins: t.field({ type: "JSON", ...updateInput("libraryPins") }),
     }),
   },
   {
