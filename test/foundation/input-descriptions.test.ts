@@ -4,6 +4,7 @@ import { z } from "zod";
 import { describedBy, descriptionOf } from "../../src/graphql/input-descriptions.js";
 import { schema } from "../../src/graphql/schema.js";
 import { createDatasetInputSchema } from "../../src/modules/datasets/schemas.js";
+import { tryCodeInputSchema } from "../../src/modules/try-code/schemas.js";
 import { createTemplateInputSchema, updateTemplateInputSchema } from "../../src/modules/templates/schemas.js";
 import { compareExperimentsInputSchema, createExperimentInputSchema, experimentItemFilterSchema } from "../../src/modules/experiments/schemas.js";
 
@@ -35,6 +36,7 @@ describe("input descriptions declared once, in the zod schemas", () => {
       ["CreateDatasetInput", createDatasetInputSchema, ["name", "description"]],
       ["CreateTemplateInput", createTemplateInputSchema, ["name", "description", "sourceCode", "params", "libraryPins"]],
       ["UpdateTemplateInput", updateTemplateInputSchema, ["name", "description", "sourceCode", "params", "libraryPins"]],
+      ["TryCodeInput", tryCodeInputSchema, Object.keys(tryCodeInputSchema.shape)],
     ];
     for (const [typeName, zodSchema, fields] of pairs) {
       const graphqlFields = inputType(typeName).getFields();

@@ -5,6 +5,8 @@ import { RunErrorRef } from "../runs/graphql.js";
 import { SpanRef } from "../spans/graphql.js";
 import { TemplateRef } from "../templates/graphql.js";
 import { LimitExceededError } from "../../lib/errors.js";
+import { describedBy } from "../../graphql/input-descriptions.js";
+import { tryCodeInputSchema } from "./schemas.js";
 import type { ScoreFallback, TryCodeScore } from "./service.js";
 
 /** tryCode fields one GraphQL request may run (aliases included); more are refused (the same bound as the request cost of src/graphql/limits.ts). */
@@ -35,24 +37,22 @@ const ScoreFallbackRef = builder.objectRef<ScoreFallback>("ScoreFallback").imple
   }),
 });
 
+const tryInput = describedBy(tryCodeInputSchema);
 builder.relayMutationField(
   "tryCode",
   {
     inputFields: (t) => ({
-      sourceCode: t.string({ description: "Draft code; its settings come from paramSpecs. Checked as on template save." }),
-      paramSpecs: t.field({ type: "JSON", description: "The draft's settings (a template's params list); only with sourceCode." }),
-      libraryPins: t.field({ type: "JSON", description: "The draft's shared-library pins: name → version; only with sourceCode." }),
-      starterId: t.string({ description: "Run a built-in starter with its settings." }),
-      templateId: t.globalID({ for: TemplateRef, description: "Run a saved template with its settings." }),
-      templateVersion: t.int({ description: "The template version (default: the latest); only with templateId." }),
-      params: t.field({ type: "JSON", description: "Setting values: checked against the settings used; absent ones take their defaults." }),
-      spanId: t.globalID({ for: SpanRef, description: "Sample: a stored span (its stored trace is ctx.trace)." }),
-      span: t.field({ type: "JSON", description: "Sample: an inline span in the ingestSpans shape (ctx.trace holds it alone)." }),
-      document: t.field({
-        type: "JSON",
-        description: "Sample: an inline dataset item, as the sample document or as a line of items.jsonl (mapped as dataset import maps it).",
-      }),
-      datasetItemId: t.globalID({ description: "Sample: a stored dataset item (as an experiment runs it)." }),
+      sourceCode: t.string(tryInput("sourceCode")),
+      paramSpecs: t.field({ type: "JSON", ...tryInput("paramSpecs") }),
+      libraryPins: t.field({ type: "JSON", ...tryInput("libraryPins") }),
+      starterId: t.string(tryInput("starterId")),
+      templateId: t.globalID({ for: TemplateRef, ...tryInput("templateId") }),
+      templateVersion: t.int(tryInput("templateVersion")),
+      params: t.field({ type: "JSON", ...tryInput("params") }),
+      spanId: t.globalID({ for: SpanRef, ...tryInput("spanId") }),
+      span: t.field({ type: "JSON", ...tryInput("span") }),
+      document: t.field({ type: "JSON", ...tryInput("document") }),
+      datasetItemId: t.globalID(tryInput("datasetItemId")),
     }),
   },
   {

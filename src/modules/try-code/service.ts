@@ -19,7 +19,7 @@ import { itemToDocument, type DocumentItem } from "../experiments/document.js";
 import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../../lib/principal.js";
 import { memoryConcurrencyGate, type ConcurrencyGate } from "./concurrency.js";
-import { libraryPinsSchema, MAX_DOCUMENT_BYTES, sampleDocumentSchema, type TryCodeInput } from "./schemas.js";
+import { libraryPinsSchema, MAX_DOCUMENT_BYTES, sampleDocumentSchema, tryCodeInputSchema, type TryCodeInput } from "./schemas.js";
 
 /** A score of a draft run as the evaluator returned it, with its number (a boolean as 1/0; null otherwise) as a stored score has. */
 export type TryCodeScore = Score & { numericValue: number | null };
@@ -231,7 +231,9 @@ export function createTryCodeService(deps: {
      *   template version or span; LimitExceededError when the workspace already has
      *   {@link MAX_CONCURRENT_TRY_CODE} runs in flight.
      */
-    async tryCode(principal: Principal, input: TryCodeInput): Promise<TryCodeResult> {
+    async tryCode(principal: Principal, raw: unknown): Promise<TryCodeResult> {
+      const { data: input, issues } = parseIssues(tryCodeInputSchema, raw ?? {});
+      if (!input) throw new BadUserInputError(issues);
       const leave = await gate.enter(principal.workspaceId);
       if (!leave) throw new LimitExceededError(`at most ${MAX_CONCURRENT_TRY_CODE} tryCode runs at once per workspace; retry when one has finished`);
       try {
