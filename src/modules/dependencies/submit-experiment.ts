@@ -18,7 +18,7 @@ export interface SubmitExperimentScoresInput {
 
 /**
  * Posts the scores of an external evaluator for one dataset item of an experiment, where the
- * experiment's evaluators that depend on it wait for them (see experiments/batch.ts). Stored as a
+ * experiment's evaluators that depend on it wait for them (see experiments/batch-processor.ts). Stored as a
  * run of the experiment (outcome ok); posting again replaces it, and the runs of the dependents
  * (transitively, among the experiment's evaluators) on that item are deleted so that they run
  * again with the new scores. Then the item's batch is queued (job id tagged with the new run).

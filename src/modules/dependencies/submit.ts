@@ -7,7 +7,7 @@ import { insertRuns, type ItemTarget, type RunRecord, type SpanTarget } from "..
 import type { Tx } from "../../lib/prisma.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
-import { lockSpan } from "./inputs.js";
+import { lockSpan } from "./input-runs.js";
 import { rerunAfterPost, type ReleaseDeps } from "./release.js";
 import { inferDataType, postedScoresSchema, type PostedScore } from "./schemas.js";
 

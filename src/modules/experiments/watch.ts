@@ -15,7 +15,7 @@ export const TERMINAL_STATUSES = new Set(["completed", "cancelled"]);
  * correct across processes (the API and the workers need not share memory or a channel); one
  * grouped query per subscriber and interval is cheap.
  */
-export async function* watchSnapshots<P>(load: () => Promise<Snapshot<P>>, intervalMs = 500, terminal: ReadonlySet<string> = TERMINAL_STATUSES): AsyncGenerator<Snapshot<P>> {
+export async function* watchSnapshots<S extends Snapshot<unknown>>(load: () => Promise<S>, intervalMs = 500, terminal: ReadonlySet<string> = TERMINAL_STATUSES): AsyncGenerator<S> {
   let previous = "";
   for (;;) {
     const snapshot = await load();

@@ -1,7 +1,7 @@
 import { builder } from "../../graphql/builder.js";
 import { ScoreDataTypeEnum } from "../../graphql/enums.js";
 import type { ScoreDataType } from "../../lib/closed-lists.js";
-import type { ScoreSummaryBase } from "./score-summary.js";
+import type { ScoreSummaryBase } from "./service.js";
 
 /** The schema types of the builder (for the field builder below). */
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
