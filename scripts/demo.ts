@@ -11,7 +11,6 @@
 import { parseArgs } from "node:util";
 import { createApp } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { scoreSummaries, outcomeCounts } from "../src/modules/experiments/summary.js";
 import { startWorkers } from "../src/worker.js";
 import { ALL_CHECKS_PASS, BUILTIN_PLUS_OWN, COMPARE_WITH_REFERENCE, GATE_ON_A_CHECK, RAG_GROUNDED, WEIGHTED_QUALITY } from "../test/fixtures/cookbook-recipes.js";
 import { concatLines, setFile } from "./demo/sources.js";
@@ -72,7 +71,7 @@ try {
   const runs = report.itemCount * RECIPES.length;
   console.log(`Experiment "${experiment.name}": ${report.itemCount} items × ${RECIPES.length} recipes = ${runs} runs in ${seconds.toFixed(1)} s (${Math.round(runs / seconds)} runs/s, queued → sandbox → committed)\n`);
 
-  const summary = await scoreSummaries(app.prisma, experiment.id);
+  const summary = await app.services.experiments.summary(principal, experiment.id);
   const pct = (x: number | null) => (x === null ? null : `${(x * 100).toFixed(1)}%`);
   console.log(
     formatTable(
@@ -80,7 +79,7 @@ try {
       summary.map((s) => [s.evaluatorName.replace(/^Cookbook: /, ""), `${s.name}${s.higherIsBetter ? "" : " ↓"}`, s.dataType, s.count, s.mean === null ? null : s.mean.toFixed(3), pct(s.passRate)]),
     ),
   );
-  const failures = (await outcomeCounts(app.prisma, experiment.id)).filter((c) => c.outcome !== "ok");
+  const failures = (await app.services.experiments.runsByOutcome(principal, experiment.id)).filter((c) => c.outcome !== "ok");
   console.log(failures.length ? `\nFailed runs:\n${formatTable(["evaluator", "outcome", "runs"], failures.map((f) => [f.evaluatorName, f.outcome, f.count]))}` : "\nNo failed runs.");
   console.log("↓ = lower is better (a pass is a value below 0.5, or false). Pass rates use combine.passed.");
 } finally {

@@ -10,7 +10,7 @@ import { createDatasetService, type DatasetService } from "./modules/datasets/se
 import { createDependencyService, type DependencyService } from "./modules/dependencies/service.js";
 import { dependencyEnqueuer } from "./modules/dependencies/flows.js";
 import { createEvaluatorService } from "./modules/evaluators/service.js";
-import { createExperimentBatchProcessor, type ExperimentBatchProcessor } from "./modules/experiments/batch.js";
+import { createExperimentBatchProcessor, type ExperimentBatchProcessor } from "./modules/experiments/batch-processor.js";
 import { createExperimentService, type ExperimentService } from "./modules/experiments/service.js";
 import { createMetrics, type Metrics } from "./modules/metrics/registry.js";
 import { createScoreExporter, type ScoreExporter } from "./modules/otlp/score-export.js";
@@ -19,6 +19,7 @@ import { createLiveEvaluations, type LiveEvaluations } from "./modules/runs/eval
 import { createRunPreparer, type RunPreparer } from "./modules/runs/prepare.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
+import { createSandboxService, type SandboxService } from "./modules/sandbox/service.js";
 import { createSpanService, type SpanService } from "./modules/spans/service.js";
 import { createTryCodeService, MAX_CONCURRENT_TRY_CODE, type TryCodeService } from "./modules/try-code/service.js";
 import { redisConcurrencyGate } from "./modules/try-code/concurrency.js";
@@ -48,6 +49,8 @@ export interface Services {
   liveEvaluations: LiveEvaluations;
   /** Draft test runs. */
   tryCode: TryCodeService;
+  /** What evaluator code can use inside the sandbox (Python version, packages, limits). */
+  sandbox: SandboxService;
   /** Datasets and their JSON Lines import. */
   datasets: DatasetService;
   /** Experiments: creation, cancellation, retry, progress. */
@@ -121,7 +124,7 @@ export function createApp(
   const enqueue = overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues });
   const spans = countIngest(createSpanService({ prisma, logger, enqueue, maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE }), metrics);
   const dependencies = createDependencyService({ prisma, queues });
-  // After a live run committed: count it, and export its scores (in the background) when configured.
+  // After a span's run committed (live or backfill): count it, and export its scores (in the background) when configured.
   const onRecorded = (run: RecordedRun) => {
     metrics.runRecorded(run);
     scoreExporter?.runRecorded(run);
@@ -145,11 +148,12 @@ export function createApp(
       prisma,
       concurrency: redisConcurrencyGate(redis, config.QUEUE_PREFIX, MAX_CONCURRENT_TRY_CODE, logger),
     }),
+    sandbox: createSandboxService(),
     datasets: createDatasetService({ prisma, logger }),
     experiments: createExperimentService({ prisma, queues, logger }),
     experimentBatch: createExperimentBatchProcessor({ prisma, execution, preparer: runPreparer, logger }),
     backfills: createBackfillService({ prisma, queues, logger }),
-    backfillBatch: createBackfillBatchProcessor({ prisma, execution, preparer: runPreparer, logger }),
+    backfillBatch: createBackfillBatchProcessor({ prisma, execution, preparer: runPreparer, logger, afterEvaluation: dependencies.afterEvaluation, onRecorded }),
     backfillResumer: createBackfillResumer({ prisma, queues, logger, graceMs: config.RECONCILE_GRACE_MS }),
     reconciler: createReconciler({ prisma, queues, enqueue, logger, options: { graceMs: config.RECONCILE_GRACE_MS } }),
   };

@@ -55,6 +55,7 @@ export type EntryPointKind = (typeof ENTRY_POINT_KINDS)[number];
 /** Every closed list by the table and column that holds it (the CHECK constraints). */
 export const CLOSED_COLUMNS = [
   { table: "Run", column: "outcome", values: RUN_OUTCOMES },
+  { table: "RunHistory", column: "outcome", values: RUN_OUTCOMES },
   { table: "Span", column: "kind", values: SPAN_KINDS },
   { table: "Span", column: "status", values: SPAN_STATUSES },
   { table: "Evaluator", column: "kind", values: EVALUATOR_KINDS },

@@ -48,7 +48,7 @@ export class NotFoundError extends AppError {
  * GraphQL as a global id), and what else the client needs to know about it.
  */
 export interface ConflictRecord {
-  recordType: "Evaluator" | "Template";
+  recordType: "Evaluator" | "Template" | "Backfill";
   id: string;
   [field: string]: unknown;
 }

@@ -58,7 +58,7 @@ export const queueRegistry = {
   },
   /**
    * Runs an experiment's evaluators over one batch of its items through the warm runners
-   * (src/modules/experiments/batch.ts). Job id `<experimentId>_<batch>_<retry generation>`.
+   * (src/modules/experiments/batch-processor.ts). Job id `<experimentId>_<batch>_<retry generation>`.
    * A sandbox fault retries the batch with backoff; (item, evaluator) pairs that already have a
    * run are skipped, so a retried batch, or one taken over from a killed worker once its lock
    * expires, redoes nothing.

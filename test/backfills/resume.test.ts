@@ -33,7 +33,7 @@ describe("resuming a backfill whose jobs were lost", () => {
     const queue = new Queue("backfill-batch", { connection: app.redis, prefix });
     await queue.obliterate({ force: true });
     await queue.close();
-    const resumer = createBackfillResumer({ prisma: app.prisma, queues: app.queues, logger: app.logger, graceMs: 0 });
+    const resumer = createBackfillResumer({ prisma: app.prisma, queues: app.queues, logger: app.logger, graceMs: 0, workspaceIds: [ws.workspace.id] });
     expect(await resumer.resume()).toEqual({ requeued: 3, failed: 0 });
     // Their jobs exist again: a second pass changes nothing.
     expect(await resumer.resume()).toEqual({ requeued: 0, failed: 0 });

@@ -55,4 +55,14 @@ describe("closed lists", () => {
       app.prisma.$executeRaw`INSERT INTO "Evaluator" (id, "workspaceId", name, kind, "updatedAt") VALUES (gen_random_uuid(), ${workspace.id}::uuid, 'x', 'judge', now())`,
     ).rejects.toThrow(/Evaluator_kind_check/);
   });
+
+  it("RunHistory refuses an outcome Run would refuse (a replaced run keeps Run's list)", async () => {
+    const { workspace } = await createTestWorkspace(app, "closed-lists-history");
+    const evaluator = await app.prisma.evaluator.create({ data: { workspaceId: workspace.id, name: "history check", kind: "external" } });
+    const insert = (outcome: string) =>
+      app.prisma.$executeRaw`INSERT INTO "RunHistory" (id, "workspaceId", "evaluatorId", outcome, "createdAt")
+        VALUES (gen_random_uuid(), ${workspace.id}::uuid, ${evaluator.id}::uuid, ${outcome}, now())`;
+    await expect(insert("crashed")).rejects.toThrow(/RunHistory_outcome_check/);
+    await expect(insert("user_error")).resolves.toBe(1);
+  });
 });

@@ -5,6 +5,9 @@ import { OTLPTraceExporter as ProtoExporter } from "@opentelemetry/exporter-trac
 import { OTLPTraceExporter as JsonExporter } from "@opentelemetry/exporter-trace-otlp-http";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import { SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import { gunzipSync } from "node:zlib";
+import { opentelemetry } from "../../src/modules/otlp/generated/otlp.js";
+import { attributesToObject, hex } from "../../src/modules/otlp/values.js";
 import type { ConventionFixture } from "../fixtures/otlp-conventions.js";
 
 /** A real HTTP listener on an ephemeral loopback port in front of a fetch handler (yoga). */
@@ -56,4 +59,27 @@ export async function sendWithSdk(exporter: InstanceType<typeof ProtoExporter> |
   await provider.forceFlush();
   await provider.shutdown();
   return { traceId: root.spanContext().traceId, rootSpanId: root.spanContext().spanId, spanIds };
+}
+
+/** A local OTLP/HTTP logs receiver: decodes each export with the official messages and keeps the records. */
+export async function logsReceiver() {
+  const records: { eventName: string; traceId: string; spanId: string; attributes: Record<string, unknown>; resource: Record<string, unknown> }[] = [];
+  const server = await listen((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      let body = Buffer.concat(chunks);
+      if (req.headers["content-encoding"] === "gzip") body = gunzipSync(body);
+      const request = opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest.decode(body);
+      for (const rl of request.resourceLogs ?? []) {
+        for (const sl of rl.scopeLogs ?? []) {
+          for (const r of sl.logRecords ?? []) {
+            records.push({ eventName: r.eventName ?? "", traceId: hex(r.traceId), spanId: hex(r.spanId), attributes: attributesToObject(r.attributes), resource: attributesToObject(rl.resource?.attributes) });
+          }
+        }
+      }
+      res.writeHead(200, { "content-type": "application/x-protobuf" }).end(opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse.encode({}).finish());
+    });
+  });
+  return { ...server, records };
 }

@@ -1,41 +1,14 @@
 // Scores out (README § OpenTelemetry in and out): every live run's scores exported as gen_ai.evaluation.result events over
 // OTLP/HTTP to a receiver started here, and the Prometheus /metrics scraped before and after spans
 // are scored (families present, values moved, no ids as labels).
-import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { opentelemetry } from "../../src/modules/otlp/generated/otlp.js";
 import { startMetricsListener } from "../../src/modules/metrics/http.js";
 import { createScoreExporter } from "../../src/modules/otlp/score-export.js";
-import { attributesToObject, hex } from "../../src/modules/otlp/values.js";
 import { CONVENTION_FIXTURES } from "../fixtures/otlp-conventions.js";
 import { liveHarness, waitFor } from "../runs/helpers.js";
-import { EXPORTERS, listen, sendWithSdk } from "./helpers.js";
+import { EXPORTERS, listen, logsReceiver, sendWithSdk } from "./helpers.js";
 
-const { ExportLogsServiceRequest, ExportLogsServiceResponse } = opentelemetry.proto.collector.logs.v1;
 const METRICS_TOKEN = "metrics-token-for-tests-0123456789";
-
-/** A local OTLP/HTTP logs receiver: decodes each export with the official messages and keeps the records. */
-async function logsReceiver() {
-  const records: { eventName: string; traceId: string; spanId: string; attributes: Record<string, unknown>; resource: Record<string, unknown> }[] = [];
-  const server = await listen((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      let body = Buffer.concat(chunks);
-      if (req.headers["content-encoding"] === "gzip") body = gunzipSync(body);
-      const request = ExportLogsServiceRequest.decode(body);
-      for (const rl of request.resourceLogs ?? []) {
-        for (const sl of rl.scopeLogs ?? []) {
-          for (const r of sl.logRecords ?? []) {
-            records.push({ eventName: r.eventName ?? "", traceId: hex(r.traceId), spanId: hex(r.spanId), attributes: attributesToObject(r.attributes), resource: attributesToObject(rl.resource?.attributes) });
-          }
-        }
-      }
-      res.writeHead(200, { "content-type": "application/x-protobuf" }).end(ExportLogsServiceResponse.encode({}).finish());
-    });
-  });
-  return { ...server, records };
-}
 
 let h: Awaited<ReturnType<typeof liveHarness>>;
 let service: Awaited<ReturnType<typeof listen>>;
@@ -137,8 +110,8 @@ describe("scores as OpenTelemetry evaluation events, and /metrics", () => {
     const after = await scrape();
     const delta = (key: string) => (after.values.get(key) ?? 0) - (before.values.get(key) ?? 0);
     expect(delta('oodle_ingest_spans_total{result="accepted"}')).toBeGreaterThanOrEqual(3); // 2 chat spans + the root (other tests may add)
-    expect(delta('oodle_runs_total{outcome="ok",evaluator_kind="code"}')).toBeGreaterThanOrEqual(2);
-    expect(delta('oodle_runs_total{outcome="user_error",evaluator_kind="code"}')).toBeGreaterThanOrEqual(2);
+    expect(delta('oodle_runs_total{outcome="ok",evaluator_kind="code",source="live"}')).toBeGreaterThanOrEqual(2);
+    expect(delta('oodle_runs_total{outcome="user_error",evaluator_kind="code",source="live"}')).toBeGreaterThanOrEqual(2);
     expect(delta('oodle_sandbox_item_duration_seconds_count{outcome="ok"}')).toBeGreaterThanOrEqual(2);
     expect(delta('oodle_queue_wait_seconds_count{queue="evaluate-span"}')).toBeGreaterThanOrEqual(4);
     expect(delta("oodle_evaluation_lag_seconds_count")).toBeGreaterThanOrEqual(4);

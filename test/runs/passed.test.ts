@@ -4,9 +4,10 @@
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { passedSql, scorePasses } from "../../src/modules/runs/passed.js";
+import { passedSql, passedWhere, scorePasses } from "../../src/modules/runs/passed.js";
 import { gatePasses } from "../../src/modules/dependencies/graph.js";
-import { createTestApp } from "../helpers.js";
+import { evaluationEvents } from "../../src/modules/otlp/score-events.js";
+import { createTestApp, createTestWorkspace } from "../helpers.js";
 
 /** [dataType, value, higherIsBetter, expected passes at 0.5] — worked out by hand from the rule. */
 const CASES: [string, boolean | number | null, boolean, boolean][] = [
@@ -40,6 +41,27 @@ describe("the passed rule (one home: modules/runs/passed.ts)", () => {
     );
     expect(sql.map((r) => r.passed)).toEqual(CASES.map((c) => c[3]));
     expect(scorePasses({ dataType: "CATEGORICAL", numericValue: null, higherIsBetter: true })).toBeNull();
+  });
+
+  it("the Prisma where finds the same scores among stored ones, and the OTLP label of a BOOLEAN agrees", async () => {
+    // Each case as one posted score (named by its index) of one run, stored by the real writer.
+    const ws = await createTestWorkspace(app, "passed");
+    const principal = { workspaceId: ws.workspace.id, apiKeyId: ws.apiKey.id };
+    const judge = await app.services.evaluators.createEvaluator(principal, { name: "Judge", kind: "external" });
+    const [span] = (await app.services.spans.ingestSpans(principal, [{ traceId: "t-passed", spanId: "s-passed", name: "chat", kind: "chat", input: "q", output: "a" }])).spans;
+    const scores = CASES.map(([dataType, value, higherIsBetter], i) => ({ name: String(i), value, dataType, higherIsBetter }));
+    const { run } = await app.services.dependencies.submitScores(principal, { spanId: span!.id, evaluator: judge.id, scores });
+    const named = async (passed: boolean) =>
+      (await app.prisma.score.findMany({ where: { runId: run.id, ...passedWhere(passed) }, select: { name: true } })).map((s) => Number(s.name)).sort((a, b) => a - b);
+    const indices = (passed: boolean) => CASES.flatMap((c, i) => (c[3] === passed ? [i] : []));
+    expect(await named(true)).toEqual(indices(true));
+    expect(await named(false)).toEqual(indices(false));
+
+    const stored = await app.prisma.score.findMany({ where: { runId: run.id }, orderBy: { position: "asc" } });
+    const events = evaluationEvents({ id: run.id, outcome: "ok", errorType: null, finishedAt: null, evaluator: { name: "Judge" }, span: null, scores: stored });
+    CASES.forEach(([dataType, value, , expected], i) => {
+      if (dataType === "BOOLEAN" && value !== null) expect(events[i]!.attributes["gen_ai.evaluation.score.label"]).toBe(expected ? "pass" : "fail");
+    });
   });
 
   it("python-lib's combine.passed gives the same answers", async () => {

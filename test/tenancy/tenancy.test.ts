@@ -107,6 +107,7 @@ const CASES: Record<string, Case[]> = {
   }],
   "Query.viewer": [{ label: "the caller only", query: "{ viewer { workspace { id name } } }", expect: { own: "the caller's own workspace" } }],
 
+  "Subscription.backfillProgress": [{ label: "A's backfill", query: "subscription($id: ID!) { backfillProgress(id: $id) { status } }", variables: (fx) => ({ id: fx.backfill.gid }), expect: "NOT_FOUND" }],
   "Subscription.experimentProgress": [{ label: "A's experiment", query: "subscription($id: ID!) { experimentProgress(id: $id) { status } }", variables: (fx) => ({ id: fx.experiment.gid }), expect: "NOT_FOUND" }],
 
   "Mutation.cancelExperiment": [{ label: "A's experiment", query: "mutation($id: ID!) { cancelExperiment(input: { id: $id }) { experiment { status } } }", variables: (fx) => ({ id: fx.experiment.gid }), expect: "NOT_FOUND" }],

@@ -2,32 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
 
-from oodle_eval.v1 import EvaluationResult, make_context
+from oodle_eval.v1 import make_context
 from oodle_eval.v1.checks.citation_check import citation_check
 
-
-def ctx_of(output, context=None, user=None, **extra):
-    doc = {"output": output}
-    if user is not None:
-        doc["input"] = [{"role": "user", "content": user}]
-    if context is not None:
-        doc["attributes"] = {"context": context}
-    doc.update(extra)
-    return make_context(doc)
-
-
-def valid(scores):
-    """Every score passes Score validation and its metadata is JSON."""
-    EvaluationResult(scores=list(scores)).validate()
-    for s in scores:
-        json.dumps(s.to_dict())
-        assert s.comment
-    return scores
+from _support import ctx_with_context as ctx_of
+from _support import valid_untyped as valid
 
 
 def cites(reply, context=None, **kw):

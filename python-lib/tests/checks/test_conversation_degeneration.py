@@ -7,9 +7,7 @@ unit tests for wordless turns), phrases.py @ faeaf79c.
 
 from __future__ import annotations
 
-import json
 import math
-import time
 
 import pytest
 
@@ -19,28 +17,11 @@ from oodle_eval.v1.checks.conversation_degeneration import (
     degeneration_of_conversation,
 )
 
-
-LONG = 10_000
-
-
-def ctx_of(reply, user="question"):
-    return make_context({"input": [{"role": "user", "content": user}], "output": reply})
+from _support import LONG, assert_valid, ctx_of, timed
 
 
 def conv_ctx(turns):
     return make_context({"input": turns})
-
-
-def assert_valid(scores):
-    for s in scores:
-        s.validate()
-        json.dumps(s.to_dict())
-
-
-def timed(fn, *args, **kwargs):
-    start = time.perf_counter()
-    result = fn(*args, **kwargs)
-    return result, time.perf_counter() - start
 
 
 def A(text):

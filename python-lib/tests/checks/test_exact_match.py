@@ -6,7 +6,6 @@ oracle; hand-worked values cite their formula in a comment.
 
 from __future__ import annotations
 
-import json
 import re
 import string
 import unicodedata
@@ -14,27 +13,10 @@ import unicodedata
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oodle_eval.v1 import EvaluationResult, Scores, make_context
+from oodle_eval.v1 import make_context
 from oodle_eval.v1.checks.exact_match import exact_match
 
-
-def ctx_of(reply=None, **doc):
-    """A context whose output is ``reply`` (one assistant message)."""
-    document = {"input": [{"role": "user", "content": "question"}]}
-    if reply is not None:
-        document["output"] = reply
-    document.update(doc)
-    return make_context(document)
-
-
-def valid(scores):
-    """Every returned list is a Scores whose scores pass the Score rules and carry a comment."""
-    assert isinstance(scores, Scores)
-    EvaluationResult(scores=list(scores)).validate()
-    for s in scores:
-        assert s.comment, f"score {s.name} has no comment"
-        json.dumps(s.to_dict())  # metadata is JSON-serialisable
-    return scores
+from _support import ctx_of, valid
 
 
 def squad_v11_normalize_answer(s: str) -> str:

@@ -2,33 +2,15 @@
 
 from __future__ import annotations
 
-import json
 import re
 import unicodedata
 
 import pytest
 
-from oodle_eval.v1 import EvaluationResult, Scores, make_context
+from oodle_eval.v1 import make_context
 from oodle_eval.v1.checks.keyword_check import keyword_check
 
-
-def ctx_of(reply=None, **doc):
-    """A context whose output is ``reply`` (one assistant message)."""
-    document = {"input": [{"role": "user", "content": "question"}]}
-    if reply is not None:
-        document["output"] = reply
-    document.update(doc)
-    return make_context(document)
-
-
-def valid(scores):
-    """Every returned list is a Scores whose scores pass the Score rules and carry a comment."""
-    assert isinstance(scores, Scores)
-    EvaluationResult(scores=list(scores)).validate()
-    for s in scores:
-        assert s.comment, f"score {s.name} has no comment"
-        json.dumps(s.to_dict())  # metadata is JSON-serialisable
-    return scores
+from _support import ctx_of, valid
 
 
 class TestKeywordCheck:

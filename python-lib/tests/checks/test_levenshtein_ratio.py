@@ -6,7 +6,6 @@ Opik's LevenshteinRatio); hand-worked values cite their formula in a comment.
 
 from __future__ import annotations
 
-import json
 import sys
 import unicodedata
 
@@ -14,8 +13,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from oodle_eval.v1 import EvaluationResult, Scores, make_context
+from oodle_eval.v1 import make_context
 from oodle_eval.v1.checks.levenshtein_ratio import lcs_length, levenshtein_ratio, ratio
+
+from _support import ctx_of, valid
 
 
 sys.path.append("/usr/lib/python3/dist-packages")
@@ -33,25 +34,6 @@ def _lev():
             "(it lands in /usr/lib/python3/dist-packages)"
         )
     return _Levenshtein
-
-
-def ctx_of(reply=None, **doc):
-    """A context whose output is ``reply`` (one assistant message)."""
-    document = {"input": [{"role": "user", "content": "question"}]}
-    if reply is not None:
-        document["output"] = reply
-    document.update(doc)
-    return make_context(document)
-
-
-def valid(scores):
-    """Every returned list is a Scores whose scores pass the Score rules and carry a comment."""
-    assert isinstance(scores, Scores)
-    EvaluationResult(scores=list(scores)).validate()
-    for s in scores:
-        assert s.comment, f"score {s.name} has no comment"
-        json.dumps(s.to_dict())  # metadata is JSON-serialisable
-    return scores
 
 
 def _nfc(s):

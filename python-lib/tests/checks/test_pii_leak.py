@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import random
-import time
 
 import pytest
 
@@ -19,24 +18,7 @@ from oodle_eval.v1 import make_context
 from oodle_eval.v1.checks import pii_leak as pii_module
 from oodle_eval.v1.checks.pii_leak import presidio_find_pii, find_pii, pii_leak
 
-
-LONG = 10_000
-
-
-def ctx_of(reply, user="question"):
-    return make_context({"input": [{"role": "user", "content": user}], "output": reply})
-
-
-def assert_valid(scores):
-    for s in scores:
-        s.validate()
-        json.dumps(s.to_dict())
-
-
-def timed(fn, *args, **kwargs):
-    start = time.perf_counter()
-    result = fn(*args, **kwargs)
-    return result, time.perf_counter() - start
+from _support import LONG, assert_valid, ctx_of, timed
 
 
 def found(text, entities=None):

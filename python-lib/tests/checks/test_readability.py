@@ -6,13 +6,12 @@ Values are worked by hand from the Flesch formulas with the counts given in the 
 
 from __future__ import annotations
 
-import json
 import os
 import time
 
 import pytest
 
-from oodle_eval.v1 import EvaluationResult, make_context
+from oodle_eval.v1 import make_context
 from oodle_eval.v1.checks import readability as readability_mod
 from oodle_eval.v1.checks.readability import (
     count_sentences,
@@ -23,29 +22,13 @@ from oodle_eval.v1.checks.readability import (
     word_syllables,
 )
 
+from _support import LONG_TEXT as LONG
+from _support import ctx_with_context as ctx_of
+from _support import valid_untyped as valid
+
 
 CMUDICT = "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"
 ARPABET_VOWELS = set("AA AE AH AO AW AY EH ER EY IH IY OW OY UH UW".split())
-
-
-def ctx_of(output, context=None, user=None, **extra):
-    doc = {"output": output}
-    if user is not None:
-        doc["input"] = [{"role": "user", "content": user}]
-    if context is not None:
-        doc["attributes"] = {"context": context}
-    doc.update(extra)
-    return make_context(doc)
-
-
-def valid(scores):
-    """Every score passes Score validation and its metadata is JSON."""
-    EvaluationResult(scores=list(scores)).validate()
-    for s in scores:
-        json.dumps(s.to_dict())
-        assert s.comment
-    return scores
-LONG = ("The quick brown fox jumps over the lazy dog near the river bank. " * 160)[:10_000]
 
 
 def test_readability_simple_text_hand_worked():

@@ -7,7 +7,6 @@ src/redteam/util.ts @ 001dc282 (isBasicRefusal), and the changes in docs/checks.
 from __future__ import annotations
 
 import json
-import time
 from importlib import resources
 
 import pytest
@@ -15,24 +14,7 @@ import pytest
 from oodle_eval.v1 import make_context
 from oodle_eval.v1.checks.refusal import basic_refusal, refusal
 
-
-LONG = 10_000
-
-
-def ctx_of(reply, user="question"):
-    return make_context({"input": [{"role": "user", "content": user}], "output": reply})
-
-
-def assert_valid(scores):
-    for s in scores:
-        s.validate()
-        json.dumps(s.to_dict())
-
-
-def timed(fn, *args, **kwargs):
-    start = time.perf_counter()
-    result = fn(*args, **kwargs)
-    return result, time.perf_counter() - start
+from _support import LONG, assert_valid, ctx_of, timed
 
 
 class TestRefusal:

@@ -6,33 +6,14 @@ comet-ml/opik sdks/python/src/opik/evaluation/metrics/heuristics/tone.py @ 09c4d
 
 from __future__ import annotations
 
-import json
 import math
-import time
 
 import pytest
 
 from oodle_eval.v1 import make_context
 from oodle_eval.v1.checks.tone import tone
 
-
-LONG = 10_000
-
-
-def ctx_of(reply, user="question"):
-    return make_context({"input": [{"role": "user", "content": user}], "output": reply})
-
-
-def assert_valid(scores):
-    for s in scores:
-        s.validate()
-        json.dumps(s.to_dict())
-
-
-def timed(fn, *args, **kwargs):
-    start = time.perf_counter()
-    result = fn(*args, **kwargs)
-    return result, time.perf_counter() - start
+from _support import LONG, assert_valid, ctx_of, timed
 
 
 class TestTone:

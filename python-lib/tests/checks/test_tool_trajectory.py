@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from oodle_eval.v1 import EvaluationResult, Scores, make_context
+from oodle_eval.v1 import make_context
 from oodle_eval.v1.checks.tool_trajectory import json_equal, tool_trajectory
 
-
-def valid(scores):
-    """Every returned list is a Scores whose scores pass the Score rules and carry a comment."""
-    assert isinstance(scores, Scores)
-    EvaluationResult(scores=list(scores)).validate()
-    for s in scores:
-        assert s.comment, f"score {s.name} has no comment"
-        json.dumps(s.to_dict())  # metadata is JSON-serialisable
-    return scores
+from _support import valid
 
 
 def tool_span(name, start, args=None, **extra):

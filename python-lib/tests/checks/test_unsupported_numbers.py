@@ -2,30 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import time
 
-from oodle_eval.v1 import EvaluationResult, make_context
+from oodle_eval.v1 import make_context
 from oodle_eval.v1.checks.unsupported_numbers import extract_numbers, unsupported_numbers
 
-
-def ctx_of(output, context=None, user=None, **extra):
-    doc = {"output": output}
-    if user is not None:
-        doc["input"] = [{"role": "user", "content": user}]
-    if context is not None:
-        doc["attributes"] = {"context": context}
-    doc.update(extra)
-    return make_context(doc)
-
-
-def valid(scores):
-    """Every score passes Score validation and its metadata is JSON."""
-    EvaluationResult(scores=list(scores)).validate()
-    for s in scores:
-        json.dumps(s.to_dict())
-        assert s.comment
-    return scores
+from _support import ctx_with_context as ctx_of
+from _support import valid_untyped as valid
 
 
 def supported(reply, context=None, user=None, **kw):

@@ -2,11 +2,12 @@ import type { Span } from "../../generated/prisma/client.js";
 import type { Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { documentScores, failedGate, type DeclaredDependency, type InputRun } from "../dependencies/inputs.js";
+import { documentScores, failedGate, type DeclaredDependency, type InputRun } from "../dependencies/input-runs.js";
 import { orderEvaluators } from "../dependencies/graph.js";
-import { BatchRetryError, type BatchAttempt } from "../experiments/batch.js";
+import { BatchRetryError, type BatchAttempt } from "../experiments/batch-processor.js";
 import { dependencyIds, loadDependencies } from "../experiments/dependencies.js";
 import type { RunPreparer } from "../runs/prepare.js";
+import type { AfterEvaluation, RecordedRun } from "../runs/processor.js";
 import { spanToDocument } from "../spans/document.js";
 import { MAX_TRACE_SPANS } from "../spans/service.js";
 import { objectOf } from "../templates/store.js";
@@ -41,8 +42,24 @@ const pair = (spanId: string, evaluatorId: string) => `${spanId}/${evaluatorId}`
  * taken over from a killed worker, redoes only what was not committed. Cancel is checked before
  * each evaluator and again, under lock, by every write. A user fault is recorded (never retried);
  * a sandbox fault leaves the run for the job's next attempt and is recorded on the last one.
+ *
+ * As a live run, each run written is told to `onRecorded` (metrics, OpenTelemetry score export),
+ * and once the batch ends (finished or cancelled) the live path's `afterEvaluation` hook gets
+ * every (span, evaluator) pair the backfill holds in the batch: dependents outside the backfill
+ * that ran on those spans with an input the backfill replaced (or added) run again live, their
+ * earlier runs kept in RunHistory (modules/dependencies/release.ts). The hook is idempotent (its
+ * job ids are tagged with the run read), so a retried batch queues nothing twice.
  */
-export function createBackfillBatchProcessor(deps_: { prisma: PrismaClient; execution: () => Executor; preparer: Pick<RunPreparer, "prepare">; logger: Logger }) {
+export function createBackfillBatchProcessor(deps_: {
+  prisma: PrismaClient;
+  execution: () => Executor;
+  preparer: Pick<RunPreparer, "prepare">;
+  logger: Logger;
+  /** The live path's hook: re-runs the dependents made stale by the backfill's runs (default: nothing). */
+  afterEvaluation?: AfterEvaluation;
+  /** Told after each run was committed (metrics, score export); must not throw. */
+  onRecorded?: (run: RecordedRun) => void;
+}) {
   const { prisma, preparer, logger } = deps_;
 
   async function live(backfillId: string): Promise<boolean> {
@@ -94,6 +111,11 @@ export function createBackfillBatchProcessor(deps_: { prisma: PrismaClient; exec
       select: { id: true, spanId: true, evaluatorId: true, outcome: true, backfillId: true, scores: { orderBy: { position: "asc" }, select: { name: true, dataType: true, numericValue: true, higherIsBetter: true, value: true } } },
     });
     const current = new Map<string, InputRun & { backfillId: string | null }>(existing.map((r) => [pair(r.spanId!, r.evaluatorId), r]));
+    /** Tells the live path what this backfill holds on the batch's spans, so stale dependents run again. */
+    const rerunStaleDependents = async () => {
+      const ours = [...current.entries()].filter(([, r]) => r.backfillId === backfill.id).map(([key, r]) => ({ workspaceId: backfill.workspaceId, spanId: key.split("/")[0]!, evaluatorId: r.evaluatorId }));
+      if (ours.length) await deps_.afterEvaluation?.(ours);
+    };
 
     for (const evaluatorId of order) {
       const member = members.get(evaluatorId)!;
@@ -106,7 +128,10 @@ export function createBackfillBatchProcessor(deps_: { prisma: PrismaClient; exec
       });
       outcome.skipped += spans.length - todo.length;
       if (todo.length === 0) continue;
-      if (!(await live(backfill.id))) return { ...outcome, stopped: true };
+      if (!(await live(backfill.id))) {
+        await rerunStaleDependents();
+        return { ...outcome, stopped: true };
+      }
 
       const base = { workspaceId: backfill.workspaceId, evaluatorId, templateVersionId: member.templateVersionId, params: objectOf(member.params), attempts: attempt.attempt };
       const inputsOf = (spanId: string) => new Map(declared.flatMap((d) => (current.has(pair(spanId, d.dependsOnId)) ? [[d.dependsOnId, current.get(pair(spanId, d.dependsOnId))!] as const] : [])));
@@ -119,7 +144,7 @@ export function createBackfillBatchProcessor(deps_: { prisma: PrismaClient; exec
       for (const span of todo) {
         const inputs = inputsOf(span.id);
         const gate = failedGate(declared, inputs);
-        if (gate) records.push({ ...base, spanId: span.id, libraryVersions: {}, result: null, skipReason: gate, ...readOf(inputs), startedAt: new Date(), finishedAt: new Date() });
+        if (gate) records.push({ ...base, target: { spanId: span.id }, libraryVersions: {}, result: null, skipReason: gate, ...readOf(inputs), startedAt: new Date(), finishedAt: new Date() });
         else toRun.push({ span, inputs });
       }
       if (toRun.length) {
@@ -140,18 +165,23 @@ export function createBackfillBatchProcessor(deps_: { prisma: PrismaClient; exec
         toRun.forEach(({ span, inputs }, i) => {
           const result = results[i]!;
           if (result.outcome === "sandbox_error" && !attempt.last) outcome.deferred += 1; // retried with the job
-          else records.push({ ...base, spanId: span.id, libraryVersions, result, ...readOf(inputs), startedAt, finishedAt });
+          else records.push({ ...base, target: { spanId: span.id }, libraryVersions, result, ...readOf(inputs), startedAt, finishedAt });
         });
       }
       const written = await recordBackfillRuns(prisma, backfill, records);
-      if (written.stopped) return { ...outcome, stopped: true };
+      if (written.stopped) {
+        await rerunStaleDependents();
+        return { ...outcome, stopped: true };
+      }
       outcome.recorded += written.written.length;
       outcome.superseded += written.superseded;
       // What the next evaluators (its dependents) read on these spans.
       for (const run of written.written) {
         current.set(pair(run.spanId, run.evaluatorId), { id: run.id, evaluatorId: run.evaluatorId, outcome: run.outcome, backfillId: backfill.id, scores: run.columns.scores.map((s) => ({ ...s, value: s.value as never })) });
+        deps_.onRecorded?.({ workspaceId: backfill.workspaceId, spanId: run.spanId, evaluatorId: run.evaluatorId, outcome: run.outcome, durationMs: run.columns.durationMs, backfillId: backfill.id });
       }
     }
+    await rerunStaleDependents();
     if (outcome.deferred > 0) {
       logger.warn({ backfillId: backfill.id, batch: payload.batch, deferred: outcome.deferred }, "backfill batch: sandbox faults, retrying");
       throw new BatchRetryError(outcome.deferred);

@@ -1,9 +1,10 @@
 import { builder } from "../../graphql/builder.js";
-import { RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
-import type { RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
+import { RunOutcomeEnum } from "../../graphql/enums.js";
+import type { RunOutcome } from "../../lib/closed-lists.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
+import { scoreSummaryFields } from "../runs/score-summary-graphql.js";
 import { BACKFILL_STATUSES, type BackfillStatus } from "./schemas.js";
-import type { Backfill, BackfillEstimate, BackfillEstimateEvaluator, BackfillOutcomeCount, BackfillProgress, BackfillScoreSummary } from "./service.js";
+import type { Backfill, BackfillEstimate, BackfillEstimateEvaluator, BackfillOutcomeCount, BackfillProgress, BackfillScoreSummary, BackfillSnapshot } from "./service.js";
 
 // Thin adapters over the backfills service: global ids are decoded here and the service gets raw ids.
 
@@ -28,18 +29,7 @@ const ProgressRef = builder.objectRef<BackfillProgress>("BackfillProgress").impl
 
 const ScoreSummaryRef = builder.objectRef<BackfillScoreSummary>("BackfillScoreSummary").implement({
   description: "One score name of one evaluator over a backfill's runs (as an experiment's summary).",
-  fields: (t) => ({
-    evaluator: t.prismaField({ type: "Evaluator", resolve: (query, s, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: s.evaluatorId } }) }),
-    evaluatorName: t.exposeString("evaluatorName"),
-    name: t.exposeString("name", { description: "The score name." }),
-    dataType: t.field({ type: ScoreDataTypeEnum, resolve: (parent) => parent.dataType as ScoreDataType }),
-    higherIsBetter: t.exposeBoolean("higherIsBetter"),
-    count: t.exposeInt("count", { description: "Scores written." }),
-    valueCount: t.exposeInt("valueCount", { description: "Scores with a value (the rest are None)." }),
-    mean: t.exposeFloat("mean", { nullable: true, description: "Mean value (a boolean as 0/1)." }),
-    passed: t.exposeInt("passed", { description: "Scores that pass (combine.passed at 0.5, in the score's direction)." }),
-    passRate: t.exposeFloat("passRate", { nullable: true, description: "passed / count; null for CATEGORICAL and for NUMERIC scores outside 0–1." }),
-  }),
+  fields: (t) => scoreSummaryFields(t),
 });
 
 const OutcomeCountRef = builder.objectRef<BackfillOutcomeCount>("BackfillOutcomeCount").implement({
@@ -177,7 +167,7 @@ type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T
 /** The fields of createBackfill's input and of estimateBackfill's: one declaration. */
 const backfillFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) => ({
     evaluatorId: t.globalID({ for: EvaluatorRef, required: true, description: "The evaluator to run." }),
-    name: t.string({ description: "Defaults to the evaluator's name and the window." }),
+    name: t.string({ description: "Defaults to the evaluator's name and the window to the second (UTC), with a suffix (2), (3), … when the workspace already has that name." }),
     templateVersion: t.int({ description: "Run this version of its template (default: the version it runs now: its pin, else the latest)." }),
     windowStart: t.field({ type: "DateTime", required: true, description: "Spans that started at or after this." }),
     windowEnd: t.field({ type: "DateTime", description: "Spans that started before this (default now): at most 90 days after windowStart, not in the future." }),
@@ -249,4 +239,23 @@ builder.relayMutationField(
   { description: "Cancels a queued or running backfill; runs recorded stay, none is added once it returns.", inputFields: (t) => ({ id: t.globalID({ for: BackfillRef, required: true }) }) },
   { resolve: async (_root, { input }, ctx) => ({ backfill: await ctx.services.backfills.cancelBackfill(ctx.principal, { id: input.id.id }) }) },
   backfillPayload,
+);
+
+const ProgressEventRef = builder.objectRef<BackfillSnapshot>("BackfillProgressEvent").implement({
+  description: "The status and progress of a backfill, sent when they change.",
+  fields: (t) => ({
+    backfill: t.prismaField({ type: "Backfill", resolve: (query, e, _a, ctx) => ctx.prisma.backfill.findUniqueOrThrow({ ...query, where: { id: e.backfillId } }) }),
+    status: t.field({ type: StatusRef, resolve: (e) => e.status as BackfillStatus }),
+    progress: t.field({ type: ProgressRef, resolve: (e) => e.progress }),
+  }),
+});
+
+builder.subscriptionField("backfillProgress", (t) =>
+  t.field({
+    type: ProgressEventRef,
+    description: "The backfill's status and progress whenever they change (over SSE: Accept: text/event-stream); ends when it completes, is cancelled or fails.",
+    args: { id: t.arg.globalID({ for: BackfillRef, required: true }) },
+    subscribe: (_root, args, ctx) => ctx.services.backfills.watchBackfill(ctx.principal, { id: args.id.id }),
+    resolve: (event) => event as BackfillSnapshot,
+  }),
 );

@@ -20,13 +20,24 @@ export interface ResumeReport {
  * failed, i.e. it ended its worker more than `maxStalledCount` times — fails the backfill, saying
  * so, rather than running a poison pill again. The worker runs it with the reconciler.
  */
-export function createBackfillResumer(deps: { prisma: PrismaClient; queues: Queues; logger: Logger; graceMs: number }) {
+export function createBackfillResumer(deps: {
+  prisma: PrismaClient;
+  queues: Queues;
+  logger: Logger;
+  graceMs: number;
+  /** Only these workspaces' backfills (all when absent): a test on a shared database must not queue other tests' work. */
+  workspaceIds?: readonly string[];
+}) {
   const { prisma, queues, logger } = deps;
 
   async function resume(): Promise<ResumeReport> {
     const report: ResumeReport = { requeued: 0, failed: 0 };
     const backfills = await prisma.backfill.findMany({
-      where: { status: { in: ["queued", "running"] }, createdAt: { lt: new Date(Date.now() - deps.graceMs) } },
+      where: {
+        status: { in: ["queued", "running"] },
+        createdAt: { lt: new Date(Date.now() - deps.graceMs) },
+        ...(deps.workspaceIds ? { workspaceId: { in: [...deps.workspaceIds] } } : {}),
+      },
       select: { id: true, spanCount: true, batchSize: true, batches: { select: { batch: true } } },
       take: 100,
     });

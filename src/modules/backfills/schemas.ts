@@ -48,7 +48,7 @@ const instant = (what: string) =>
 export const backfillInputSchema = z
   .object({
     evaluatorId: z.string({ error: typeError("an evaluator id") }).describe("The evaluator to run (raw id)."),
-    name: z.string({ error: typeError("a string") }).trim().min(1, "must not be empty").max(200, "must be at most 200 characters").describe("Defaults to the evaluator's name and the window.").optional(),
+    name: z.string({ error: typeError("a string") }).trim().min(1, "must not be empty").max(200, "must be at most 200 characters").describe("Defaults to the evaluator's name and the window to the second (UTC), with a suffix (2), (3), … when the workspace already has that name.").optional(),
     templateVersion: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").describe("Run this version of the evaluator's template (default: the version it runs now, its pin or the latest).").optional(),
     windowStart: instant("windowStart").describe("Spans that started at or after this time."),
     windowEnd: instant("windowEnd").describe("Spans that started before this time (default: now); at most 90 days after windowStart, not in the future.").optional(),

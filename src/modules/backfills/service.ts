@@ -4,6 +4,7 @@ import { isInfrastructureError } from "../../lib/infra-errors.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { parseIssues } from "../../lib/validation.js";
+import { watchSnapshots } from "../experiments/watch.js";
 import type { Queues } from "../../queues/queues.js";
 import type { EvaluatorRule } from "../spans/matching.js";
 import { asJson, isUuid, objectOf, specsOf, type Tx } from "../templates/store.js";
@@ -250,7 +251,7 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
           const created = await tx.backfill.create({
             data: {
               workspaceId,
-              name: data.name ?? `${list[0]!.name} ${data.windowStart.toISOString().slice(0, 16)} – ${data.windowEnd.toISOString().slice(0, 16)}`,
+              name: data.name ?? (await defaultName(tx, workspaceId, list[0]!.name, data)),
               windowStart: data.windowStart,
               windowEnd: data.windowEnd,
               spanFilter: asJson(data.filter ?? {}),
@@ -328,7 +329,11 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
       const now = new Date();
       await prisma.backfill.updateMany({ where: { id: found.id, status: { in: [...ACTIVE_BACKFILL_STATUSES] } }, data: { status: "cancelled", cancelledAt: now, finishedAt: now } });
       const after = await prisma.backfill.findUniqueOrThrow({ where: { id: found.id } });
-      if (after.status !== "cancelled") throw new ConflictError(`backfill "${after.name}" is ${after.status}: only a queued or running backfill can be cancelled`, [{ backfill: after.id, status: after.status }]);
+      if (after.status !== "cancelled") {
+        throw new ConflictError(`backfill "${after.name}" is ${after.status}: only a queued or running backfill can be cancelled`, [
+          { recordType: "Backfill", id: after.id, backfill: after.name, status: after.status },
+        ]);
+      }
       logger.info({ backfillId: after.id }, "backfill cancelled");
       return after;
     },
@@ -340,10 +345,53 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
       await prisma.backfill.updateMany({ where: { id: backfillId, status: { in: [...ACTIVE_BACKFILL_STATUSES] } }, data: { status: "failed", error: message.slice(0, 2000), finishedAt: new Date() } });
     },
 
+    /**
+     * The status and progress of a backfill of the workspace whenever they change (polled every
+     * `intervalMs`, default 500 ms); ends after a final status (completed, cancelled, failed).
+     * @throws NotFoundError (before the first snapshot).
+     */
+    async watchBackfill(principal: Principal, input: unknown, intervalMs = 500): Promise<AsyncGenerator<BackfillSnapshot>> {
+      const { data, issues } = parseIssues(backfillIdInputSchema, input);
+      if (!data) throw new BadUserInputError(issues);
+      const found = await findBackfill(principal.workspaceId, data.id);
+      return watchSnapshots(
+        async () => {
+          const row = await prisma.backfill.findUniqueOrThrow({ where: { id: found.id } });
+          return { backfillId: row.id, status: row.status, progress: await backfillProgress(prisma, row) };
+        },
+        intervalMs,
+        FINAL_BACKFILL_STATUSES,
+      ) as AsyncGenerator<BackfillSnapshot>;
+    },
+
     progress: (backfill: Pick<Backfill, "id" | "spanCount" | "batchSize">): Promise<BackfillProgress> => backfillProgress(prisma, backfill),
     summary: (backfill: Pick<Backfill, "id">): Promise<BackfillScoreSummary[]> => backfillScoreSummaries(prisma, backfill.id),
     runsByOutcome: (backfill: Pick<Backfill, "id">): Promise<BackfillOutcomeCount[]> => backfillOutcomeCounts(prisma, backfill.id),
   };
+}
+
+/** What the progress subscription sends: the backfill's status and progress (raw id). */
+export interface BackfillSnapshot {
+  backfillId: string;
+  status: string;
+  progress: BackfillProgress;
+}
+
+/** Statuses after which a backfill changes no more. */
+const FINAL_BACKFILL_STATUSES: ReadonlySet<string> = new Set(["completed", "cancelled", "failed"]);
+
+/**
+ * The name of a backfill created without one: the evaluator's name and the window to the second
+ * (UTC), e.g. `Long reply 2026-11-20 00:00:00 – 2026-11-27 09:14:05`; when the workspace already
+ * has a backfill of that name (same evaluator and window), ` (2)`, ` (3)`, … is added. Read under
+ * the workspace's creation lock, so two creations never pick the same name.
+ */
+async function defaultName(tx: Tx, workspaceId: string, evaluatorName: string, window: { windowStart: Date; windowEnd: Date }): Promise<string> {
+  const at = (d: Date) => d.toISOString().slice(0, 19).replace("T", " ");
+  const base = `${evaluatorName} ${at(window.windowStart)} – ${at(window.windowEnd)}`;
+  const taken = new Set((await tx.backfill.findMany({ where: { workspaceId, name: { startsWith: base } }, select: { name: true } })).map((b) => b.name));
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n += 1) if (!taken.has(`${base} (${n})`)) return `${base} (${n})`;
 }
 
 /** The backfills service. */

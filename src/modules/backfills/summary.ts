@@ -1,6 +1,6 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import { passedSql } from "../runs/passed.js";
-import { toScoreSummary, type ScoreAggregateRow } from "../runs/score-summary.js";
+import { toScoreSummary, type ScoreAggregateRow, type ScoreSummaryBase } from "../runs/score-summary.js";
 
 /** The progress of a backfill. */
 export interface BackfillProgress {
@@ -20,20 +20,8 @@ export interface BackfillProgress {
   fraction: number;
 }
 
-/** One score name of one evaluator over a backfill's runs. */
-export interface BackfillScoreSummary {
-  evaluatorId: string;
-  evaluatorName: string;
-  name: string;
-  dataType: string;
-  higherIsBetter: boolean;
-  count: number;
-  valueCount: number;
-  mean: number | null;
-  passed: number;
-  /** passed / count (combine.passed at 0.5); null for CATEGORICAL and for NUMERIC scores outside 0–1 (as an experiment's). */
-  passRate: number | null;
-}
+/** One score name of one evaluator over a backfill's runs (as an experiment's summary). */
+export type BackfillScoreSummary = ScoreSummaryBase;
 
 /** Runs of one evaluator of a backfill that ended with one outcome. */
 export interface BackfillOutcomeCount {

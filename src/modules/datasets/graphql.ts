@@ -1,8 +1,9 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
+import { describedBy } from "../../graphql/input-descriptions.js";
 import { uuidOrNil } from "../../lib/uuid.js";
-import type { BadLine, ImportReport } from "./importer.js";
-import { fileToReadable, type StreamableFile } from "./upload-stream.js";
+import { createDatasetInputSchema } from "./schemas.js";
+import type { BadLine, ImportReport, StreamableFile } from "./service.js";
 
 /** A dataset of the caller's workspace. */
 export const DatasetRef = builder.prismaNode("Dataset", {
@@ -68,9 +69,10 @@ builder.queryFields((t) => ({
 /** The field builder of a payload that holds a dataset id. */
 type PayloadFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never, { id: string }>;
 
+const createInput = describedBy(createDatasetInputSchema);
 builder.relayMutationField(
   "createDataset",
-  { inputFields: (t) => ({ name: t.string({ required: true, description: "Unique in the workspace." }), description: t.string() }) },
+  { inputFields: (t) => ({ name: t.string({ required: true, ...createInput("name") }), description: t.string(createInput("description")) }) },
   { resolve: (_root, { input }, ctx) => ctx.services.datasets.createDataset(ctx.principal, { name: input.name, ...(input.description != null ? { description: input.description } : {}) }) },
   {
     outputFields: (t: PayloadFieldBuilder) => ({
@@ -94,10 +96,8 @@ builder.relayMutationField(
     }),
   },
   {
-    resolve: (_root, { input }, ctx) => {
-      const stream = fileToReadable(input.file as unknown as StreamableFile);
-      return ctx.services.datasets.importItems(ctx.principal, { name: input.name, description: input.description, mode: input.skipBadLines ? "skip" : "abort" }, stream);
-    },
+    resolve: (_root, { input }, ctx) =>
+      ctx.services.datasets.importItems(ctx.principal, { name: input.name, description: input.description, mode: input.skipBadLines ? "skip" : "abort" }, input.file as unknown as StreamableFile),
   },
   {
     outputFields: (t: PothosSchemaTypes.ObjectFieldBuilder<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never, ImportReport>) => ({

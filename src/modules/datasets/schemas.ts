@@ -15,8 +15,8 @@ export const datasetDescriptionSchema = z.string({ error: typeError("a string") 
 
 /** The input of createDataset. */
 export const createDatasetInputSchema = z.object({
-  name: datasetNameSchema,
-  description: datasetDescriptionSchema.optional(),
+  name: datasetNameSchema.describe("Unique in the workspace."),
+  description: datasetDescriptionSchema.optional().describe("Free text, at most 2000 characters."),
 });
 
 /** A tool call of an item: `{name, arguments}` (arguments an object or a JSON string). */

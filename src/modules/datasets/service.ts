@@ -1,4 +1,4 @@
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import type { Dataset } from "../../generated/prisma/client.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import type { Logger } from "../../lib/logger.js";
@@ -9,6 +9,10 @@ import { isUuid } from "../../lib/uuid.js";
 import { withUniqueName } from "../../lib/unique-violation.js";
 import type { Principal } from "../../lib/principal.js";
 import { importJsonLines, type ImportReport } from "./importer.js";
+import { fileToReadable, type StreamableFile } from "./upload-stream.js";
+
+export type { BadLine, ImportReport } from "./importer.js";
+export type { StreamableFile } from "./upload-stream.js";
 import { createDatasetInputSchema, datasetDescriptionSchema, datasetNameSchema, type BadLineMode } from "./schemas.js";
 
 /**
@@ -50,9 +54,11 @@ export function createDatasetService(deps: { prisma: PrismaClient; logger: Logge
 
     /**
      * Imports items.jsonl into the dataset `name` (created when the workspace has none by that
-     * name, else appended to). See {@link importJsonLines} for streaming and the bad-line modes.
+     * name, else appended to), read from a Node stream or an uploaded file (a WHATWG `File`, or
+     * anything with its `stream()`). See {@link importJsonLines} for streaming and the bad-line modes.
      */
-    async importItems(principal: Principal, input: { name: unknown; description?: unknown; mode?: BadLineMode }, stream: Readable): Promise<ImportReport> {
+    async importItems(principal: Principal, input: { name: unknown; description?: unknown; mode?: BadLineMode }, source: Readable | StreamableFile): Promise<ImportReport> {
+      const stream = source instanceof Readable ? source : fileToReadable(source);
       const name = parseIssues(datasetNameSchema, input.name, "name");
       const description = input.description === undefined || input.description === null ? { data: undefined, issues: [] } : parseIssues(datasetDescriptionSchema, input.description, "description");
       const issues = [...name.issues, ...description.issues];

@@ -1,14 +1,12 @@
 import type { Run } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
 import { ScoreDataTypeEnum } from "../../graphql/enums.js";
-import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { RunRef } from "../runs/graphql.js";
 import { SpanRef } from "../spans/graphql.js";
-import { isUuid } from "../../lib/uuid.js";
 import { evaluatorRefOf } from "./graphql-inputs.js";
 import { DependencyWaitRef } from "./waiting-graphql.js";
-import type { Gate } from "./graph.js";
+import type { DependencyEdge, Gate } from "./service.js";
 
 /** A gate as read back. */
 const GateRef = builder.objectRef<Gate>("DependencyGate").implement({
@@ -19,10 +17,7 @@ const GateRef = builder.objectRef<Gate>("DependencyGate").implement({
   }),
 });
 
-/** One edge: `evaluatorId` runs after `dependsOnId`. */
-type EdgeShape = { evaluatorId: string; dependsOnId: string; gate: Gate | null; inferred?: boolean };
-
-const EdgeRef = builder.objectRef<EdgeShape>("EvaluatorDependency").implement({
+const EdgeRef = builder.objectRef<DependencyEdge>("EvaluatorDependency").implement({
   description: "An evaluator dependency: `evaluator` runs after `dependsOn` on the same span or item and reads its scores with ctx.score.",
   fields: (t) => ({
     evaluator: t.prismaField({ type: "Evaluator", resolve: (query, e, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: e.evaluatorId } }) }),
@@ -30,7 +25,7 @@ const EdgeRef = builder.objectRef<EdgeShape>("EvaluatorDependency").implement({
     gate: t.field({ type: GateRef, nullable: true, resolve: (e) => e.gate }),
     inferred: t.boolean({
       description: 'True when found in the code (a literal ctx.score("Name", ...)) rather than declared in `dependencies`; declared ones keep their gates.',
-      resolve: (e) => e.inferred ?? false,
+      resolve: (e) => e.inferred,
     }),
   }),
 });
@@ -42,7 +37,7 @@ const NodeRef = builder.objectRef<{ evaluatorId: string; layer: number }>("Depen
   }),
 });
 
-const GraphRef = builder.objectRef<{ nodes: { evaluatorId: string; layer: number }[]; edges: EdgeShape[] }>("DependencyGraph").implement({
+const GraphRef = builder.objectRef<{ nodes: { evaluatorId: string; layer: number }[]; edges: DependencyEdge[] }>("DependencyGraph").implement({
   description: "An evaluator with what it depends on and what depends on it, transitively, in layers.",
   fields: (t) => ({
     nodes: t.field({ type: [NodeRef], resolve: (g) => g.nodes }),
@@ -54,18 +49,15 @@ builder.prismaObjectFields("Evaluator", (t) => ({
   dependencies: t.field({
     type: [EdgeRef],
     description: "The evaluators it runs after: the declared ones in the order given, with their gates, then those inferred from its code (`inferred`).",
-    resolve: async (e, _a, ctx) =>
-      (await ctx.prisma.evaluatorDependency.findMany({ where: { evaluatorId: e.id }, orderBy: { position: "asc" } })).map((r) => ({
-        evaluatorId: r.evaluatorId,
-        dependsOnId: r.dependsOnId,
-        gate: r.gateScore === null ? null : { score: r.gateScore, at: r.gateAt },
-        inferred: r.inferred,
-      })),
+    resolve: (e, _a, ctx) => ctx.services.dependencies.dependenciesOf(ctx.principal, e.id),
   }),
   dependents: t.prismaField({
     type: ["Evaluator"],
     description: "The evaluators that run after it.",
-    resolve: (query, e, _a, ctx) => ctx.prisma.evaluator.findMany({ ...query, where: { dependencies: { some: { dependsOnId: e.id } } }, orderBy: { createdAt: "asc" } }),
+    resolve: async (query, e, _a, ctx) => {
+      const ids = await ctx.services.dependencies.dependentsOf(ctx.principal, e.id);
+      return ctx.prisma.evaluator.findMany({ ...query, where: { id: { in: ids } }, orderBy: { createdAt: "asc" } });
+    },
   }),
   dependencyGraph: t.field({
     type: GraphRef,
@@ -118,23 +110,14 @@ builder.relayMutationField(
     }),
   },
   {
-    resolve: async (_root, { input }, ctx) => {
-      const scores = input.scores.map((s) => ({ ...s, value: s.value === undefined ? null : s.value }));
-      const onItem = input.experimentId != null || input.datasetItemId != null;
-      if ((input.spanId != null) === onItem || (onItem && (input.experimentId == null || input.datasetItemId == null))) {
-        throw new BadUserInputError([{ path: "spanId", message: "give either spanId (a live span) or experimentId and datasetItemId (a dataset item of an experiment)" }]);
-      }
-      if (onItem) {
-        return ctx.services.dependencies.submitExperimentScores(ctx.principal, {
-          experimentId: input.experimentId!.id,
-          datasetItemId: input.datasetItemId!.id,
-          evaluator: evaluatorRefOf(input.evaluator),
-          scores,
-        });
-      }
-      if (!isUuid(input.spanId!.id)) throw new NotFoundError("span", input.spanId!.id);
-      return ctx.services.dependencies.submitScores(ctx.principal, { spanId: input.spanId!.id, evaluator: evaluatorRefOf(input.evaluator), scores });
-    },
+    resolve: (_root, { input }, ctx) =>
+      ctx.services.dependencies.postScores(ctx.principal, {
+        spanId: input.spanId?.id,
+        experimentId: input.experimentId?.id,
+        datasetItemId: input.datasetItemId?.id,
+        evaluator: evaluatorRefOf(input.evaluator),
+        scores: input.scores.map((s) => ({ ...s, value: s.value === undefined ? null : s.value })),
+      }),
   },
   {
     description:

@@ -1,14 +1,14 @@
 import type { Run } from "../../generated/prisma/client.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { downstreamOf, layerOf, upstreamOf, type Gate } from "./graph.js";
-import { toDependencyMap, workspaceEdges } from "./store.js";
+import { downstreamOf, layerOf, upstreamOf } from "./graph.js";
+import { toDependencyMap, workspaceEdges, type DependencyEdge } from "./store.js";
 
 /** The dependency graph around one evaluator: what it depends on and what depends on it, transitively. */
 export interface DependencyGraph {
   /** Every evaluator of the graph with its layer (0: depends on none of the graph). */
   nodes: { evaluatorId: string; layer: number }[];
   /** The edges among them. */
-  edges: { evaluatorId: string; dependsOnId: string; gate: Gate | null }[];
+  edges: DependencyEdge[];
 }
 
 /** The dependency graph of an evaluator: itself, its dependencies and its dependents, transitively, in layers. */

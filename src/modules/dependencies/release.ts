@@ -6,7 +6,7 @@ import { matchSpan } from "../spans/matching.js";
 import { addSpanJobs, planSpanJobs, releaseDependents } from "./flows.js";
 import { barrierJobId } from "../../queues/registry.js";
 import { downstreamOf } from "./graph.js";
-import { declaredDependencies, isCurrent, spanInputs, spansInputs } from "./inputs.js";
+import { declaredDependencies, isCurrent, spanInputs, spansInputs } from "./input-runs.js";
 import { toDependencyMap, workspaceEdges } from "./store.js";
 
 /** What releasing and re-running need. */

@@ -13,18 +13,20 @@ export interface DependencyEdge {
   dependsOnId: string;
   /** Run only when this score of `dependsOnId` passes; null: no gate. */
   gate: Gate | null;
+  /** Found in the dependent's code (a literal ctx.score("Name", ...)) rather than declared. */
+  inferred: boolean;
 }
 
 /** Edges as a map: evaluator id → ids it depends on (in saved order). */
-export function toDependencyMap(edges: readonly DependencyEdge[]): Map<string, string[]> {
+export function toDependencyMap(edges: readonly Pick<DependencyEdge, "evaluatorId" | "dependsOnId">[]): Map<string, string[]> {
   const map = new Map<string, string[]>();
   for (const e of edges) map.set(e.evaluatorId, [...(map.get(e.evaluatorId) ?? []), e.dependsOnId]);
   return map;
 }
 
 /** A stored row as an edge. */
-function edgeOf(row: { evaluatorId: string; dependsOnId: string; gateScore: string | null; gateAt: number | null }): DependencyEdge {
-  return { evaluatorId: row.evaluatorId, dependsOnId: row.dependsOnId, gate: row.gateScore === null ? null : { score: row.gateScore, at: row.gateAt } };
+function edgeOf(row: { evaluatorId: string; dependsOnId: string; gateScore: string | null; gateAt: number | null; inferred: boolean }): DependencyEdge {
+  return { evaluatorId: row.evaluatorId, dependsOnId: row.dependsOnId, gate: row.gateScore === null ? null : { score: row.gateScore, at: row.gateAt }, inferred: row.inferred };
 }
 
 /**

@@ -1,11 +1,10 @@
-import type { Run } from "../../generated/prisma/client.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { parseIssues } from "../../lib/validation.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
 import type { ReleaseDeps } from "./release.js";
 import { postedScoresSchema } from "./schemas.js";
-import { scoreRow, type SubmitScoresResult } from "./submit.js";
+import { insertPostedRun, type SubmitScoresResult } from "./submit.js";
 
 /** The input of submitScores for a dataset item of an experiment. */
 export interface SubmitExperimentScoresInput {
@@ -19,7 +18,7 @@ export interface SubmitExperimentScoresInput {
 
 /**
  * Posts the scores of an external evaluator for one dataset item of an experiment, where the
- * experiment's evaluators that depend on it wait for them (see experiments/batch.ts). Stored as a
+ * experiment's evaluators that depend on it wait for them (see experiments/batch-processor.ts). Stored as a
  * run of the experiment (outcome ok); posting again replaces it, and the runs of the dependents
  * (transitively, among the experiment's evaluators) on that item are deleted so that they run
  * again with the new scores. Then the item's batch is queued (job id tagged with the new run).
@@ -44,8 +43,6 @@ export async function submitExperimentScores(deps: ReleaseDeps, principal: Princ
   if (evaluator.kind !== "external") issues.push({ path: "evaluator", message: `"${evaluator.name}" is a code evaluator: only external evaluators take posted scores` });
   if (issues.length || !scores) throw new BadUserInputError(issues);
 
-  const ids = { workspaceId, evaluatorId: evaluator.id, experimentId: experiment.id, datasetItemId: item.id };
-  const now = new Date();
   const { run, replaced, rerun } = await prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`item:${experiment.id}:${item.id}`}, 0))`;
     const removed = await tx.run.deleteMany({ where: { experimentId: experiment.id, datasetItemId: item.id, evaluatorId: evaluator.id } });
@@ -59,21 +56,9 @@ export async function submitExperimentScores(deps: ReleaseDeps, principal: Princ
       downstream.push(...frontier);
     }
     const stale = await tx.run.deleteMany({ where: { experimentId: experiment.id, datasetItemId: item.id, evaluatorId: { in: downstream } } });
-    const created = await tx.run.create({
-      data: {
-        ...ids,
-        outcome: "ok",
-        attempts: 1,
-        durationMs: 0,
-        startedAt: now,
-        finishedAt: now,
-        scores: {
-          create: scores.map((s, position) => scoreRow(s, position, ids)),
-        },
-      },
-    });
+    const created = await insertPostedRun(tx, { workspaceId, evaluatorId: evaluator.id }, { experimentId: experiment.id, datasetItemId: item.id }, scores);
     if (stale.count > 0) await tx.experiment.updateMany({ where: { id: experiment.id, status: "completed" }, data: { status: "running", finishedAt: null } });
-    return { run: created as Run, replaced: removed.count > 0, rerun: stale.count > 0 ? downstream : [] };
+    return { run: created, replaced: removed.count > 0, rerun: stale.count > 0 ? downstream : [] };
   });
   const batch = Math.floor(item.position / experiment.batchSize);
   await queues.add("experiment-batch", { experimentId: experiment.id, batch }, { jobId: `${experiment.id}_${batch}_post_${run.id}` });

@@ -1,11 +1,13 @@
-import type { Prisma, Run } from "../../generated/prisma/client.js";
+import type { Run } from "../../generated/prisma/client.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { parseIssues } from "../../lib/validation.js";
 import { moveRunsToHistory } from "../runs/history.js";
-import { numericValueOf } from "../runs/record.js";
+import { scoreColumns, SKIPPED_COLUMNS, type RunColumns } from "../runs/record.js";
+import { insertRuns, type ItemTarget, type RunRecord, type SpanTarget } from "../runs/write.js";
+import type { Tx } from "../../lib/prisma.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
-import { lockSpan } from "./inputs.js";
+import { lockSpan } from "./input-runs.js";
 import { rerunAfterPost, type ReleaseDeps } from "./release.js";
 import { inferDataType, postedScoresSchema, type PostedScore } from "./schemas.js";
 
@@ -29,19 +31,34 @@ export interface SubmitScoresResult {
   rerun: string[];
 }
 
-/** The stored columns of a posted score, with the ids of its run (a span's, or an experiment item's). */
-export function scoreRow<Ids extends { workspaceId: string; evaluatorId: string }>(score: PostedScore, position: number, ids: Ids) {
-  return {
-    ...ids,
-    position,
-    name: score.name,
-    dataType: score.dataType ?? inferDataType(score.value),
-    value: score.value as Prisma.InputJsonValue,
-    numericValue: numericValueOf(score.value),
-    higherIsBetter: score.higherIsBetter ?? true,
-    comment: score.comment ?? null,
-    metadata: (score.metadata ?? undefined) as Prisma.InputJsonValue | undefined,
-  };
+/**
+ * The run columns of posted scores: outcome ok, no output, no time in a sandbox, the scores as
+ * given (data type inferred from the value when not given, higher is better unless said, U+0000
+ * replaced as in a sandbox result's). Pure.
+ */
+export function postedColumns(scores: readonly PostedScore[]): RunColumns {
+  const asResult = scores.map((s) => ({
+    name: s.name,
+    value: s.value,
+    data_type: s.dataType ?? inferDataType(s.value),
+    higher_is_better: s.higherIsBetter ?? true,
+    comment: s.comment ?? null,
+    metadata: s.metadata ?? null,
+  }));
+  return { ...SKIPPED_COLUMNS, outcome: "ok", scores: scoreColumns(asResult) };
+}
+
+/**
+ * Writes posted scores as a run through the runs module's writer (runs/write.ts), like every
+ * other run, and reads it back. The caller has already moved or deleted the pair's earlier run
+ * under its lock. @throws Error when the pair still has a run (a caller that did not clear it).
+ */
+export async function insertPostedRun(tx: Tx, ids: { workspaceId: string; evaluatorId: string }, target: SpanTarget | ItemTarget, scores: readonly PostedScore[]): Promise<Run> {
+  const now = new Date();
+  const record: RunRecord = { ...ids, templateVersionId: null, target, params: {}, libraryVersions: {}, result: null, columns: postedColumns(scores), attempts: 1, startedAt: now, finishedAt: now };
+  const [inserted] = await insertRuns(tx, [record]);
+  if (!inserted) throw new Error(`posted scores of evaluator ${ids.evaluatorId} were not written: the pair already has a run`);
+  return tx.run.findUniqueOrThrow({ where: { id: inserted.runId } });
 }
 
 /**
@@ -64,16 +81,12 @@ export async function submitScores(deps: ReleaseDeps, principal: Principal, inpu
   if (!evaluator) throw new NotFoundError("evaluator", input.evaluator);
   if (evaluator.kind !== "external") issues.push({ path: "evaluator", message: `"${evaluator.name}" is a code evaluator: only external evaluators take posted scores` });
   if (issues.length || !scores) throw new BadUserInputError(issues);
-  const ids = { workspaceId, evaluatorId: evaluator.id, spanId: span.id };
-  const now = new Date();
   const { run, replaced } = await prisma.$transaction(async (tx) => {
     await lockSpan(tx, span.id);
     // The posted scores they replace stay readable as history (Run.history).
     const earlier = await tx.run.findMany({ where: { spanId: span.id, evaluatorId: evaluator.id }, select: { id: true } });
     await moveRunsToHistory(tx, earlier.map((r) => r.id), null);
-    const created = await tx.run.create({
-      data: { ...ids, outcome: "ok", attempts: 1, durationMs: 0, startedAt: now, finishedAt: now, scores: { create: scores.map((s, i) => scoreRow(s, i, ids)) } },
-    });
+    const created = await insertPostedRun(tx, { workspaceId, evaluatorId: evaluator.id }, { spanId: span.id }, scores);
     return { run: created, replaced: earlier.length > 0 };
   });
   const rerun = await rerunAfterPost(deps, { workspaceId, spanId: span.id, evaluatorId: evaluator.id, tag: run.id });

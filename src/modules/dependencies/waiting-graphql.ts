@@ -2,7 +2,7 @@ import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
 import { EvaluatorKindEnum } from "../../graphql/enums.js";
 import type { EvaluatorKind } from "../../lib/closed-lists.js";
-import type { DependencyWait, WaitedDependency } from "./waiting.js";
+import type { DependencyWait, WaitedDependency } from "./service.js";
 
 /** One dependency a dependent waits for, as read back. */
 const WaitedDependencyRef = builder.objectRef<WaitedDependency>("WaitedDependency").implement({

@@ -1,19 +1,27 @@
 import { resolveOffsetConnection } from "@pothos/plugin-relay";
-import type { DatasetItem, Experiment } from "../../generated/prisma/client.js";
+import type { Experiment } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
-import type { ExperimentEvaluatorSource, ExperimentStatus, RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
-import { ExperimentEvaluatorSourceEnum, ExperimentStatusEnum, RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
+import type { ExperimentEvaluatorSource, ExperimentStatus, RunOutcome } from "../../lib/closed-lists.js";
+import { ExperimentEvaluatorSourceEnum, ExperimentStatusEnum, RunOutcomeEnum } from "../../graphql/enums.js";
 import { pageSizeExtension, type PageSize } from "../../graphql/connections.js";
-import { BadUserInputError } from "../../lib/errors.js";
 import { DatasetItemRef, DatasetRef } from "../datasets/graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
+import { scoreSummaryFields } from "../runs/score-summary-graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { TemplateRef } from "../templates/graphql.js";
-import { compareExperiments, type Comparison, type ItemChange, type ScoreDelta } from "./compare.js";
-import { itemWhere } from "./items.js";
-import type { ExperimentProgress } from "./progress.js";
-import { missingDependencyCounts, outcomeCounts, scoreSummaries, type MissingDependencyCount, type OutcomeCount, type ScoreSummary } from "./summary.js";
-import { watchSnapshots, type Snapshot } from "./watch.js";
+import { describedBy } from "../../graphql/input-descriptions.js";
+import { compareExperimentsInputSchema, createExperimentInputSchema, DEFAULT_COMPARE_LIMIT, experimentItemFilterSchema } from "./schemas.js";
+import type {
+  Comparison,
+  ExperimentItem,
+  ExperimentProgress,
+  ExperimentProgressEvent,
+  ItemChange,
+  MissingDependencyCount,
+  OutcomeCount,
+  ScoreDelta,
+  ScoreSummary,
+} from "./service.js";
 
 const ProgressRef = builder.objectRef<ExperimentProgress>("ExperimentProgress").implement({
   description: "Items by state: done + failed + skipped + pending = total.",
@@ -32,16 +40,7 @@ const ProgressRef = builder.objectRef<ExperimentProgress>("ExperimentProgress").
 const ScoreSummaryRef = builder.objectRef<ScoreSummary>("ExperimentScoreSummary").implement({
   description: "One score name of one evaluator over an experiment.",
   fields: (t) => ({
-    evaluator: t.prismaField({ type: "Evaluator", resolve: (query, s, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: s.evaluatorId } }) }),
-    evaluatorName: t.exposeString("evaluatorName"),
-    name: t.exposeString("name", { description: "The score name." }),
-    dataType: t.field({ type: ScoreDataTypeEnum, resolve: (parent) => parent.dataType as ScoreDataType }),
-    higherIsBetter: t.exposeBoolean("higherIsBetter"),
-    count: t.exposeInt("count", { description: "Scores written." }),
-    valueCount: t.exposeInt("valueCount", { description: "Scores with a value (the rest are None)." }),
-    mean: t.exposeFloat("mean", { nullable: true, description: "Mean value (a boolean as 0/1)." }),
-    passed: t.exposeInt("passed", { description: "Scores that pass (combine.passed at 0.5, in the score's direction)." }),
-    passRate: t.exposeFloat("passRate", { nullable: true, description: "passed / count; null for CATEGORICAL and for NUMERIC scores outside 0–1." }),
+    ...scoreSummaryFields(t),
     runsWithMissingDependencies: t.exposeInt("runsWithMissingDependencies", {
       description: "Runs of this evaluator that read a dependency with no scores for their item (ctx.score returned its default): see Experiment.missingDependencies.",
     }),
@@ -69,7 +68,7 @@ const OutcomeCountRef = builder.objectRef<OutcomeCount>("ExperimentOutcomeCount"
 });
 
 /** An item of an experiment with its runs there. */
-const ExperimentItemRef = builder.objectRef<{ item: DatasetItem; experimentId: string }>("ExperimentItem").implement({
+const ExperimentItemRef = builder.objectRef<ExperimentItem>("ExperimentItem").implement({
   description: "A dataset item with the runs (and scores) of one experiment on it.",
   fields: (t) => ({
     item: t.field({ type: DatasetItemRef, resolve: (p) => p.item }),
@@ -81,16 +80,17 @@ const ExperimentItemRef = builder.objectRef<{ item: DatasetItem; experimentId: s
   }),
 });
 
+const itemFilter = describedBy(experimentItemFilterSchema);
 const ItemFilterRef = builder.inputType("ExperimentItemFilter", {
   description: "Narrow an experiment's items by a score and/or a run outcome (all given parts must hold).",
   fields: (t) => ({
-    evaluatorId: t.globalID({ for: EvaluatorRef, description: "Only scores and runs of this evaluator." }),
-    scoreName: t.string({ description: "Items with a score of this name." }),
-    minValue: t.float({ description: "The score's value (a boolean as 0/1) is at least this." }),
-    maxValue: t.float({ description: "The score's value (a boolean as 0/1) is at most this." }),
-    passed: t.boolean({ description: "The score passes (true) or fails (false), by combine.passed at 0.5." }),
-    category: t.string({ description: "A CATEGORICAL score has this value." }),
-    outcome: t.field({ type: RunOutcomeEnum, description: "Items with a run of this outcome." }),
+    evaluatorId: t.globalID({ for: EvaluatorRef, ...itemFilter("evaluatorId") }),
+    scoreName: t.string(itemFilter("scoreName")),
+    minValue: t.float(itemFilter("minValue")),
+    maxValue: t.float(itemFilter("maxValue")),
+    passed: t.boolean(itemFilter("passed")),
+    category: t.string(itemFilter("category")),
+    outcome: t.field({ type: RunOutcomeEnum, ...itemFilter("outcome") }),
   }),
 });
 
@@ -111,18 +111,18 @@ export const ExperimentRef = builder.prismaNode("Experiment", {
     retries: t.exposeInt("retries"),
     evaluators: t.relation("evaluators", { description: "The evaluators, in the order given.", query: { orderBy: { position: "asc" } } }),
     progress: t.field({ type: ProgressRef, resolve: (e, _a, ctx) => ctx.services.experiments.progress(e) }),
-    summary: t.field({ type: [ScoreSummaryRef], description: "Per evaluator and score name: count, mean, pass rate.", resolve: (e, _a, ctx) => scoreSummaries(ctx.prisma, e.id) }),
+    summary: t.field({ type: [ScoreSummaryRef], description: "Per evaluator and score name: count, mean, pass rate.", resolve: (e, _a, ctx) => ctx.services.experiments.summary(ctx.principal, e.id) }),
     missingDependencies: t.field({
       type: [MissingDependencyRef],
       description: "Per evaluator and dependency: runs that read it with no scores for their item. Empty when every dependency had its scores.",
-      resolve: (e, _a, ctx) => missingDependencyCounts(ctx.prisma, e.id),
+      resolve: (e, _a, ctx) => ctx.services.experiments.missingDependencies(ctx.principal, e.id),
     }),
     dependencyWaitSeconds: t.exposeInt("dependencyWaitSeconds", { description: "How long dependents wait for external scores posted for its items, from creation." }),
-    runsByOutcome: t.field({ type: [OutcomeCountRef], description: "Runs per evaluator and outcome (ok included).", resolve: (e, _a, ctx) => outcomeCounts(ctx.prisma, e.id) }),
+    runsByOutcome: t.field({ type: [OutcomeCountRef], description: "Runs per evaluator and outcome (ok included).", resolve: (e, _a, ctx) => ctx.services.experiments.runsByOutcome(ctx.principal, e.id) }),
     failures: t.field({
       type: [OutcomeCountRef],
       description: "Failed runs per evaluator and outcome (every outcome but ok and skipped).",
-      resolve: async (e, _a, ctx) => (await outcomeCounts(ctx.prisma, e.id)).filter((c) => c.outcome !== "ok" && c.outcome !== "skipped"),
+      resolve: (e, _a, ctx) => ctx.services.experiments.failures(ctx.principal, e.id),
     }),
     items: t.connection({
       type: ExperimentItemRef,
@@ -130,12 +130,10 @@ export const ExperimentRef = builder.prismaNode("Experiment", {
       args: { filter: t.arg({ type: ItemFilterRef }) },
       extensions: pageSizeExtension(ITEMS_PAGE_SIZE),
       resolve: (experiment, args, ctx) => {
-        const filter = args.filter ?? {};
-        const where = itemWhere(experiment, { ...filter, evaluatorId: filter.evaluatorId ? uuidOrNil(filter.evaluatorId.id) : null });
-        return resolveOffsetConnection({ args, defaultSize: ITEMS_PAGE_SIZE.default, maxSize: ITEMS_PAGE_SIZE.max }, async ({ limit, offset }) => {
-          const items = await ctx.prisma.datasetItem.findMany({ where, orderBy: { position: "asc" }, skip: offset, take: limit });
-          return items.map((item) => ({ item, experimentId: experiment.id }));
-        });
+        const filter = args.filter ? { ...args.filter, evaluatorId: args.filter.evaluatorId?.id } : {};
+        return resolveOffsetConnection({ args, defaultSize: ITEMS_PAGE_SIZE.default, maxSize: ITEMS_PAGE_SIZE.max }, (page) =>
+          ctx.services.experiments.items(ctx.principal, experiment.id, filter, page),
+        );
       },
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
@@ -206,7 +204,7 @@ const ComparisonRef = builder.objectRef<Comparison>("ExperimentComparison").impl
   }),
 });
 
-const ProgressEventRef = builder.objectRef<Snapshot<ExperimentProgress> & { experimentId: string }>("ExperimentProgressEvent").implement({
+const ProgressEventRef = builder.objectRef<ExperimentProgressEvent>("ExperimentProgressEvent").implement({
   description: "The status and progress of an experiment, sent when they change.",
   fields: (t) => ({
     experiment: t.prismaField({ type: "Experiment", resolve: (query, e, _a, ctx) => ctx.prisma.experiment.findUniqueOrThrow({ ...query, where: { id: e.experimentId } }) }),
@@ -242,15 +240,9 @@ builder.queryFields((t) => ({
     args: {
       baseId: t.arg.globalID({ for: ExperimentRef, required: true }),
       candidateId: t.arg.globalID({ for: ExperimentRef, required: true }),
-      limit: t.arg.int({ defaultValue: 100, description: "At most this many changes listed (all are counted), up to 1000." }),
+      limit: t.arg.int({ defaultValue: DEFAULT_COMPARE_LIMIT, ...describedBy(compareExperimentsInputSchema)("limit") }),
     },
-    resolve: async (_root, args, ctx) => {
-      const limit = args.limit ?? 100;
-      if (limit < 0 || limit > 1000) throw new BadUserInputError([{ path: "limit", message: "must be between 0 and 1000" }]);
-      const base = await ctx.services.experiments.getExperiment(ctx.principal.workspaceId, args.baseId.id);
-      const candidate = await ctx.services.experiments.getExperiment(ctx.principal.workspaceId, args.candidateId.id);
-      return compareExperiments(ctx.prisma, base, candidate, limit);
-    },
+    resolve: (_root, args, ctx) => ctx.services.experiments.compare(ctx.principal, { baseId: args.baseId.id, candidateId: args.candidateId.id, limit: args.limit }),
   }),
 }));
 
@@ -264,16 +256,17 @@ const experimentField = {
   }),
 };
 
+const createInput = describedBy(createExperimentInputSchema);
 builder.relayMutationField(
   "createExperiment",
   {
     inputFields: (t) => ({
       datasetId: t.globalID({ for: DatasetRef, required: true }),
-      name: t.string({ description: "Defaults to the dataset's name and the time." }),
-      evaluatorIds: t.globalIDList({ for: EvaluatorRef, description: "Evaluators to run, with their own setting values." }),
-      templateIds: t.globalIDList({ for: TemplateRef, description: "Templates to run with their defaults (when no evaluator is given for them)." }),
-      batchSize: t.int({ description: "Items per queued job (default 200)." }),
-      dependencyWaitSeconds: t.int({ description: "How long dependents wait for external scores posted for the items (submitScores), from creation (default 7 days; 0: do not wait)." }),
+      name: t.string(createInput("name")),
+      evaluatorIds: t.globalIDList({ for: EvaluatorRef, ...createInput("evaluatorIds") }),
+      templateIds: t.globalIDList({ for: TemplateRef, ...createInput("templateIds") }),
+      batchSize: t.int(createInput("batchSize")),
+      dependencyWaitSeconds: t.int(createInput("dependencyWaitSeconds")),
     }),
   },
   {
@@ -312,13 +305,7 @@ builder.subscriptionField("experimentProgress", (t) =>
     type: ProgressEventRef,
     description: "The experiment's status and progress whenever they change (over SSE: Accept: text/event-stream); ends when it completes or is cancelled.",
     args: { id: t.arg.globalID({ for: ExperimentRef, required: true }) },
-    subscribe: async (_root, args, ctx) => {
-      const experiment = await ctx.services.experiments.getExperiment(ctx.principal.workspaceId, args.id.id);
-      return watchSnapshots(async () => {
-        const row = await ctx.prisma.experiment.findUniqueOrThrow({ where: { id: experiment.id } });
-        return { experimentId: row.id, status: row.status, progress: await ctx.services.experiments.progress(row) };
-      });
-    },
-    resolve: (event) => event as Snapshot<ExperimentProgress> & { experimentId: string },
+    subscribe: (_root, args, ctx) => ctx.services.experiments.watchProgress(ctx.principal, args.id.id),
+    resolve: (event) => event as ExperimentProgressEvent,
   }),
 );

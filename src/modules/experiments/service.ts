@@ -1,4 +1,4 @@
-import type { Experiment } from "../../generated/prisma/client.js";
+import type { DatasetItem, Experiment } from "../../generated/prisma/client.js";
 import type { ExperimentEvaluatorSource } from "../../lib/closed-lists.js";
 import { BadUserInputError, NotFoundError, type InputIssue } from "../../lib/errors.js";
 import type { Logger } from "../../lib/logger.js";
@@ -7,14 +7,31 @@ import { parseIssues } from "../../lib/validation.js";
 import type { Queues } from "../../queues/queues.js";
 import { specsOf } from "../templates/store.js";
 import { asJson, objectOf } from "../../lib/json-column.js";
-import { isUuid } from "../../lib/uuid.js";
+import { isUuid, uuidOrNil } from "../../lib/uuid.js";
 import type { Tx } from "../../lib/prisma.js";
 import { resolveParams, valueProblems } from "../templates/values.js";
 import type { Principal } from "../../lib/principal.js";
-import { batchJobs, batchesOf } from "./batches.js";
+import { batchJobs, batchesOf } from "./batch-plan.js";
 import { experimentProgress, FAILED_OUTCOMES_SQL, type ExperimentProgress } from "./progress.js";
-import { createExperimentInputSchema, DEFAULT_BATCH_SIZE, DEFAULT_DEPENDENCY_WAIT_SECONDS } from "./schemas.js";
+import { compareExperiments, type Comparison } from "./compare.js";
+import { itemWhere } from "./items.js";
+import { compareExperimentsInputSchema, createExperimentInputSchema, DEFAULT_BATCH_SIZE, DEFAULT_DEPENDENCY_WAIT_SECONDS, experimentItemFilterSchema } from "./schemas.js";
+import { missingDependencyCounts, outcomeCounts, scoreSummaries, type MissingDependencyCount, type OutcomeCount, type ScoreSummary } from "./summary.js";
+import { watchSnapshots, type Snapshot } from "./watch.js";
 import { syncInferredDependencies } from "../dependencies/store.js";
+
+export type { ExperimentProgress } from "./progress.js";
+export type { Comparison, ItemChange, ScoreDelta } from "./compare.js";
+export type { MissingDependencyCount, OutcomeCount, ScoreSummary } from "./summary.js";
+
+/** A dataset item of an experiment (its runs there are read by the experiment's id). */
+export interface ExperimentItem {
+  item: DatasetItem;
+  experimentId: string;
+}
+
+/** What the progress subscription sends: the experiment's status and progress, when they change. */
+export type ExperimentProgressEvent = Snapshot<ExperimentProgress> & { experimentId: string };
 
 /** One evaluator of a new experiment, resolved inside the creating transaction. */
 interface Member {
@@ -105,7 +122,7 @@ async function addDependencyMembers(tx: Tx, workspaceId: string, members: Member
 }
 
 /**
- * Experiments: evaluators run over a dataset's items as queued batch jobs (see batch.ts).
+ * Experiments: evaluators run over a dataset's items as queued batch jobs (see batch-processor.ts).
  * Every read and write is scoped to the caller's workspace.
  */
 export function createExperimentService(deps: { prisma: PrismaClient; queues: Queues; logger: Logger }) {
@@ -116,6 +133,17 @@ export function createExperimentService(deps: { prisma: PrismaClient; queues: Qu
     const experiment = isUuid(id) ? await prisma.experiment.findFirst({ where: { id, workspaceId } }) : null;
     if (!experiment) throw new NotFoundError("experiment", id);
     return experiment;
+  }
+
+  /** The progress of an experiment (counted from its runs). */
+  async function progress(experiment: Pick<Experiment, "id" | "itemCount">): Promise<ExperimentProgress> {
+    const evaluators = await prisma.experimentEvaluator.count({ where: { experimentId: experiment.id } });
+    return experimentProgress(prisma, experiment, evaluators);
+  }
+
+  /** Runs per evaluator and outcome of an experiment of the workspace. @throws NotFoundError. */
+  async function runsByOutcome(principal: Principal, experimentId: string): Promise<OutcomeCount[]> {
+    return outcomeCounts(prisma, (await getExperiment(principal.workspaceId, experimentId)).id);
   }
 
   /** Queues the given batches of an experiment (ids only; a job id already queued is not queued twice). */
@@ -224,9 +252,65 @@ export function createExperimentService(deps: { prisma: PrismaClient; queues: Qu
     },
 
     /** The progress of an experiment (counted from its runs). */
-    async progress(experiment: Pick<Experiment, "id" | "itemCount">): Promise<ExperimentProgress> {
-      const evaluators = await prisma.experimentEvaluator.count({ where: { experimentId: experiment.id } });
-      return experimentProgress(prisma, experiment, evaluators);
+    progress,
+
+    /** Per evaluator and score name of an experiment of the workspace: count, mean, pass rate. @throws NotFoundError. */
+    async summary(principal: Principal, experimentId: string): Promise<ScoreSummary[]> {
+      return scoreSummaries(prisma, (await getExperiment(principal.workspaceId, experimentId)).id);
+    },
+
+    /** Per evaluator and dependency: runs that read it with no scores for their item. @throws NotFoundError. */
+    async missingDependencies(principal: Principal, experimentId: string): Promise<MissingDependencyCount[]> {
+      return missingDependencyCounts(prisma, (await getExperiment(principal.workspaceId, experimentId)).id);
+    },
+
+    /** Runs per evaluator and outcome (ok and skipped included). @throws NotFoundError. */
+    runsByOutcome,
+
+    /** Failed runs per evaluator and outcome: every outcome but ok and skipped. @throws NotFoundError. */
+    async failures(principal: Principal, experimentId: string): Promise<OutcomeCount[]> {
+      return (await runsByOutcome(principal, experimentId)).filter((c) => c.outcome !== "ok" && c.outcome !== "skipped");
+    },
+
+    /**
+     * A page of an experiment's items in dataset order, narrowed by `filter` (parsed with
+     * experimentItemFilterSchema: a score's name, value range, pass state or category, a run
+     * outcome, of one evaluator when given). @throws BadUserInputError, NotFoundError.
+     */
+    async items(principal: Principal, experimentId: string, filter: unknown, page: { offset: number; limit: number }): Promise<ExperimentItem[]> {
+      const { data, issues } = parseIssues(experimentItemFilterSchema, filter ?? {}, "filter");
+      if (!data) throw new BadUserInputError(issues);
+      const experiment = await getExperiment(principal.workspaceId, experimentId);
+      // An evaluator id that is no UUID matches nothing (as an evaluator of another workspace).
+      const where = itemWhere(experiment, { ...data, evaluatorId: data.evaluatorId ? uuidOrNil(data.evaluatorId) : null });
+      const items = await prisma.datasetItem.findMany({ where, orderBy: { position: "asc" }, skip: page.offset, take: page.limit });
+      return items.map((item) => ({ item, experimentId: experiment.id }));
+    },
+
+    /**
+     * Compares two experiments of the workspace on the same dataset (evaluators matched by name):
+     * per-score deltas and at most `limit` changed items (see compare.ts).
+     * @throws BadUserInputError (limit outside 0–1000, different datasets), NotFoundError.
+     */
+    async compare(principal: Principal, input: unknown): Promise<Comparison> {
+      const { data, issues } = parseIssues(compareExperimentsInputSchema, input);
+      if (!data) throw new BadUserInputError(issues);
+      const base = await getExperiment(principal.workspaceId, data.baseId);
+      const candidate = await getExperiment(principal.workspaceId, data.candidateId);
+      return compareExperiments(prisma, base, candidate, data.limit);
+    },
+
+    /**
+     * The experiment's status and progress each time they change (polled every 500 ms, so it
+     * holds across processes), ending after `completed` or `cancelled`.
+     * @throws NotFoundError before the first event.
+     */
+    async watchProgress(principal: Principal, experimentId: string): Promise<AsyncGenerator<ExperimentProgressEvent>> {
+      const experiment = await getExperiment(principal.workspaceId, experimentId);
+      return watchSnapshots(async () => {
+        const row = await prisma.experiment.findUniqueOrThrow({ where: { id: experiment.id } });
+        return { experimentId: row.id, status: row.status, progress: await progress(row) };
+      });
     },
   };
 }

@@ -1,27 +1,9 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import { PASSED_SQL } from "../runs/passed.js";
-import { toScoreSummary, type ScoreAggregateRow } from "../runs/score-summary.js";
+import { toScoreSummary, type ScoreAggregateRow, type ScoreSummaryBase } from "../runs/score-summary.js";
 
-/** The aggregate of one score name of one evaluator over an experiment. */
-export interface ScoreSummary {
-  evaluatorId: string;
-  evaluatorName: string;
-  name: string;
-  dataType: string;
-  higherIsBetter: boolean;
-  /** Scores written (one per item whose run wrote it). */
-  count: number;
-  /** Scores with a value (the rest are None: not applicable). */
-  valueCount: number;
-  /** Mean of the values (a boolean as 0/1); null when none has a number. */
-  mean: number | null;
-  /**
-   * Share of `count` that passes (combine.passed at 0.5); null for CATEGORICAL and for a NUMERIC
-   * score whose values leave the 0–1 scale (a word count or a grade: 0.5 means nothing there).
-   */
-  passRate: number | null;
-  /** Scores that pass. */
-  passed: number;
+/** The aggregate of one score name of one evaluator over an experiment (count: one per item whose run wrote it). */
+export interface ScoreSummary extends ScoreSummaryBase {
   /** Runs of this evaluator that read a dependency with no scores for their item (ctx.score fell back to its default). */
   runsWithMissingDependencies: number;
 }

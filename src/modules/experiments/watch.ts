@@ -11,11 +11,11 @@ export const TERMINAL_STATUSES = new Set(["completed", "cancelled"]);
 
 /**
  * Polls `load` every `intervalMs` and yields each snapshot that differs from the previous one;
- * ends after yielding a terminal status (completed or cancelled). Polling the database keeps it
+ * ends after yielding a status in `terminal` (default: completed or cancelled). Polling the database keeps it
  * correct across processes (the API and the workers need not share memory or a channel); one
  * grouped query per subscriber and interval is cheap.
  */
-export async function* watchSnapshots<P>(load: () => Promise<Snapshot<P>>, intervalMs = 500): AsyncGenerator<Snapshot<P>> {
+export async function* watchSnapshots<S extends Snapshot<unknown>>(load: () => Promise<S>, intervalMs = 500, terminal: ReadonlySet<string> = TERMINAL_STATUSES): AsyncGenerator<S> {
   let previous = "";
   for (;;) {
     const snapshot = await load();
@@ -24,7 +24,7 @@ export async function* watchSnapshots<P>(load: () => Promise<Snapshot<P>>, inter
       previous = text;
       yield snapshot;
     }
-    if (TERMINAL_STATUSES.has(snapshot.status)) return;
+    if (terminal.has(snapshot.status)) return;
     await sleep(intervalMs);
   }
 }

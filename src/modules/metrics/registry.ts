@@ -31,11 +31,13 @@ export interface MetricSources {
   owed?(): Promise<{ queued: number; oldestAgeSeconds: number }>;
 }
 
-/** A live run that was recorded (one per span and evaluator). */
+/** A run on a span that was recorded, live or by a backfill (one per span and evaluator). */
 export interface RecordedRunEvent {
   outcome: string;
   /** Time the item ran in the sandbox, in ms (0 for a skipped run). */
   durationMs: number;
+  /** Set when a backfill made the run (the `source` label is then "backfill"; the id is never a label). */
+  backfillId?: string;
 }
 
 /** Creates the registry and the metric families; `close` releases the queue readers. */
@@ -107,7 +109,12 @@ export function createMetrics(sources: MetricSources) {
     },
   });
 
-  const runs = new Counter({ name: "oodle_runs_total", help: "Live runs recorded, by outcome and evaluator kind.", labelNames: ["outcome", "evaluator_kind"] as const, registers: [registry] });
+  const runs = new Counter({
+    name: "oodle_runs_total",
+    help: "Runs recorded on spans, by outcome, evaluator kind and source (live or backfill).",
+    labelNames: ["outcome", "evaluator_kind", "source"] as const,
+    registers: [registry],
+  });
   const itemSeconds = new Histogram({
     name: "oodle_sandbox_item_duration_seconds",
     help: "Time one item of a live run took in the sandbox, by outcome.",
@@ -170,7 +177,7 @@ export function createMetrics(sources: MetricSources) {
     },
     /** A live run was recorded. */
     runRecorded(event: RecordedRunEvent, evaluatorKind = "code"): void {
-      runs.inc({ outcome: event.outcome, evaluator_kind: evaluatorKind });
+      runs.inc({ outcome: event.outcome, evaluator_kind: evaluatorKind, source: event.backfillId ? "backfill" : "live" });
       if (event.outcome !== "skipped") itemSeconds.observe({ outcome: event.outcome }, event.durationMs / 1000);
     },
     /** A live batch of `size` evaluations started. */

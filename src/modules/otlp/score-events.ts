@@ -7,12 +7,14 @@
  *    "fail" in the score's direction (`combine.passed`: true passes when higher is better);
  *  - `gen_ai.evaluation.explanation` — the score's comment;
  *  - `gen_ai.response.id` — the evaluated span's, when it has one;
- *  - `oodle.evaluator.name`, `oodle.run.id`, `oodle.run.outcome`.
+ *  - `oodle.evaluator.name`, `oodle.run.id`, `oodle.run.outcome`, and `oodle.backfill.id` for a
+ *    run a backfill made.
  * A run that failed (no scores: user error, timeout, …) gives one event named after the
  * evaluator with `error.type` = its outcome. The event carries the evaluated span's trace and
  * span ids when they are OpenTelemetry ids (32 / 16 hex digits), so a backend shows it on the span.
  * Pure.
  */
+import { scorePasses } from "../runs/passed.js";
 
 /** The event name of the conventions. */
 export const EVALUATION_EVENT = "gen_ai.evaluation.result";
@@ -22,6 +24,8 @@ export interface RunForEvents {
   id: string;
   outcome: string;
   errorType: string | null;
+  /** The backfill that made the run (null or absent: a live run). */
+  backfillId?: string | null;
   finishedAt: Date | null;
   evaluator: { name: string };
   span: { traceId: string; spanId: string; attributes: unknown } | null;
@@ -47,6 +51,7 @@ export function evaluationEvents(run: RunForEvents): EvaluationEvent[] {
     "oodle.evaluator.name": run.evaluator.name,
     "oodle.run.id": run.id,
     "oodle.run.outcome": run.outcome,
+    ...(run.backfillId ? { "oodle.backfill.id": run.backfillId } : {}),
     ...(responseId ? { "gen_ai.response.id": responseId } : {}),
   };
   const span = run.span;
@@ -61,7 +66,7 @@ export function evaluationEvents(run: RunForEvents): EvaluationEvent[] {
     const out: Record<string, string | number | boolean> = { "gen_ai.evaluation.name": score.name };
     if (score.dataType === "BOOLEAN" && typeof score.value === "boolean") {
       out["gen_ai.evaluation.score.value"] = score.value ? 1 : 0;
-      out["gen_ai.evaluation.score.label"] = score.value === score.higherIsBetter ? "pass" : "fail";
+      out["gen_ai.evaluation.score.label"] = scorePasses({ dataType: score.dataType, numericValue: score.value ? 1 : 0, higherIsBetter: score.higherIsBetter }) ? "pass" : "fail";
     } else if (typeof score.value === "number") {
       out["gen_ai.evaluation.score.value"] = score.value;
     } else if (typeof score.value === "string") {

@@ -1,5 +1,5 @@
 /**
- * Exports every live run's scores as `gen_ai.evaluation.result` events (score-events.ts) over
+ * Exports every span run's scores (live and backfill) as `gen_ai.evaluation.result` events (score-events.ts) over
  * OTLP/HTTP protobuf to a collector (`SCORE_EXPORT_OTLP_ENDPOINT`, a /v1/logs URL), with the
  * OpenTelemetry logs SDK: a batch processor and the official OTLP exporter. Off the hot path:
  * the worker calls `runRecorded` after the run's transaction committed; the run is read and the
@@ -14,7 +14,7 @@ import { evaluationEvents, EVALUATION_EVENT } from "./score-events.js";
 
 /** The score exporter of a process. */
 export interface ScoreExporter {
-  /** A live run was committed: export its scores (in the background). */
+  /** A run on a span (live or backfill) was committed: export its scores (in the background). */
   runRecorded(run: { workspaceId: string; spanId: string; evaluatorId: string }): void;
   /** Waits until every queued event was handed to the collector (tests, shutdown). */
   flush(): Promise<void>;
@@ -63,6 +63,7 @@ export function createScoreExporter(deps: { endpoint: string; prisma: PrismaClie
         id: true,
         outcome: true,
         errorType: true,
+        backfillId: true,
         finishedAt: true,
         evaluator: { select: { name: true } },
         span: { select: { traceId: true, spanId: true, attributes: true } },

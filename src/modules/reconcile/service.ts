@@ -3,7 +3,7 @@ import type { PrismaClient } from "../../lib/prisma.js";
 import { isInfrastructureError } from "../../lib/infra-errors.js";
 import type { Queues } from "../../queues/queues.js";
 import { evaluationJobId } from "../../queues/registry.js";
-import { batchJobs } from "../experiments/batches.js";
+import { batchJobs } from "../experiments/batch-plan.js";
 import type { EvaluationEnqueuer } from "../runs/enqueue.js";
 
 /** BullMQ states of a job that will still run (or is running). */

@@ -4,7 +4,8 @@ import type { Prisma } from "../../generated/prisma/client.js";
  * The "passed" rule of a stored score, in one place for every use: a TypeScript predicate
  * (gates, summaries), a SQL expression (aggregates) and a Prisma where (filters). The Python
  * library's `combine.passed` (python-lib/oodle_eval/v1/combine.py) is the same rule for user code;
- * test/runs/passed.test.ts checks the three here against each other.
+ * test/runs/passed.test.ts checks the three here, the gate and the OTLP label against each other
+ * and against the Python rule.
  */
 
 /** The fields of a stored score that decide whether it passes. */

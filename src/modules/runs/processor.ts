@@ -3,7 +3,7 @@ import type { Evaluator, Span, TemplateVersion } from "../../generated/prisma/cl
 import type { Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { declaredDependencies, documentScores, failedGate, inputRunIds, isCurrent, lockSpans, spansInputs, type DeclaredDependency, type SpanInputs } from "../dependencies/inputs.js";
+import { declaredDependencies, documentScores, failedGate, inputRunIds, isCurrent, lockSpans, spansInputs, type DeclaredDependency, type SpanInputs } from "../dependencies/input-runs.js";
 import { spanToDocument } from "../spans/document.js";
 import { MAX_TRACE_SPANS } from "../spans/service.js";
 import { specsOf } from "../templates/store.js";
@@ -73,6 +73,8 @@ export interface RecordedRun extends EvaluationPayload {
   outcome: string;
   /** The item's time in the sandbox, ms. */
   durationMs: number;
+  /** The backfill that made the run; absent for a live run. */
+  backfillId?: string;
 }
 
 /**

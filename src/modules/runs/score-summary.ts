@@ -13,12 +13,34 @@ export interface ScoreAggregateRow {
   unitScale: boolean;
 }
 
+/** The aggregate of one score name of one evaluator over a set of runs (an experiment's, a backfill's). */
+export interface ScoreSummaryBase {
+  evaluatorId: string;
+  evaluatorName: string;
+  name: string;
+  dataType: string;
+  higherIsBetter: boolean;
+  /** Scores written (one per run that wrote it). */
+  count: number;
+  /** Scores with a value (the rest are None: not applicable). */
+  valueCount: number;
+  /** Mean of the values (a boolean as 0/1); null when none has a number. */
+  mean: number | null;
+  /** Scores that pass (docs/scores.md § The passed rule, at 0.5). */
+  passed: number;
+  /**
+   * Share of `count` that passes; null for CATEGORICAL and for a NUMERIC score whose values leave
+   * the 0–1 scale (a word count or a grade: 0.5 means nothing there).
+   */
+  passRate: number | null;
+}
+
 /**
  * The summary of one grouped row: counts as numbers, and the pass rate = passed / count, null for
  * categorical scores, scores outside [0, 1] and empty groups (a pass rate of those means nothing).
  * One rule for experiments and backfills.
  */
-export function toScoreSummary(r: ScoreAggregateRow) {
+export function toScoreSummary(r: ScoreAggregateRow): ScoreSummaryBase {
   return {
     evaluatorId: r.evaluatorId,
     evaluatorName: r.evaluatorName,

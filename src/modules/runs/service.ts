@@ -3,6 +3,9 @@ import { dependencyWaits } from "../dependencies/waiting.js";
 import { isUuid } from "../../lib/uuid.js";
 import { INVOCATION_CAP_REASON, RUN_OUTCOMES, type RunOutcome } from "./record.js";
 
+/** A score summary row as the service returns it (experiments and backfills; runs/score-summary.ts). */
+export type { ScoreSummaryBase } from "./score-summary.js";
+
 /** Per evaluator on live spans: how spans met its rule, and what its runs ended with. */
 export interface EvaluatorStats {
   /** Spans that met the rule and were sampled, each once: new ones, and re-sent ones queued for it because it had no run on them. */

@@ -1,13 +1,13 @@
 import { randomUUID } from "node:crypto";
 import type { ItemResult } from "../../execution/index.js";
-import type { PrismaClient } from "../../lib/prisma.js";
-import type { Tx } from "../templates/store.js";
+import type { PrismaClient, Tx } from "../../lib/prisma.js";
 import { jsonWithoutNul, runColumns, SKIPPED_COLUMNS, type RunColumns } from "./record.js";
 
 /**
- * The one writer of Run and Score rows, for every path (live spans, experiments): a record is
- * mapped to its columns here and only here, and runs with their scores are inserted by one
- * set-based statement. A new Run column is a change in this file (and the schema).
+ * The one writer of Run and Score rows, for every path (live spans, experiments, backfills,
+ * posted scores of external evaluators): a record is mapped to its columns here and only here,
+ * and runs with their scores are inserted by one set-based statement. A new Run column is a
+ * change in this file, runs/history.ts (the copy kept when a run is replaced) and the schema.
  */
 
 /** What a live run is about: a span. */
@@ -42,6 +42,8 @@ export interface RunRecord<T extends SpanTarget | ItemTarget = SpanTarget | Item
   missingDependencies?: string[];
   /** Dependency evaluator id → the run id it read (live dependents; see Run.inputRunIds). */
   inputRunIds?: Record<string, string>;
+  /** The backfill that made the run (span runs of a backfill only). */
+  backfillId?: string;
   /** Attempts of the job so far (1 on the first). */
   attempts: number;
   startedAt: Date;
@@ -64,6 +66,7 @@ function runRow(id: string, r: RunRecord, columns: RunColumns) {
     spanId: t.spanId ?? null,
     experimentId: t.experimentId ?? null,
     datasetItemId: t.datasetItemId ?? null,
+    backfillId: r.backfillId ?? null,
     libraryVersions: r.libraryVersions,
     params: jsonWithoutNul(r.params),
     outcome: columns.outcome,
@@ -119,12 +122,12 @@ function insertStatement(kind: keyof typeof CONFLICT_TARGET): string {
     : "";
   return `
 WITH inserted AS (
-  INSERT INTO "Run" (id, "workspaceId", "evaluatorId", "templateVersionId", "spanId", "experimentId", "datasetItemId", "libraryVersions", params,
+  INSERT INTO "Run" (id, "workspaceId", "evaluatorId", "templateVersionId", "spanId", "experimentId", "datasetItemId", "backfillId", "libraryVersions", params,
                      outcome, "skipReason", "missingDependencies", "inputRunIds", stdout, stderr, "errorType", "errorMessage", "errorTraceback", "durationMs", "outputTruncated", attempts, "startedAt", "finishedAt")
-  SELECT r.id, r."workspaceId", r."evaluatorId", r."templateVersionId", r."spanId", r."experimentId", r."datasetItemId", r."libraryVersions", r.params,
+  SELECT r.id, r."workspaceId", r."evaluatorId", r."templateVersionId", r."spanId", r."experimentId", r."datasetItemId", r."backfillId", r."libraryVersions", r.params,
          r.outcome, r."skipReason", coalesce(r."missingDependencies", ARRAY[]::text[]), coalesce(r."inputRunIds", '{}'::jsonb), r.stdout, r.stderr, r."errorType", r."errorMessage", r."errorTraceback", r."durationMs", coalesce(r."outputTruncated", false), r.attempts, r."startedAt", r."finishedAt"
   FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, "workspaceId" uuid, "evaluatorId" uuid, "templateVersionId" uuid, "spanId" uuid, "experimentId" uuid,
-       "datasetItemId" uuid, "libraryVersions" jsonb, params jsonb, outcome text, "skipReason" text, "missingDependencies" text[], "inputRunIds" jsonb, stdout text, stderr text, "errorType" text,
+       "datasetItemId" uuid, "backfillId" uuid, "libraryVersions" jsonb, params jsonb, outcome text, "skipReason" text, "missingDependencies" text[], "inputRunIds" jsonb, stdout text, stderr text, "errorType" text,
        "errorMessage" text, "errorTraceback" text, "durationMs" float8, "outputTruncated" boolean, attempts int, "startedAt" timestamp(3), "finishedAt" timestamp(3))
   ON CONFLICT ${CONFLICT_TARGET[kind]} DO NOTHING
   RETURNING id, "spanId", "evaluatorId"
@@ -147,23 +150,30 @@ const STATEMENTS = { span: insertStatement("span"), item: insertStatement("item"
  * the unique index decides, so a run that another attempt or worker already recorded is left as
  * it is and this call's copy (and its scores) is dropped. Every record must have the same kind
  * of target (all spans or all items).
- * @returns the records actually inserted, with their run ids (in input order).
+ * @returns the records actually inserted, with their run ids and the columns written (in input order).
  * @throws the database error (nothing is written then).
  */
-export async function insertRuns<T extends SpanTarget | ItemTarget>(db: PrismaClient | Tx, records: readonly RunRecord<T>[]): Promise<{ record: RunRecord<T>; runId: string }[]> {
+export async function insertRuns<T extends SpanTarget | ItemTarget>(db: PrismaClient | Tx, records: readonly RunRecord<T>[]): Promise<InsertedRun<T>[]> {
   if (records.length === 0) return [];
   const kind = "spanId" in records[0]!.target ? "span" : "item";
   const runs: ReturnType<typeof runRow>[] = [];
   const scores: ReturnType<typeof scoreRows> = [];
-  const ids: string[] = [];
+  const planned: InsertedRun<T>[] = [];
   for (const record of records) {
-    const id = randomUUID();
+    const runId = randomUUID();
     const columns = columnsOf(record);
-    ids.push(id);
-    runs.push(runRow(id, record, columns));
-    scores.push(...scoreRows(id, record, columns));
+    planned.push({ record, runId, columns });
+    runs.push(runRow(runId, record, columns));
+    scores.push(...scoreRows(runId, record, columns));
   }
   const inserted = await db.$queryRawUnsafe<{ id: string }[]>(STATEMENTS[kind], JSON.stringify(runs), JSON.stringify(scores));
   const done = new Set(inserted.map((r) => r.id));
-  return records.flatMap((record, i) => (done.has(ids[i]!) ? [{ record, runId: ids[i]! }] : []));
+  return planned.filter((p) => done.has(p.runId));
+}
+
+/** A record that {@link insertRuns} inserted: its run id, and the columns written (the scores a dependent reads next). */
+export interface InsertedRun<T extends SpanTarget | ItemTarget = SpanTarget | ItemTarget> {
+  record: RunRecord<T>;
+  runId: string;
+  columns: RunColumns;
 }

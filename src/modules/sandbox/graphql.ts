@@ -1,5 +1,5 @@
 import { builder } from "../../graphql/builder.js";
-import { sandboxCapabilities, type SandboxCapabilities, type SandboxLimitInfo, type SandboxPackageInfo } from "./capabilities.js";
+import type { SandboxCapabilities, SandboxLimitInfo, SandboxPackageInfo } from "./service.js";
 
 const SandboxPackageRef = builder.objectRef<SandboxPackageInfo>("SandboxPackage").implement({
   description: "A library evaluator code can import inside the sandbox (read-only, from Debian).",
@@ -38,6 +38,6 @@ builder.queryField("sandboxCapabilities", (t) =>
   t.field({
     type: SandboxCapabilitiesRef,
     description: "The sandbox's Python version, importable packages with versions, and limits.",
-    resolve: () => sandboxCapabilities(),
+    resolve: (_root, _args, ctx) => ctx.services.sandbox.capabilities(ctx.principal),
   }),
 );

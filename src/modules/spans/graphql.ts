@@ -7,15 +7,8 @@ import { NotFoundError } from "../../lib/errors.js";
 import { DependencyWaitRef } from "../dependencies/waiting-graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
-import { toolCallsOf, turnsOf } from "./conversation.js";
-import { spanToDocument } from "./document.js";
-import { conversationInput, conversationOutput } from "./genai.js";
 import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH } from "./schemas.js";
 import { spanCursor, type EvaluationBacklog, type IngestResult, type MatchExplanation } from "./service.js";
-
-function attrs(span: Span): Record<string, unknown> {
-  return (span.attributes ?? {}) as Record<string, unknown>;
-}
 
 /** A span of the caller's workspace. */
 export const SpanRef = builder.prismaNode("Span", {
@@ -39,17 +32,17 @@ export const SpanRef = builder.prismaNode("Span", {
     conversation: t.field({
       type: "JSON",
       description: 'The turns as [{role, content}], oldest first: input messages then output (OpenAI shape, else gen_ai.input/output.messages).',
-      resolve: (s) => turnsOf(conversationInput({ input: s.input, attributes: attrs(s) }), conversationOutput({ output: s.output, attributes: attrs(s) })),
+      resolve: (s, _args, ctx) => ctx.services.spans.conversationOf(s),
     }),
     toolCalls: t.field({
       type: "JSON",
       description: "The tool calls in the output as [{name, arguments}].",
-      resolve: (s) => toolCallsOf(conversationOutput({ output: s.output, attributes: attrs(s) })),
+      resolve: (s, _args, ctx) => ctx.services.spans.toolCallsOf(s),
     }),
     document: t.field({
       type: "JSON",
       description: "The sample document an evaluator sees for this span (save it to replay with `python -m oodle_eval run --span FILE`).",
-      resolve: async (s, _args, ctx) => spanToDocument(s, await ctx.services.spans.traceSpans(s.workspaceId, s.traceId)),
+      resolve: (s, _args, ctx) => ctx.services.spans.documentOfSpan(s),
     }),
     runs: t.relation("runs", {
       description: "The runs of the evaluators that matched it.",

@@ -8,7 +8,9 @@ import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
 import { describeWait, dependencyWaits, type DependencyWait } from "../dependencies/waiting.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
+import { toolCallsOf, turnsOf } from "./conversation.js";
 import { spanToDocument, type SampleDocument } from "./document.js";
+import { conversationInput, conversationOutput } from "./genai.js";
 import { listSpans, type SpanPageRequest } from "./list.js";
 
 export { spanCursor } from "./list.js";
@@ -66,6 +68,11 @@ const RULE_FIELDS = { id: true, kind: true, enabled: true, spanKind: true, spanN
 
 function jsonColumn(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
   return value === null || value === undefined ? Prisma.DbNull : (value as Prisma.InputJsonValue);
+}
+
+/** A span's attributes as an object (the column is never null once stored, but JSON in Prisma's types). */
+function attributesOf(span: Pick<Span, "attributes">): Record<string, unknown> {
+  return (span.attributes ?? {}) as Record<string, unknown>;
 }
 
 function pairKey(traceId: string, spanId: string): string {
@@ -276,6 +283,15 @@ export function createSpanService(deps: {
 
     /** The dependents waiting for dependencies on a span of the workspace (see dependencies/waiting.ts). */
     waiting: (workspaceId: string, spanId: string): Promise<DependencyWait[]> => dependencyWaits(prisma, workspaceId, { spanId }),
+
+    /** The turns of a span's conversation as [{role, content}], oldest first: input messages then output (OpenAI shape, else gen_ai.*.messages). */
+    conversationOf: (span: Pick<Span, "input" | "output" | "attributes">) => turnsOf(conversationInput({ input: span.input, attributes: attributesOf(span) }), conversationOutput({ output: span.output, attributes: attributesOf(span) })),
+
+    /** The tool calls in a span's output as [{name, arguments}]. */
+    toolCallsOf: (span: Pick<Span, "output" | "attributes">) => toolCallsOf(conversationOutput({ output: span.output, attributes: attributesOf(span) })),
+
+    /** The sample document of a span row already read for the caller (with its trace). */
+    documentOfSpan: async (span: Span): Promise<SampleDocument> => spanToDocument(span, await traceSpans(span.workspaceId, span.traceId)),
 
     /** The sample document of a stored span and its trace (what an evaluator sees). @throws NotFoundError. */
     async documentOf(workspaceId: string, spanId: string): Promise<SampleDocument> {

@@ -3,10 +3,9 @@ import { builder } from "../../graphql/builder.js";
 import type { EntryPointKind } from "../../lib/closed-lists.js";
 import { EntryPointKindEnum } from "../../graphql/enums.js";
 import { PAGE_SIZE } from "../../graphql/connections.js";
-import type { TemplateValidation } from "./service.js";
-import type { ParamSpec } from "./settings.js";
-import { findStarter, listStarters, starterFile, starterNotFound, type Starter } from "./starters/index.js";
-import { specsOf } from "./store.js";
+import { describedBy } from "../../graphql/input-descriptions.js";
+import { createTemplateInputSchema, updateTemplateInputSchema } from "./schemas.js";
+import type { ParamSpec, StarterWithFile, TemplateValidation } from "./service.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 
 
@@ -82,7 +81,7 @@ export const TemplateVersionRef = builder.prismaNode("TemplateVersion", {
   fields: (t) => ({
     version: t.exposeInt("version"),
     sourceCode: t.exposeString("sourceCode"),
-    params: t.field({ type: [TemplateParamRef], description: "The settings.", resolve: (v) => specsOf(v) }),
+    params: t.field({ type: [TemplateParamRef], description: "The settings.", resolve: (v, _args, ctx) => ctx.services.templates.settingsOf(v) }),
     libraryPins: t.expose("libraryPins", { type: "JSON", description: "Shared library name → pinned version." }),
     sharedImports: t.exposeStringList("sharedImports", { description: "The shared libraries the code imports directly." }),
     scoreReads: t.exposeStringList("scoreReads", {
@@ -102,7 +101,7 @@ export const TemplateVersionRef = builder.prismaNode("TemplateVersion", {
 });
 
 /** A built-in template. */
-export const StarterRef = builder.objectRef<Starter>("Starter").implement({
+export const StarterRef = builder.objectRef<StarterWithFile>("Starter").implement({
   description: "A built-in template whose settings are the keyword arguments of its oodle_eval.v1 check.",
   fields: (t) => ({
     id: t.exposeString("id"),
@@ -111,7 +110,7 @@ export const StarterRef = builder.objectRef<Starter>("Starter").implement({
     settingNames: t.stringList({ resolve: (s) => s.params.map((p) => p.name) }),
     params: t.field({ type: [TemplateParamRef], resolve: (s) => s.params }),
     sourceCode: t.exposeString("sourceCode", { description: "The code, as a new template gets it." }),
-    file: t.string({ description: "The template file: a header with each setting's type and default, then the code.", resolve: starterFile }),
+    file: t.exposeString("file", { description: "The template file: a header with each setting's type and default, then the code." }),
   }),
 });
 
@@ -175,17 +174,13 @@ builder.queryFields((t) => ({
   starters: t.connection({
     type: StarterRef,
     description: "The built-in templates: id, name and setting names.",
-    resolve: (_root, args) => resolveArrayConnection({ args, defaultSize: PAGE_SIZE.default, maxSize: PAGE_SIZE.max }, [...listStarters()]),
+    resolve: (_root, args, ctx) => resolveArrayConnection({ args, defaultSize: PAGE_SIZE.default, maxSize: PAGE_SIZE.max }, ctx.services.templates.listStarters(ctx.principal)),
   }),
   starter: t.field({
     type: StarterRef,
     description: "One built-in template with its file: each setting's type and default, then the code.",
     args: { id: t.arg.string({ required: true }) },
-    resolve: (_root, args) => {
-      const starter = findStarter(args.id);
-      if (!starter) throw starterNotFound(args.id);
-      return starter;
-    },
+    resolve: (_root, args, ctx) => ctx.services.templates.getStarter(ctx.principal, args.id),
   }),
 }));
 
@@ -202,21 +197,18 @@ const templateField = {
 /** The field builder of a payload that holds a template row. */
 type TemplatePayloadFieldBuilder = PothosSchemaTypes.ObjectFieldBuilder<typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never, { id: string }>;
 
-const templateInputFields = {
-  name: "The template's name, unique among the workspace's live templates.",
-  params: "The settings: a list of {name, type, label, description, default, required, options}.",
-  libraryPins: "Shared-library pins: {library name: version}. Unpinned imports use the latest version at run time.",
-};
+const createInput = describedBy(createTemplateInputSchema);
+const updateInput = describedBy(updateTemplateInputSchema);
 
 builder.relayMutationField(
   "createTemplate",
   {
     inputFields: (t) => ({
-      name: t.string({ required: true, description: templateInputFields.name }),
-      description: t.string(),
-      sourceCode: t.string({ required: true, description: "Python defining evaluate(ctx) (or a compatible entry point); at most 256 KiB." }),
-      params: t.field({ type: "JSON", description: templateInputFields.params }),
-      libraryPins: t.field({ type: "JSON", description: templateInputFields.libraryPins }),
+      name: t.string({ required: true, ...createInput("name") }),
+      description: t.string(createInput("description")),
+      sourceCode: t.string({ required: true, ...createInput("sourceCode") }),
+      params: t.field({ type: "JSON", ...createInput("params") }),
+      libraryPins: t.field({ type: "JSON", ...createInput("libraryPins") }),
     }),
   },
   { resolve: async (_root, { input }, ctx) => (await ctx.services.templates.createTemplate(ctx.principal, withoutNulls(input))).template },
@@ -228,11 +220,11 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       id: t.globalID({ required: true, for: TemplateRef }),
-      name: t.string({ description: templateInputFields.name }),
-      description: t.string(),
-      sourceCode: t.string({ description: "New code: makes version N+1." }),
-      params: t.field({ type: "JSON", description: `${templateInputFields.params} New settings make version N+1; null clears them.` }),
-      libraryPins: t.field({ type: "JSON", description: `${templateInputFields.libraryPins} New pins make version N+1.` }),
+      name: t.string(updateInput("name")),
+      description: t.string(updateInput("description")),
+      sourceCode: t.string(updateInput("sourceCode")),
+      params: t.field({ type: "JSON", ...updateInput("params") }),
+      libraryPins: t.field({ type: "JSON", ...updateInput("libraryPins") }),
     }),
   },
   {

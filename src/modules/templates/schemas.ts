@@ -17,23 +17,28 @@ export const templateDescriptionSchema = z.string({ error: typeError("a string")
 /** The Python source; its size, syntax and entry point are checked by `checkSource`. */
 export const sourceCodeSchema = z.string({ error: typeError("a string") });
 
+const NAME_TEXT = "The template's name, unique among the workspace's live templates.";
+const DESCRIPTION_TEXT = "Free text, at most 2000 characters.";
+const PARAMS_TEXT = "The settings: a list of {name, type, label, description, default, required, options}.";
+const PINS_TEXT = "Shared-library pins: {library name: version}. Unpinned imports use the latest version at run time.";
+
 /** The input of createTemplate. `params` is any JSON, checked by `validateParamSpecs`. */
 export const createTemplateInputSchema = z.object({
-  name: templateNameSchema,
-  description: templateDescriptionSchema.optional(),
-  sourceCode: sourceCodeSchema,
-  params: z.unknown().optional(),
+  name: templateNameSchema.describe(NAME_TEXT),
+  description: templateDescriptionSchema.optional().describe(DESCRIPTION_TEXT),
+  sourceCode: sourceCodeSchema.describe("Python defining evaluate(ctx) (or a compatible entry point); at most 256 KiB."),
+  params: z.unknown().optional().describe(PARAMS_TEXT),
   /** Shared-library pins (library name → version), checked by `parseLibraryPins`. */
-  libraryPins: z.unknown().optional(),
+  libraryPins: z.unknown().optional().describe(PINS_TEXT),
 });
 
 /** The input of updateTemplate: every field optional; code or settings make a new version. */
 export const updateTemplateInputSchema = z.object({
-  name: templateNameSchema.optional(),
-  description: templateDescriptionSchema.optional(),
-  sourceCode: sourceCodeSchema.optional(),
-  params: z.unknown().optional(),
-  libraryPins: z.unknown().optional(),
+  name: templateNameSchema.optional().describe(NAME_TEXT),
+  description: templateDescriptionSchema.optional().describe(DESCRIPTION_TEXT),
+  sourceCode: sourceCodeSchema.optional().describe("New code: makes version N+1."),
+  params: z.unknown().optional().describe(`${PARAMS_TEXT} New settings make version N+1; null clears them.`),
+  libraryPins: z.unknown().optional().describe(`${PINS_TEXT} New pins make version N+1.`),
 });
 
 /** A parsed createTemplate input. */

@@ -10,7 +10,7 @@ import { createTemplateInputSchema, parseTemplateInput, updateTemplateInputSchem
 import type { ParamSpec } from "./settings.js";
 import { validateImportsAndPins } from "../shared-libraries/resolve.js";
 import { syncInferredDependencies } from "../dependencies/store.js";
-import { findStarter, starterNotFound } from "./starters/index.js";
+import { findStarter, listStarters, starterFile, starterNotFound, type Starter } from "./starters/index.js";
 import { lockTemplate, specsOf } from "./store.js";
 import { asJson } from "../../lib/json-column.js";
 import { idOrName, type IdOrName } from "../../lib/id-or-name.js";
@@ -26,6 +26,11 @@ export interface TemplateValidation {
   /** The shared libraries the code imports directly. */
   sharedImports: string[];
 }
+
+export type { ParamSpec } from "./settings.js";
+
+/** A built-in template with its template file (a header with each setting's type and default, then the code). */
+export type StarterWithFile = Starter & { file: string };
 
 /** A template and its latest version. */
 export interface TemplateWithLatest {
@@ -303,7 +308,25 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
     },
 
     findVersion,
+
+    /** The settings a template version declares (its `params` column, as saved). */
+    settingsOf: (version: Pick<TemplateVersion, "params">): ParamSpec[] => specsOf(version),
+
+    /** The built-in templates, in listing order, each with its template file. */
+    listStarters: (_principal: Principal): StarterWithFile[] => listStarters().map(withFile),
+
+    /** One built-in template by id, with its file. @throws NotFoundError listing the valid ids. */
+    getStarter(_principal: Principal, id: string): StarterWithFile {
+      const starter = findStarter(id);
+      if (!starter) throw starterNotFound(id);
+      return withFile(starter);
+    },
   };
+}
+
+/** A starter with its template file. */
+function withFile(starter: Starter): StarterWithFile {
+  return { ...starter, file: starterFile(starter) };
 }
 
 /** The templates service. */

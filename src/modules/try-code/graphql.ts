@@ -1,13 +1,13 @@
-import type { Score } from "../../execution/index.js";
 import { builder } from "../../graphql/builder.js";
 import type { RunOutcome } from "../../lib/closed-lists.js";
 import { RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
 import { RunErrorRef } from "../runs/graphql.js";
-import { numericValueOf } from "../runs/record.js";
 import { SpanRef } from "../spans/graphql.js";
 import { TemplateRef } from "../templates/graphql.js";
 import { LimitExceededError } from "../../lib/errors.js";
-import type { ScoreFallback } from "./service.js";
+import { describedBy } from "../../graphql/input-descriptions.js";
+import { tryCodeInputSchema } from "./schemas.js";
+import type { ScoreFallback, TryCodeScore } from "./service.js";
 
 /** tryCode fields one GraphQL request may run (aliases included); more are refused (the same bound as the request cost of src/graphql/limits.ts). */
 export const MAX_TRY_CODE_PER_REQUEST = 4;
@@ -15,7 +15,7 @@ export const MAX_TRY_CODE_PER_REQUEST = 4;
 const tryCodeFieldsOf = new WeakMap<object, number>();
 
 /** A score returned by a draft run (not stored). */
-const TryCodeScoreRef = builder.objectRef<Score>("TryCodeScore").implement({
+const TryCodeScoreRef = builder.objectRef<TryCodeScore>("TryCodeScore").implement({
   description: "A score of a draft run, as the evaluator returned it.",
   fields: (t) => ({
     name: t.exposeString("name"),
@@ -24,7 +24,7 @@ const TryCodeScoreRef = builder.objectRef<Score>("TryCodeScore").implement({
     higherIsBetter: t.boolean({ resolve: (s) => s.higher_is_better }),
     comment: t.string({ nullable: true, resolve: (s) => s.comment }),
     metadata: t.field({ type: "JSON", nullable: true, resolve: (s) => s.metadata }),
-    numericValue: t.float({ nullable: true, resolve: (s) => numericValueOf(s.value) }),
+    numericValue: t.exposeFloat("numericValue", { nullable: true }),
   }),
 });
 
@@ -37,24 +37,22 @@ const ScoreFallbackRef = builder.objectRef<ScoreFallback>("ScoreFallback").imple
   }),
 });
 
+const tryInput = describedBy(tryCodeInputSchema);
 builder.relayMutationField(
   "tryCode",
   {
     inputFields: (t) => ({
-      sourceCode: t.string({ description: "Draft code; its settings come from paramSpecs. Checked as on template save." }),
-      paramSpecs: t.field({ type: "JSON", description: "The draft's settings (a template's params list); only with sourceCode." }),
-      libraryPins: t.field({ type: "JSON", description: "The draft's shared-library pins: name → version; only with sourceCode." }),
-      starterId: t.string({ description: "Run a built-in starter with its settings." }),
-      templateId: t.globalID({ for: TemplateRef, description: "Run a saved template with its settings." }),
-      templateVersion: t.int({ description: "The template version (default: the latest); only with templateId." }),
-      params: t.field({ type: "JSON", description: "Setting values: checked against the settings used; absent ones take their defaults." }),
-      spanId: t.globalID({ for: SpanRef, description: "Sample: a stored span (its stored trace is ctx.trace)." }),
-      span: t.field({ type: "JSON", description: "Sample: an inline span in the ingestSpans shape (ctx.trace holds it alone)." }),
-      document: t.field({
-        type: "JSON",
-        description: "Sample: an inline dataset item, as the sample document or as a line of items.jsonl (mapped as dataset import maps it).",
-      }),
-      datasetItemId: t.globalID({ description: "Sample: a stored dataset item (as an experiment runs it)." }),
+      sourceCode: t.string(tryInput("sourceCode")),
+      paramSpecs: t.field({ type: "JSON", ...tryInput("paramSpecs") }),
+      libraryPins: t.field({ type: "JSON", ...tryInput("libraryPins") }),
+      starterId: t.string(tryInput("starterId")),
+      templateId: t.globalID({ for: TemplateRef, ...tryInput("templateId") }),
+      templateVersion: t.int(tryInput("templateVersion")),
+      params: t.field({ type: "JSON", ...tryInput("params") }),
+      spanId: t.globalID({ for: SpanRef, ...tryInput("spanId") }),
+      span: t.field({ type: "JSON", ...tryInput("span") }),
+      document: t.field({ type: "JSON", ...tryInput("document") }),
+      datasetItemId: t.globalID(tryInput("datasetItemId")),
     }),
   },
   {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { typeError } from "../../lib/validation.js";
 
 /** Shared input schemas of try_code (GraphQL, CLI and MCP use the same). */
 
@@ -25,27 +26,25 @@ export const sampleDocumentSchema = z
 /** Library pins of a draft: library name → version. */
 export const libraryPinsSchema = z.record(z.string(), z.number().int().min(1, "must be 1 or more"), { error: "must be an object of library name to version" });
 
-/** The input of tryCode, once the GraphQL ids are decoded. */
-export interface TryCodeInput {
-  /** Draft code (with `paramSpecs`), or … */
-  sourceCode?: string | null;
-  /** The draft's settings (only with sourceCode). */
-  paramSpecs?: unknown;
-  /** The draft's shared-library pins (only with sourceCode). */
-  libraryPins?: unknown;
-  /** … a starter's code and settings, or … */
-  starterId?: string | null;
-  /** … a saved template's code and settings, at `templateVersion` (default: the latest). */
-  templateId?: string | null;
-  templateVersion?: number | null;
-  /** Setting values for the run: checked against the settings used; absent ones take defaults. */
-  params?: unknown;
-  /** The sample: a stored span (its trace is the stored trace), … */
-  spanId?: string | null;
-  /** … an inline span (in the ingestSpans shape; its trace is that span alone), or … */
-  span?: unknown;
-  /** … an inline dataset item: the sample document itself, or a line of items.jsonl, or … */
-  document?: unknown;
-  /** … a stored dataset item (its id). */
-  datasetItemId?: string | null;
-}
+/**
+ * The input of tryCode, once a transport decoded its ids: which code (sourceCode with paramSpecs
+ * and libraryPins, a starterId, or a templateId at templateVersion), the setting values, and one
+ * sample (spanId, span, document or datasetItemId). The shapes of the JSON fields and which
+ * combinations are allowed are checked by the service, every problem at once.
+ */
+export const tryCodeInputSchema = z.object({
+  sourceCode: z.string({ error: typeError("a string") }).nullish().describe("Draft code; its settings come from paramSpecs. Checked as on template save."),
+  paramSpecs: z.unknown().optional().describe("The draft's settings (a template's params list); only with sourceCode."),
+  libraryPins: z.unknown().optional().describe("The draft's shared-library pins: name → version; only with sourceCode."),
+  starterId: z.string({ error: typeError("a string") }).nullish().describe("Run a built-in starter with its settings."),
+  templateId: z.string({ error: typeError("a template id") }).nullish().describe("Run a saved template with its settings."),
+  templateVersion: z.number({ error: typeError("a whole number") }).int("must be a whole number").nullish().describe("The template version (default: the latest); only with templateId."),
+  params: z.unknown().optional().describe("Setting values: checked against the settings used; absent ones take their defaults."),
+  spanId: z.string({ error: typeError("a span id") }).nullish().describe("Sample: a stored span (its stored trace is ctx.trace)."),
+  span: z.unknown().optional().describe("Sample: an inline span in the ingestSpans shape (ctx.trace holds it alone)."),
+  document: z.unknown().optional().describe("Sample: an inline dataset item, as the sample document or as a line of items.jsonl (mapped as dataset import maps it)."),
+  datasetItemId: z.string({ error: typeError("a dataset item id") }).nullish().describe("Sample: a stored dataset item (as an experiment runs it)."),
+});
+
+/** A parsed tryCode input. */
+export type TryCodeInput = z.output<typeof tryCodeInputSchema>;

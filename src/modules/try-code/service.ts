@@ -12,19 +12,22 @@ import { validateParamSpecs, type ParamSpec } from "../templates/settings.js";
 import { findStarter, starterNotFound } from "../templates/starters/index.js";
 import { specsOf } from "../templates/store.js";
 import { isUuid } from "../../lib/uuid.js";
-import { outputWasTruncated } from "../runs/record.js";
+import { numericValueOf, outputWasTruncated } from "../runs/record.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { itemColumnsOf } from "../datasets/item-record.js";
 import { itemToDocument, type DocumentItem } from "../experiments/document.js";
 import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../../lib/principal.js";
 import { memoryConcurrencyGate, type ConcurrencyGate } from "./concurrency.js";
-import { libraryPinsSchema, MAX_DOCUMENT_BYTES, sampleDocumentSchema, type TryCodeInput } from "./schemas.js";
+import { libraryPinsSchema, MAX_DOCUMENT_BYTES, sampleDocumentSchema, tryCodeInputSchema, type TryCodeInput } from "./schemas.js";
+
+/** A score of a draft run as the evaluator returned it, with its number (a boolean as 1/0; null otherwise) as a stored score has. */
+export type TryCodeScore = Score & { numericValue: number | null };
 
 /** What a draft run returns (nothing is stored). */
 export interface TryCodeResult {
   outcome: string;
-  scores: Score[];
+  scores: TryCodeScore[];
   stdout: string;
   stderr: string;
   error: ItemError | null;
@@ -228,7 +231,9 @@ export function createTryCodeService(deps: {
      *   template version or span; LimitExceededError when the workspace already has
      *   {@link MAX_CONCURRENT_TRY_CODE} runs in flight.
      */
-    async tryCode(principal: Principal, input: TryCodeInput): Promise<TryCodeResult> {
+    async tryCode(principal: Principal, raw: unknown): Promise<TryCodeResult> {
+      const { data: input, issues } = parseIssues(tryCodeInputSchema, raw ?? {});
+      if (!input) throw new BadUserInputError(issues);
       const leave = await gate.enter(principal.workspaceId);
       if (!leave) throw new LimitExceededError(`at most ${MAX_CONCURRENT_TRY_CODE} tryCode runs at once per workspace; retry when one has finished`);
       try {
@@ -259,7 +264,7 @@ export function createTryCodeService(deps: {
       const [result] = await deps.execution().execute({ ...prepared.key, trustDomain: `tryCode:${principal.apiKeyId ?? "local-admin"}` }, [item]);
       return {
         outcome: result!.outcome,
-        scores: result!.scores,
+        scores: result!.scores.map((score) => ({ ...score, numericValue: numericValueOf(score.value) })),
         stdout: result!.stdout,
         stderr: result!.stderr,
         error: result!.error ?? null,

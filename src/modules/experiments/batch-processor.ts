@@ -5,7 +5,7 @@ import type { PrismaClient } from "../../lib/prisma.js";
 import type { RunPreparer } from "../runs/prepare.js";
 import { WORKER_CRASH_LIMIT } from "../runs/processor.js";
 import { objectOf } from "../../lib/json-column.js";
-import { batchRange } from "./batches.js";
+import { batchRange } from "./batch-plan.js";
 import { orderEvaluators } from "../dependencies/graph.js";
 import { dependencyIds, loadDependencies } from "./dependencies.js";
 import { itemToDocument } from "./document.js";
