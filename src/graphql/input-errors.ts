@@ -1,6 +1,9 @@
 import { GraphQLEnumType, GraphQLError, type GraphQLSchema } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { RENAMED_FIELDS } from "../lib/renamed-fields.js";
+import { BadUserInputError } from "../lib/errors.js";
+import { argumentError } from "./argument-errors.js";
+import { badIdArguments } from "./id-arguments.js";
 
 
 /** `Field "x" is not defined by type "T"` (graphql-js, for an unknown key of an input object). */
@@ -65,6 +68,29 @@ export function toInputError(error: GraphQLError, schema?: GraphQLSchema): Graph
   });
 }
 
+/** The issue message of a malformed or wrong-type global id argument (null for any other error). */
+function idErrorMessage(error: GraphQLError): string | null {
+  if (error.path?.length !== 1) return null;
+  const bad = argumentError(error.originalError, "id");
+  const issue = bad?.issues[0];
+  return issue && /^is not (a valid id of this API|an id of a )/.test(issue.message) ? issue.message : null;
+}
+
+/**
+ * A refused global id at the argument that held it (`spanId`, `input.spanId`), when it can be
+ * told, instead of at the field (`explainMatch`); the value is not repeated.
+ */
+function nameIdArgument(error: GraphQLError, message: string, paths: string[]): GraphQLError {
+  if (!paths.length) return error;
+  return new GraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: new BadUserInputError(paths.map((path) => ({ path, message }))),
+  });
+}
+
 /** Envelop plugin: maps validation and variable-coercion errors with {@link toInputError}. */
 export function inputErrorsPlugin(): Plugin {
   const mapResult = (result: { errors?: readonly GraphQLError[] }, schema: GraphQLSchema, set: (errors: GraphQLError[]) => void) => {
@@ -81,6 +107,13 @@ export function inputErrorsPlugin(): Plugin {
         onExecuteDone({ result, setResult }) {
           if ("errors" in result && result.errors?.length && !("data" in result && result.data)) {
             mapResult(result, args.schema, (errors) => setResult({ ...result, errors }));
+          }
+          if ("errors" in result && result.errors?.some((e) => idErrorMessage(e) !== null)) {
+            const name = (e: GraphQLError) => {
+              const message = idErrorMessage(e);
+              return message === null ? e : nameIdArgument(e, message, badIdArguments(args.schema, args.document, args.variableValues, String(e.path![0]), args.operationName));
+            };
+            setResult({ ...result, errors: result.errors.map(name) });
           }
         },
       };

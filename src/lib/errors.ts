@@ -96,9 +96,20 @@ export class ServiceUnavailableError extends AppError {
   }
 }
 
-/** Turns zod-style issues (path arrays) into InputIssues with paths like `params[3].default`. */
-export function toInputIssues(issues: readonly { path?: readonly PropertyKey[] | readonly unknown[]; message: string }[], prefix = ""): InputIssue[] {
-  return issues.map((issue) => ({ path: formatPath([...(prefix ? [prefix] : []), ...(issue.path ?? [])]), message: issue.message }));
+/**
+ * Turns zod-style issues (path arrays) into InputIssues with paths like `params[3].default`. An
+ * unknown key (zod's `unrecognized_keys`) becomes one issue per key, at the key's own path
+ * (`document.foo: unknown field`), so the path is never the bare object.
+ */
+export function toInputIssues(
+  issues: readonly { path?: readonly PropertyKey[] | readonly unknown[]; message: string; code?: string; keys?: readonly string[] }[],
+  prefix = "",
+): InputIssue[] {
+  return issues.flatMap((issue) => {
+    const at = [...(prefix ? [prefix] : []), ...(issue.path ?? [])];
+    if (issue.code === "unrecognized_keys" && issue.keys?.length) return issue.keys.map((key) => ({ path: formatPath([...at, key]), message: "unknown field" }));
+    return [{ path: formatPath(at), message: issue.message }];
+  });
 }
 
 /** `["params", 3, "default"]` → `params[3].default`. */

@@ -87,7 +87,7 @@ describe("ids of the wrong kind in arguments", () => {
     const b = await createTestWorkspace(app, "wrong-kind");
     const templateId = Buffer.from("Template:00000000-0000-4000-8000-000000000001").toString("base64");
     const result = await client.request("mutation($id: ID!) { revokeApiKey(input: { id: $id }) { apiKey { id } } }", { id: templateId }, b.secret);
-    expect(result.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", issues: [{ message: "is not an id of a ApiKey" }] });
+    expect(result.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", issues: [{ path: "input.id", message: "is not an id of a ApiKey" }] });
     expect(JSON.stringify(result)).not.toContain(templateId);
     const garbage = await client.request("mutation($id: ID!) { revokeApiKey(input: { id: $id }) { apiKey { id } } }", { id: "%%%<img>" }, b.secret);
     expect(garbage.errors?.[0]?.extensions?.code).toBe("BAD_USER_INPUT");
@@ -98,5 +98,20 @@ describe("ids of the wrong kind in arguments", () => {
       expect([query, result.errors?.[0]?.extensions?.code]).toEqual([query, "BAD_USER_INPUT"]);
       expect(JSON.stringify(result)).not.toContain("<b>");
     }
+  });
+
+  it("names the argument that holds a malformed or wrong-type id (spanId, evaluatorId, input.spanId), literal or variable, without echoing it", async () => {
+    const b = await createTestWorkspace(app, "id-args");
+    const gid = (type: string, id: string) => Buffer.from(`${type}:${id}`).toString("base64");
+    const evaluatorId = gid("Evaluator", "00000000-0000-4000-8000-000000000000");
+    const literal = await client.request(`query { explainMatch(spanId: "tr1:sp1", evaluatorId: "${evaluatorId}") { matched } }`, {}, b.secret);
+    expect(literal.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", issues: [{ path: "spanId", message: expect.stringMatching(/not a valid id/) }] });
+    const both = await client.request("query($s: ID!, $e: ID!) { explainMatch(spanId: $s, evaluatorId: $e) { matched } }", { s: "tr1:sp1", e: "nope:nope" }, b.secret);
+    expect(both.errors?.[0]?.extensions?.issues.map((i: any) => i.path).sort()).toEqual(["evaluatorId", "spanId"]);
+    const wrongType = await client.request("query($s: ID!, $e: ID!) { explainMatch(spanId: $s, evaluatorId: $e) { matched } }", { s: gid("Span", "00000000-0000-4000-8000-000000000000"), e: gid("Template", "00000000-0000-4000-8000-000000000000") }, b.secret);
+    expect(wrongType.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", issues: [{ path: "evaluatorId" }] });
+    const tried = await client.request('mutation($input: TryCodeInput!) { tryCode(input: $input) { outcome } }', { input: { starterId: "levenshtein", spanId: "trace:span" } }, b.secret);
+    expect(tried.errors?.[0]?.extensions).toMatchObject({ code: "BAD_USER_INPUT", issues: [{ path: "input.spanId", message: expect.stringMatching(/not a valid id/) }] });
+    for (const r of [literal, both, tried]) expect(JSON.stringify(r.errors)).not.toMatch(/tr1:sp1|trace:span|nope:nope/);
   });
 });

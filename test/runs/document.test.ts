@@ -125,7 +125,7 @@ describe("normaliseSpan", () => {
       { path: "kind", message: "must be one of chat, tool, agent, retrieval, other" },
       { path: "startTime", message: "must be an ISO 8601 date-time with a zone (e.g. 2026-01-31T12:00:00Z) or milliseconds since the epoch" },
       { path: "attributes", message: "must be an object of attribute key to value" },
-      { path: "", message: "unknown field(s): extra" },
+      { path: "extra", message: "unknown field" },
     ]);
   });
   it("refuses an end before the start", () => {

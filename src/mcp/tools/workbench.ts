@@ -2,7 +2,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Operations, SpanFilterInput, TryCodeRecord } from "../../cli/operations.js";
 import { parseTimeFlag } from "../../cli/time.js";
-import { libraryPinsSchema, sampleDocumentSchema } from "../../modules/try-code/schemas.js";
+import { libraryPinsSchema, tryCodeInputSchema } from "../../modules/try-code/schemas.js";
 import { sourceCodeSchema } from "../../modules/templates/schemas.js";
 import { badArguments, toolResult } from "../results.js";
 
@@ -39,7 +39,10 @@ export const workbenchInput = z.strictObject({
     .optional(),
   first: z.number().int().describe("list_spans: spans per page (at most 100, default 20).").optional(),
   after: z.string().describe("list_spans: the endCursor of the previous page.").optional(),
-  document: sampleDocumentSchema.describe("Without span, spanId or document, try_code runs on an empty sample document (and says so). Sample: a sample document: input, output, expected_output, attributes, trace, scores, metadata.").optional(),
+  // GraphQL tryCode's own document field: the API checks it (a sample document or an items.jsonl line), so MCP accepts exactly what GraphQL and the CLI accept.
+  document: tryCodeInputSchema.shape.document.describe(
+    "Sample: a sample document (input, output, expected_output, attributes, trace, scores, metadata) or a line of items.jsonl as it is (id, input, output, expected_output, context, tool_calls, expected_tool_calls, metadata, trace), mapped as dataset import maps it. Without span, spanId or document, try_code runs on an empty sample document (and says so).",
+  ),
   evaluator: z.string().describe("explain_match: the evaluator, by name or global id.").optional(),
 });
 

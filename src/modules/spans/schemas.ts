@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { formatPath } from "../../lib/errors.js";
+import { toInputIssues } from "../../lib/errors.js";
 import { SPAN_KINDS, SPAN_STATUSES, type SpanKind } from "../../lib/closed-lists.js";
 import { unstorableValues } from "../../lib/json-safety.js";
 
@@ -154,12 +154,8 @@ export function normaliseSpan(raw: unknown, now: Date): { span: NormalisedSpan }
   if (unstorable.length) return { issues: unstorable };
   const parsed = spanInputSchema.safeParse(raw);
   if (!parsed.success) {
-    return {
-      issues: parsed.error.issues.map((i) => ({
-        path: formatPath(i.path),
-        message: i.code === "unrecognized_keys" ? `unknown field(s): ${(i as { keys?: string[] }).keys?.join(", ")}` : i.message,
-      })),
-    };
+    // An unknown key is named at its own path (`bogus: unknown field`), never at the bare span.
+    return { issues: toInputIssues(parsed.error.issues) };
   }
   const s = parsed.data;
   const attrs = s.attributes ?? {};

@@ -20,7 +20,7 @@ export const sampleDocumentSchema = z
       .record(z.string(), z.record(z.string(), z.unknown(), { error: "must be an object of score name to value" }), { error: "must be an object of evaluator name to scores" })
       .optional(),
     metadata: z.record(z.string(), z.unknown(), { error: "must be an object" }).optional(),
-  }, { error: "must be an object (the sample document)" })
+  }, { error: (issue) => (issue.code === "invalid_type" ? "must be an object (the sample document)" : undefined) })
   .strict();
 
 /** Library pins of a draft: library name → version. */
