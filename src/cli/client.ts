@@ -5,6 +5,8 @@ import { basename } from "node:path";
 export interface ApiIssue {
   path: string;
   message: string;
+  /** The API's own path, when the CLI named the issue by its flag instead (`--span-kind` for `input.spanKind`). */
+  apiPath?: string;
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { createApiClient } from "./client.js";
 import { resolveConnection } from "./config.js";
 import { EXIT } from "./exit-codes.js";
+import { withFlagNames } from "./flag-names.js";
 import { createOperations, type Operations } from "./operations.js";
 import { processOutput, reportError, type Output } from "./output.js";
 
@@ -17,9 +18,11 @@ export interface CommandContext {
 /**
  * Wraps a command's action: builds its context from the global flags (--url, --api-key,
  * --profile, --json), runs it, and turns any error into its message and exit code. The action
- * returns an exit code, or nothing for success.
+ * returns an exit code, or nothing for success. An API error names the command's flags, not the
+ * API's fields (see withFlagNames).
+ * @param fields - API fields no flag spells alike, by the flag or argument that gives them (`sourceCode` → `FILE`)
  */
-export function action<A extends unknown[]>(run: (ctx: CommandContext, ...args: A) => Promise<number | void>) {
+export function action<A extends unknown[]>(run: (ctx: CommandContext, ...args: A) => Promise<number | void>, fields: Record<string, string> = {}) {
   return async (...raw: unknown[]) => {
     const command = raw[raw.length - 1] as Command;
     const options = command.optsWithGlobals();
@@ -30,7 +33,8 @@ export function action<A extends unknown[]>(run: (ctx: CommandContext, ...args: 
       const code = await run({ ops, output, connection, options }, ...(raw.slice(0, -2) as A));
       process.exitCode = code ?? EXIT.ok;
     } catch (error) {
-      process.exitCode = reportError(output, error);
+      // The API's field paths as this command's flags (`input.spanKind` → `--span-kind`).
+      process.exitCode = reportError(output, withFlagNames(error, command, fields));
     }
   };
 }

@@ -46,6 +46,20 @@ export function readTimeFlag(text: string, field: string, now = Date.now()): Tim
   throw new CliError("BAD_USER_INPUT", `must be ${TIME_FLAG_RULE} (got "${text}")`, field);
 }
 
+/**
+ * Reads a time given as a string (see readTimeFlag) or, from JSON (MCP arguments), as an epoch
+ * number with the same magnitude rule (1733000000 seconds, 1733000000000 milliseconds, …).
+ * @throws CliError BAD_USER_INPUT naming `field` for a number that is not a whole number ≥ 0.
+ */
+export function readTimeValue(value: string | number, field: string, now = Date.now()): TimeRead {
+  if (typeof value === "string") return readTimeFlag(value, field, now);
+  // Below 1e21 a whole number prints as digits; the rule reads at most 20 of them.
+  if (!Number.isInteger(value) || value < 0 || value >= 1e20) {
+    throw new CliError("BAD_USER_INPUT", `must be ${TIME_FLAG_RULE} (got the number ${value}: an epoch number is a whole number ≥ 0)`, field);
+  }
+  return readTimeFlag(BigInt(value).toString(), field, now);
+}
+
 /** A time flag as an ISO string (see readTimeFlag). */
 export function parseTimeFlag(text: string, field: string, now = Date.now()): string {
   return readTimeFlag(text, field, now).iso;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../src/cli/client.js";
-import { readTimeFlag, sayTimesRead } from "../../src/cli/time.js";
+import { readTimeFlag, readTimeValue, sayTimesRead } from "../../src/cli/time.js";
 
 describe("readTimeFlag", () => {
   const now = Date.parse("2026-12-01T12:00:00Z");
@@ -40,5 +40,25 @@ describe("sayTimesRead", () => {
     const other = new ApiError("NOT_FOUND", "no evaluator", [{ path: "evaluatorId", message: "not found" }]);
     await expect(sayTimesRead(() => Promise.reject(other), [{ read, apiField: "windowStart" }])).rejects.toBe(other);
     await expect(sayTimesRead(() => Promise.resolve(7), [])).resolves.toBe(7);
+  });
+});
+
+describe("readTimeValue", () => {
+  const now = Date.parse("2026-12-01T12:00:00Z");
+
+  it("reads a JSON number by the same magnitude rule as the string (MCP windowStart / windowEnd)", () => {
+    // 1788220800 s = 2026-09-01T00:00:00Z, worked by hand.
+    expect(readTimeValue(1788220800, "windowStart", now)).toMatchObject({ iso: "2026-09-01T00:00:00.000Z", as: "epoch seconds" });
+    expect(readTimeValue(1788220800000, "windowStart", now)).toMatchObject({ iso: "2026-09-01T00:00:00.000Z", as: "epoch milliseconds" });
+    expect(readTimeValue(1788220800000000, "windowStart", now)).toMatchObject({ iso: "2026-09-01T00:00:00.000Z", as: "epoch microseconds" });
+    expect(readTimeValue(1788220800000000000, "windowStart", now)).toMatchObject({ iso: "2026-09-01T00:00:00.000Z", as: "epoch nanoseconds" });
+    expect(readTimeValue(1733000000000, "windowStart", now).iso).toBe(readTimeValue("1733000000000", "windowStart", now).iso);
+    expect(readTimeValue("-7d", "windowStart", now).iso).toBe("2026-11-24T12:00:00.000Z");
+  });
+
+  it("refuses a number that is not a whole epoch number, naming the field", () => {
+    for (const bad of [1.5, -1, Number.NaN, Infinity, 1e20]) {
+      expect(() => readTimeValue(bad, "windowEnd", now)).toThrow(expect.objectContaining({ code: "BAD_USER_INPUT", field: "windowEnd", message: expect.stringContaining("whole number") }));
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
 import { action } from "../context.js";
-import { EXIT } from "../exit-codes.js";
+import { CliError, EXIT } from "../exit-codes.js";
 import { numberFlag, parseJsonFlag, readJsonLines } from "../inputs.js";
 import type { SpanFilterInput, SpanRecord } from "../operations.js";
 import { cell, emit, table } from "../output.js";
@@ -47,6 +47,10 @@ export function spansCommand(program: Command): void {
         if (o.kind !== undefined) filter.kind = o.kind;
         if (o.from !== undefined) filter.from = parseTimeFlag(o.from, "--from");
         if (o.to !== undefined) filter.to = parseTimeFlag(o.to, "--to");
+        // --from at or after --to matches nothing: refused, naming both and what they were read as.
+        if (filter.from !== undefined && filter.to !== undefined && filter.from >= filter.to) {
+          throw new CliError("BAD_USER_INPUT", `must be after --from (--from "${o.from}" was read as ${filter.from}, --to "${o.to}" as ${filter.to}): no span starts at or after --from and before --to`, "--to");
+        }
         if (o.evaluator !== undefined) filter.evaluatorId = (await ctx.ops.getEvaluator(o.evaluator)).id;
         if (o.outcome !== undefined) filter.outcome = o.outcome;
         if (o.scoreName !== undefined) filter.scoreName = o.scoreName;
@@ -86,7 +90,7 @@ export function spansCommand(program: Command): void {
         emit(ctx.output, result, () =>
           [
             `stored ${result.stored} span(s) (${result.created} new), ${result.evaluationsQueued} evaluation(s) queued`,
-            ...result.rejected.map((r) => `rejected line ${r.line}: ${r.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`),
+            ...result.rejected.map((r) => `rejected line ${r.line}: ${r.issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ")}`),
           ].join("\n"),
         );
         return result.rejected.length ? EXIT.badInput : EXIT.ok;

@@ -98,6 +98,6 @@ export function tryCommand(genai: Command): void {
         if (o.template) input.templateId = (await ctx.ops.getTemplate(o.template)).id;
         if (o.templateVersion) input.templateVersion = Number(o.templateVersion);
         return printTryResult(ctx, await ctx.ops.tryCode(input));
-      }),
+      }, { sourceCode: "FILE", spanId: "--span", span: "--span" }),
     );
 }

@@ -1,7 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { backfillText, estimateText } from "../../cli/commands/backfills.js";
-import { readTimeFlag, sayTimesRead } from "../../cli/time.js";
+import { readTimeValue, sayTimesRead } from "../../cli/time.js";
 import type { Operations } from "../../cli/operations.js";
 import { BACKFILL_STATUSES, backfillInputSchema } from "../../modules/backfills/schemas.js";
 import { badArguments, toolResult } from "../results.js";
@@ -14,8 +14,9 @@ export const backfillsInput = z.strictObject({
   action: z.enum(["list", "get", "estimate", "create", "cancel"]).describe("list: the workspace's backfills and the active limit; get: one with progress and summary; estimate: what create would do, creating nothing; create: queue a backfill; cancel: stop a queued or running one."),
   id: z.string().describe("get / cancel: the backfill's global id.").optional(),
   evaluator: z.string().describe("estimate / create: the evaluator to run, by name or global id; list: only its backfills.").optional(),
-  windowStart: z.string().describe("estimate / create: start of the window: -7d, -12h, now, ISO 8601, or epoch seconds, milliseconds, microseconds or nanoseconds (told apart by size: 10, 13, 16 or 19 digits).").optional(),
-  windowEnd: z.string().describe("End of the window (default now); at most 90 days after the start, not in the future.").optional(),
+  // A string or, as JSON allows, an epoch number: read by the CLI's rule (readTimeValue), so 1733000000000 and "1733000000000" are the same instant.
+  windowStart: z.union([z.string(), z.number()]).describe("estimate / create: start of the window: -7d, -12h, now, ISO 8601, or epoch seconds, milliseconds, microseconds or nanoseconds (a string or a number, told apart by size: 10, 13, 16 or 19 digits).").optional(),
+  windowEnd: z.union([z.string(), z.number()]).describe("End of the window (default now), as windowStart; at most 90 days after the start, not in the future.").optional(),
   name: fields.name,
   templateVersion: fields.templateVersion,
   filter: fields.filter,
@@ -45,11 +46,11 @@ export const backfillsTool = {
     const input = async () => {
       const issues = [
         ...(args.evaluator ? [] : [{ path: "evaluator", message: "is required: the evaluator to run, by name or id" }]),
-        ...(args.windowStart ? [] : [{ path: "windowStart", message: "is required: the start of the window, e.g. -7d" }]),
+        ...(args.windowStart !== undefined && args.windowStart !== "" ? [] : [{ path: "windowStart", message: "is required: the start of the window, e.g. -7d" }]),
       ];
       if (issues.length) throw badArguments(issues);
-      const start = readTimeFlag(args.windowStart!, "windowStart");
-      const end = args.windowEnd ? readTimeFlag(args.windowEnd, "windowEnd") : undefined;
+      const start = readTimeValue(args.windowStart!, "windowStart");
+      const end = args.windowEnd !== undefined && args.windowEnd !== "" ? readTimeValue(args.windowEnd, "windowEnd") : undefined;
       const input = {
         evaluatorId: (await ops.getEvaluator(args.evaluator!)).id,
         windowStart: start.iso,
