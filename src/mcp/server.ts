@@ -9,7 +9,7 @@ import { backfillsTool } from "./tools/backfills.js";
 import { manageEvaluatorsTool } from "./tools/manage-evaluators.js";
 import { workbenchTool } from "./tools/workbench.js";
 
-/** The MCP tools: each a zod input schema (the modules' own field schemas) and a handler over the operations. */
+/** The MCP tools (their names also in tool-names.ts, for `oodle --help`; test/mcp checks both): each a zod input schema (the modules' own field schemas) and a handler over the operations. */
 const TOOLS = [manageEvaluatorsTool, workbenchTool, backfillsTool] as const;
 
 /** The JSON Schema of a tool's input, from its zod schema with the descriptions. */

@@ -5,6 +5,7 @@ import { action } from "../context.js";
 import { CliError } from "../exit-codes.js";
 import { createOperations } from "../operations.js";
 import { emit } from "../output.js";
+import { MCP_TOOL_NAMES } from "../../mcp/tool-names.js";
 
 /** `oodle login`, `oodle whoami` and `oodle mcp serve`. */
 export function sessionCommands(program: Command): void {
@@ -33,7 +34,7 @@ export function sessionCommands(program: Command): void {
       }),
     );
 
-  const mcp = program.command("mcp").description("the MCP server: tools manage_genai_evaluators and genai_evaluator_workbench");
+  const mcp = program.command("mcp").description(`the MCP server: tools ${MCP_TOOL_NAMES.join(", ")}`);
   mcp
     .command("serve")
     .description("serves MCP over stdio, calling the service with the CLI's URL and key (also served over streamable HTTP at <url>/mcp)")
