@@ -231,7 +231,7 @@ describe("samples", () => {
     expect(bare.errors).toBeUndefined();
     const badDoc = await ws.gql(TRY, { input: { sourceCode: src, document: { outptu: "typo", attributes: [] } } });
     expect(badDoc.errors![0]!.extensions!.code).toBe("BAD_USER_INPUT");
-    expect(badDoc.errors![0]!.extensions!.issues.map((i: any) => i.path).sort()).toEqual(["document", "document.attributes"]);
+    expect(badDoc.errors![0]!.extensions!.issues.map((i: any) => i.path).sort()).toEqual(["document.attributes", "document.outptu"]);
   });
 
   it("returns the user's error with its traceback, output and duration, and stores nothing", async () => {
