@@ -75,7 +75,7 @@ describe("itemColumnsOf (one items.jsonl line)", () => {
   it("accepts the shared/data shape plus a trace, and refuses unknown keys and U+0000", () => {
     const ok = itemColumnsOf({ id: 7, input: "hi", output: null, trace: { spans: [{ name: "s", kind: "tool" }] } });
     expect(ok.columns).toMatchObject({ externalId: "7", input: "hi", output: null, traceSpans: [{ name: "s", kind: "tool" }], metadata: {} });
-    expect(itemColumnsOf({ id: "x", outptu: "typo" }).issues?.[0]?.message).toMatch(/outptu/);
+    expect(itemColumnsOf({ id: "x", outptu: "typo" }).issues).toEqual([{ path: "outptu", message: "unknown field" }]);
     expect(itemColumnsOf([1, 2]).issues).toEqual([{ path: "", message: "must be a JSON object" }]);
     expect(itemColumnsOf({ output: "a\u0000b" }, JSON.stringify({ output: "a\u0000b" })).issues?.[0]?.message).toMatch(/U\+0000/);
   });
