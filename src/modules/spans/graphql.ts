@@ -187,7 +187,7 @@ builder.relayMutationField(
         required: true,
         description:
           `Up to ${MAX_SPANS_PER_BATCH} spans (${MAX_BATCH_BYTES / 1024 / 1024} MiB of JSON), each ` +
-          "{traceId, spanId, parentSpanId?, name, kind? (chat|tool|agent|retrieval|other), startTime? (ISO 8601 or epoch ms), endTime?, " +
+          "{traceId, spanId, parentSpanId?, name, kind? (chat|tool|agent|retrieval|other), startTime? (ISO 8601, or epoch s/ms/µs/ns told apart by size: below 1e11 s, below 1e14 ms, below 1e17 µs, else ns), endTime?, " +
           "input?, output?, attributes? (flat keys), metadata?, status? (unset|ok|error)}. The conversation is input + output in the " +
           "OpenAI message shape, or the attributes gen_ai.input.messages / gen_ai.output.messages.",
       }),
