@@ -201,4 +201,16 @@ describe("experiment results: summaries, filters, failures, retry, cancel, compa
     const other = await principalOf(app, "other");
     await expect(app.services.experiments.createExperiment(other.principal, { datasetId, templateIds: [template.id] })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
+
+  it("refuses two evaluators with the same name (an evaluator and a template run under its defaults), naming both, writing nothing", async () => {
+    const { template } = await app.services.templates.createTemplateFromStarter(principal, "refusal", { name: "Same name" });
+    const evaluator = await app.services.evaluators.createEvaluator(principal, { name: "Same name", templateId: template.id });
+    const experiments = await app.prisma.experiment.count({ where: { workspaceId: principal.workspaceId } });
+    await expect(app.services.experiments.createExperiment(principal, { datasetId, evaluatorIds: [evaluator.id], templateIds: [template.id] })).rejects.toMatchObject({
+      code: "BAD_USER_INPUT",
+      issues: [{ path: "templateIds[0]", message: 'evaluatorIds[0] and templateIds[0] are both named "Same name": give each evaluator of an experiment its own name (summaries and compareExperiments match evaluators by name)' }],
+    });
+    expect(await app.prisma.evaluator.count({ where: { workspaceId: principal.workspaceId, name: "Same name" } })).toBe(1);
+    expect(await app.prisma.experiment.count({ where: { workspaceId: principal.workspaceId } })).toBe(experiments);
+  });
 });

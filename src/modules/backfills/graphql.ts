@@ -20,7 +20,7 @@ const ProgressRef = builder.objectRef<BackfillProgress>("BackfillProgress").impl
     spansDone: t.exposeInt("spansDone", { description: "Spans of the finished batches." }),
     batchesTotal: t.exposeInt("batchesTotal"),
     batchesDone: t.exposeInt("batchesDone"),
-    runsRecorded: t.exposeInt("runsRecorded", { description: "Runs this backfill recorded (also those a later backfill replaced since)." }),
+    runsRecorded: t.exposeInt("runsRecorded", { description: "Runs the finished batches recorded (also those a later backfill replaced since): the same batches as spansDone." }),
     pairsSkipped: t.exposeInt("pairsSkipped", { description: "(span, evaluator) pairs of finished batches left as they were: already evaluated (no rerun), or a dependency's rule did not match." }),
     runsSuperseded: t.exposeInt("runsSuperseded", { description: "Earlier runs this backfill replaced (rerun); each is kept in Run.history." }),
     fraction: t.exposeFloat("fraction", { description: "spansDone / spansTotal, 0 to 1: for a progress bar." }),
