@@ -114,10 +114,21 @@ describe("experiment results: summaries, filters, failures, retry, cancel, compa
     const { summary } = (await query(`query ($id: ID!) { experiment(id: $id) { summary { name dataType count mean passRate passed } } }`, { id })).experiment;
     const words = summary.find((s: { name: string }) => s.name === "word_count");
     const within = summary.find((s: { name: string }) => s.name === "within_length");
-    expect(words).toMatchObject({ dataType: "NUMERIC", count: 80, passRate: null });
+    // One rule: no pass rate means no passed count either, and the items filter matches neither way.
+    expect(words).toMatchObject({ dataType: "NUMERIC", count: 80, passRate: null, passed: null });
     expect(words.mean).toBeGreaterThan(1);
     expect(within).toMatchObject({ dataType: "BOOLEAN", count: 80 });
     expect(within.passRate).toBeCloseTo(within.mean, 9);
+    expect(within.passed).toBe(Math.round(within.mean * 80));
+    const items = async (filter: Record<string, unknown>) =>
+      (await query(`query ($id: ID!, $filter: ExperimentItemFilter) { experiment(id: $id) { items(filter: $filter, first: 500) { edges { node { item { id } } } } } }`, { id, filter })).experiment.items.edges.length;
+    expect(await items({ scoreName: "word_count", passed: true })).toBe(0);
+    expect(await items({ scoreName: "word_count", passed: false })).toBe(0);
+    expect(await items({ scoreName: "word_count", minValue: 0 })).toBe(80);
+    expect(await items({ scoreName: "within_length", passed: true })).toBe(within.passed);
+    expect(await items({ scoreName: "within_length", passed: false })).toBe(80 - within.passed);
+    // Without a score name, passed: true is an item with any passing score: within_length's only.
+    expect(await items({ passed: true })).toBe(within.passed);
   });
 
   it("reports failures by outcome, filters items by outcome, and retries failed items without duplicates", async () => {
