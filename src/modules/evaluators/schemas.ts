@@ -88,8 +88,7 @@ export const createEvaluatorInputSchema = z.object({
 
 /**
  * The input of updateEvaluator: only the given fields change. `params` replaces the values, or
- * with `mergeParams: true` is merged into them (see `mergeParamValues`). Fields without a
- * description are those of createEvaluator, with no default.
+ * with `mergeParams: true` is merged into them (see `mergeParamValues`).
  */
 export const updateEvaluatorInputSchema = z
   .object({
