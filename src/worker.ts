@@ -64,10 +64,16 @@ export interface WorkerOptions {
   reconcileIntervalMs?: number;
 }
 
-/** The worker concurrency of a queue: its registry entry's, else 4. */
+/** The worker concurrency of a queue (jobs held at once by this process): its registry entry's, else 4. */
 function concurrencyOf(name: QueueName): number {
   const entry = queueRegistry[name] as { concurrency?: number };
   return entry.concurrency ?? 4;
+}
+
+/** BullMQ workers of a queue in this process: its registry entry's `fetchers`, else 1 (see the registry). */
+function fetchersOf(name: QueueName): number {
+  const entry = queueRegistry[name] as { fetchers?: number };
+  return entry.fetchers ?? 1;
 }
 
 /**
@@ -83,7 +89,7 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
   const table = processors(app);
   // Job id → infrastructure retries so far (for the backoff); forgotten once the job gets through.
   const infraRetries = new Map<string, number>();
-  const workers = names.map((name) => {
+  const workers = names.flatMap((name) => Array.from({ length: fetchersOf(name) }, () => ({ name, share: Math.ceil(concurrencyOf(name) / fetchersOf(name)) }))).map(({ name, share }) => {
     const processor = table[name] as Processor<QueueName>;
     const worker = new Worker(
       name,
@@ -108,7 +114,7 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
           throw new DelayedError();
         }
       },
-      { connection, prefix: app.config.QUEUE_PREFIX, concurrency: concurrencyOf(name), maxStalledCount: 3, name: WORKER_NAME, ...options.stalled },
+      { connection, prefix: app.config.QUEUE_PREFIX, concurrency: share, maxStalledCount: 3, name: WORKER_NAME, ...options.stalled },
     );
     worker.on("failed", (job, err) => app.logger.warn({ queue: name, jobId: job?.id, attempts: job?.attemptsMade, err }, "job failed"));
     worker.on("error", (err) => app.logger.warn({ queue: name, err: err.message }, "worker error (it reconnects)"));

@@ -36,6 +36,14 @@ export const queueRegistry = {
      * executor's pool does).
      */
     concurrency: 400,
+    /**
+     * BullMQ workers on this queue per process, sharing the concurrency: one worker fetches its
+     * jobs one Redis call after another, and every fetch leaves the queue's marker set, so the
+     * next worker wakes and fetches beside it — a burst of an ingest batch's jobs is taken in a
+     * quarter of the round trips, and at saturation fetching is not one sequence of calls.
+     * The batcher coalesces the jobs of all of them (it is per process).
+     */
+    fetchers: 4,
   },
   /**
    * A barrier of an evaluator dependency on a span (src/modules/dependencies/flows.ts): a child

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { FlowSpec, Queues } from "../../queues/queues.js";
 import { barrierJobId, evaluationJobId } from "../../queues/registry.js";
-import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
+import type { EnqueuedEvaluator, EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
 import type { DependencyMap } from "./graph.js";
 
 /**
@@ -84,15 +84,15 @@ export async function addSpanJobs(queues: Queues, jobs: SpanJobs): Promise<void>
  */
 export function dependencyEnqueuer(deps: { prisma: PrismaClient; queues: Queues }): EvaluationEnqueuer {
   const { prisma, queues } = deps;
-  return async (workspaceId, pairs) => {
+  return async (workspaceId, pairs, known) => {
     if (pairs.length === 0) return;
     const ids = [...new Set(pairs.map((p) => p.evaluatorId))];
-    const evaluators = await prisma.evaluator.findMany({ where: { id: { in: ids } }, select: { id: true, kind: true, dependencies: { select: { dependsOnId: true }, orderBy: { position: "asc" } } } });
+    const evaluators = known && ids.every((id) => known.has(id)) ? ids.map((id) => known.get(id)!) : await readEvaluators(prisma, ids);
     const kinds = new Map(evaluators.map((e) => [e.id, e.kind]));
-    const dependsOn: DependencyMap = new Map(evaluators.map((e) => [e.id, e.dependencies.map((d) => d.dependsOnId)]));
+    const dependsOn: DependencyMap = new Map(evaluators.map((e) => [e.id, e.dependsOn]));
     const bySpan = new Map<string, string[]>();
     for (const p of pairs) bySpan.set(p.spanId, [...(bySpan.get(p.spanId) ?? []), p.evaluatorId]);
-    const dependents = evaluators.filter((e) => e.dependencies.length > 0).map((e) => e.id);
+    const dependents = evaluators.filter((e) => e.dependsOn.length > 0).map((e) => e.id);
     const done = await finishedPairs(prisma, pairs, dependents, dependsOn);
     const all: SpanJobs = { plain: [], flows: [] };
     for (const [spanId, matched] of bySpan) {
@@ -104,6 +104,12 @@ export function dependencyEnqueuer(deps: { prisma: PrismaClient; queues: Queues 
     }
     await addSpanJobs(queues, all);
   };
+}
+
+/** The evaluators as an enqueuer needs them. */
+async function readEvaluators(prisma: PrismaClient, ids: string[]): Promise<EnqueuedEvaluator[]> {
+  const rows = await prisma.evaluator.findMany({ where: { id: { in: ids } }, select: { id: true, kind: true, dependencies: { select: { dependsOnId: true }, orderBy: { position: "asc" } } } });
+  return rows.map((e) => ({ id: e.id, kind: e.kind, dependsOn: e.dependencies.map((d) => d.dependsOnId) }));
 }
 
 /** `span/evaluator` of the pairs that take part in a dependency and already have a run (a span sent again). */

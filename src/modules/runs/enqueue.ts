@@ -7,8 +7,19 @@ export interface EvaluationPair {
   evaluatorId: string;
 }
 
-/** Queues evaluations (see {@link enqueueEvaluations}); replaceable, e.g. by BullMQ flows for dependencies. */
-export type EvaluationEnqueuer = (workspaceId: string, pairs: readonly EvaluationPair[]) => Promise<void>;
+/** What an enqueuer needs to know of an evaluator: its kind and the evaluators it depends on (in position order). */
+export interface EnqueuedEvaluator {
+  id: string;
+  kind: string;
+  dependsOn: string[];
+}
+
+/**
+ * Queues evaluations (see {@link queueEnqueuer}); replaceable, e.g. by BullMQ flows for dependencies.
+ * @param known - the pairs' evaluators when the caller has just read them (ingest does), so the
+ *   enqueuer does not read them again; every evaluator of `pairs` must then be in it.
+ */
+export type EvaluationEnqueuer = (workspaceId: string, pairs: readonly EvaluationPair[], known?: ReadonlyMap<string, EnqueuedEvaluator>) => Promise<void>;
 
 /**
  * Queues one `evaluate-span` job per (span, evaluator), ids only, with the deterministic job id

@@ -168,21 +168,30 @@ export function createRunProcessor(deps: {
     return found;
   }
 
-  /** The spans of each trace, earliest first, at most MAX_TRACE_SPANS each (two queries for the batch, bounded). */
-  async function tracesOf(workspaceId: string, traceIds: string[]): Promise<Map<string, Span[]>> {
-    const ids = await prisma.$queryRaw<{ id: string }[]>`
-      SELECT id FROM (
+  /**
+   * The spans of a batch and their traces in two queries: span id → span (absent when it is gone),
+   * and trace id → its spans, earliest first, at most MAX_TRACE_SPANS each.
+   */
+  async function spansAndTraces(workspaceId: string, spanIds: string[]): Promise<{ spans: Map<string, Span>; traces: Map<string, Span[]> }> {
+    const ids = await prisma.$queryRaw<{ id: string; inTrace: boolean }[]>`
+      SELECT id, n <= ${MAX_TRACE_SPANS}::int AS "inTrace" FROM (
         SELECT id, row_number() OVER (PARTITION BY "traceId" ORDER BY "startTime", "createdAt") AS n
-        FROM "Span" WHERE "workspaceId" = ${workspaceId}::uuid AND "traceId" = ANY(${traceIds}::text[])
-      ) t WHERE n <= ${MAX_TRACE_SPANS}::int`;
-    const rows = await prisma.span.findMany({ where: { id: { in: ids.map((r) => r.id) } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] });
-    const out = new Map<string, Span[]>();
+        FROM "Span" WHERE "workspaceId" = ${workspaceId}::uuid
+          AND "traceId" IN (SELECT "traceId" FROM "Span" WHERE "workspaceId" = ${workspaceId}::uuid AND id = ANY(${spanIds}::uuid[]))
+      ) t WHERE n <= ${MAX_TRACE_SPANS}::int OR id = ANY(${spanIds}::uuid[])`;
+    const inTrace = new Set(ids.filter((r) => r.inTrace).map((r) => r.id));
+    const wanted = new Set(spanIds);
+    const rows = ids.length ? await prisma.span.findMany({ where: { id: { in: ids.map((r) => r.id) } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] }) : [];
+    const spans = new Map<string, Span>();
+    const traces = new Map<string, Span[]>();
     for (const row of rows) {
-      const list = out.get(row.traceId) ?? [];
-      if (list.length < MAX_TRACE_SPANS) list.push(row);
-      out.set(row.traceId, list);
+      if (wanted.has(row.id)) spans.set(row.id, row);
+      if (!inTrace.has(row.id)) continue;
+      const list = traces.get(row.traceId) ?? [];
+      list.push(row);
+      traces.set(row.traceId, list);
     }
-    return out;
+    return { spans, traces };
   }
 
   /**
@@ -251,17 +260,23 @@ export function createRunProcessor(deps: {
   async function evaluateBatch(jobs: LiveJob[]): Promise<Settled<ProcessStatus>[]> {
     const { workspaceId, evaluatorId } = jobs[0]!.payload;
     const results: (Settled<ProcessStatus> | undefined)[] = new Array(jobs.length);
-    const evaluator = await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, include: { template: { select: { latestVersion: true } } } });
+    const spanIds = jobs.map((j) => j.payload.spanId);
+    // The batch's reads do not depend on each other: one round of queries side by side (a round
+    // trip costs most of a small batch's time), then the dependencies' inputs when there are any.
+    const [evaluator, declared, doneRuns, { spans, traces }] = await Promise.all([
+      prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, include: { template: { select: { latestVersion: true } } } }),
+      declaredDependencies(prisma, evaluatorId),
+      prisma.run.findMany({ where: { evaluatorId, spanId: { in: spanIds } }, select: { spanId: true, inputRunIds: true } }),
+      spansAndTraces(workspaceId, spanIds),
+    ]);
     if (evaluator?.kind === "external") return jobs.map(() => ok("external"));
     if (!evaluator || !evaluator.templateId) {
       await deps.afterEvaluation?.(jobs.map((j) => j.payload));
       return jobs.map(() => ok("evaluator-gone"));
     }
-    const spanIds = jobs.map((j) => j.payload.spanId);
-    const declared = await declaredDependencies(prisma, evaluatorId);
     const read = declared.length ? await spansInputs(prisma, spanIds, declared) : new Map<string, SpanInputs>();
     const inputsOf = (spanId: string): SpanInputs => read.get(spanId) ?? new Map();
-    const done = new Map((await prisma.run.findMany({ where: { evaluatorId, spanId: { in: spanIds } }, select: { spanId: true, inputRunIds: true } })).map((r) => [r.spanId!, r]));
+    const done = new Map(doneRuns.map((r) => [r.spanId!, r]));
 
     const base = (j: LiveJob): RunRecord<SpanTarget> => ({
       workspaceId, evaluatorId, templateVersionId: null, target: { spanId: j.payload.spanId }, params: {}, libraryVersions: {}, result: null,
@@ -296,7 +311,6 @@ export function createRunProcessor(deps: {
     }
 
     if (open.length) {
-      const spans = new Map((await prisma.span.findMany({ where: { workspaceId, id: { in: open.map((p) => p.job.payload.spanId) } } })).map((s) => [s.id, s]));
       for (const p of open) if (!spans.has(p.job.payload.spanId)) results[p.index] = ok("span-gone");
       open = open.filter((p) => spans.has(p.job.payload.spanId));
       const version = await versionOf(evaluator);
@@ -309,7 +323,6 @@ export function createRunProcessor(deps: {
       }
       if (toRun.length) {
         const prepared = await deps.preparer.prepare(workspaceId, version, undefined, evaluator.isolation === "strict" ? "strict" : "warm");
-        const traces = await tracesOf(workspaceId, [...new Set(toRun.map((p) => spans.get(p.job.payload.spanId)!.traceId))]);
         const names = declared.map((d) => d.name);
         const startedAt = new Date();
         const items = toRun.map((p) => {

@@ -14,9 +14,9 @@ import { conversationInput, conversationOutput } from "./genai.js";
 import { listSpans, type SpanPageRequest } from "./list.js";
 
 export { spanCursor } from "./list.js";
-import { matchSpan, type EvaluatorRule, type MatchDecision } from "./matching.js";
+import { matchSpan, type MatchDecision } from "./matching.js";
 import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
-import { countDecision, emptyCounts, owedOnResend, recordMatchStats, type MatchCounts } from "./stats.js";
+import { countDecision, emptyCounts, owedOnResend, recordOwedAndMatchStats, type MatchCounts } from "./stats.js";
 
 /** Most spans of a trace put in `ctx.trace.spans` (the earliest by start time). */
 export const MAX_TRACE_SPANS = 500;
@@ -193,7 +193,16 @@ export function createSpanService(deps: {
     const sizes = spans.map((s, i) => (unstorable[i]!.length ? 0 : Buffer.byteLength(JSON.stringify(s) ?? "", "utf8")));
     const total = sizes.reduce((a, b) => a + b, 0);
     if (total > MAX_BATCH_BYTES) throw new LimitExceededError(`at most ${MAX_BATCH_BYTES} bytes of spans per batch (got ${total}): split the batch`);
-    await checkBacklog(principal.workspaceId);
+    // The workspace's evaluators are read beside the backlog check, before the transaction (the
+    // rules as they are at ingest), with their dependencies, which the enqueuer then needs not read.
+    const [evaluators] = await Promise.all([
+      prisma.evaluator.findMany({
+        where: { workspaceId: principal.workspaceId, archivedAt: null },
+        select: { ...RULE_FIELDS, dependencies: { select: { dependsOnId: true }, orderBy: { position: "asc" } } },
+        orderBy: { createdAt: "asc" },
+      }),
+      checkBacklog(principal.workspaceId),
+    ]);
     const now = new Date();
     const accepted: { index: number; span: NormalisedSpan }[] = [];
     const rejected: IngestResult["rejected"] = [];
@@ -216,11 +225,6 @@ export function createSpanService(deps: {
     const { stored, pairs, queued } = await prisma.$transaction(
       async (tx) => {
         const stored = await store(tx, principal.workspaceId, accepted);
-        const evaluators: (EvaluatorRule & { kind: string })[] = await tx.evaluator.findMany({
-          where: { workspaceId: principal.workspaceId, archivedAt: null },
-          select: RULE_FIELDS,
-          orderBy: { createdAt: "asc" },
-        });
         const pairs: EvaluationPair[] = [];
         const owed: { spanId: string; evaluatorId: string; workspaceId: string }[] = [];
         const resent: { spanId: string; evaluatorId: string }[] = [];
@@ -241,15 +245,14 @@ export function createSpanService(deps: {
           }
         });
         const owedAgain = await owedOnResend(tx, principal.workspaceId, resent, counts);
-        const owedNew = owed.length ? (await tx.owedEvaluation.createMany({ data: owed, skipDuplicates: true })).count : 0;
         // Last: the stats rows are shared by every ingest of the workspace, so their row locks are held for the shortest time.
-        await recordMatchStats(tx, principal.workspaceId, counts);
+        const owedNew = await recordOwedAndMatchStats(tx, principal.workspaceId, owed, counts);
         return { stored, pairs, queued: owedNew + owedAgain };
       },
       { maxWait: 10_000, timeout: 60_000 },
     );
     try {
-      await deps.enqueue(principal.workspaceId, pairs);
+      await deps.enqueue(principal.workspaceId, pairs, new Map(evaluators.map((e) => [e.id, { id: e.id, kind: e.kind, dependsOn: e.dependencies.map((d) => d.dependsOnId) }])));
     } catch (error) {
       // Committed above: the reconciler queues them once Redis is back. The client is told success,
       // which is true (its spans and their owed evaluations are stored), never "stored but failed".

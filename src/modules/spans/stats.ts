@@ -52,29 +52,49 @@ export async function owedOnResend(
 }
 
 /**
- * Adds a batch's counts to each evaluator's EvaluatorMatchStats row in one statement (rows are
- * locked in evaluator id order, so two concurrent ingests cannot deadlock).
+ * Records the new spans' owed evaluations (a pair already owed is left as it is) and adds a
+ * batch's counts to each evaluator's EvaluatorMatchStats row, in ONE statement (one round trip
+ * of the ingest transaction). Stats rows are locked in evaluator id order, so two concurrent
+ * ingests cannot deadlock.
+ * @returns how many owed rows were created.
  */
-export async function recordMatchStats(prisma: Pick<PrismaClient, "$executeRaw">, workspaceId: string, byEvaluator: Map<string, MatchCounts>): Promise<void> {
+export async function recordOwedAndMatchStats(
+  prisma: Pick<PrismaClient, "$queryRaw">,
+  workspaceId: string,
+  owed: readonly { spanId: string; evaluatorId: string }[],
+  byEvaluator: Map<string, MatchCounts>,
+): Promise<number> {
   const rows = [...byEvaluator.entries()]
     .filter(([, c]) => Object.values(c).some((n) => n > 0))
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
     .map(([evaluatorId, c]) => ({ evaluatorId, ...c }));
-  if (rows.length === 0) return;
-  await prisma.$executeRaw`
-    INSERT INTO "EvaluatorMatchStats" AS s ("evaluatorId", "workspaceId", "spansMatched", "skippedDisabled", "skippedKind",
-      "skippedName", "skippedAttributes", "skippedSampling", "lastMatchedAt", "lastSeenAt")
-    SELECT (e->>'evaluatorId')::uuid, ${workspaceId}::uuid, (e->>'matched')::int, (e->>'disabled')::int, (e->>'kind')::int,
-      (e->>'name')::int, (e->>'attributes')::int, (e->>'sampling')::int,
-      CASE WHEN (e->>'matched')::int > 0 THEN now() AT TIME ZONE 'UTC' END, now() AT TIME ZONE 'UTC'
-    FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) AS e
-    ON CONFLICT ("evaluatorId") DO UPDATE SET
-      "spansMatched" = s."spansMatched" + EXCLUDED."spansMatched",
-      "skippedDisabled" = s."skippedDisabled" + EXCLUDED."skippedDisabled",
-      "skippedKind" = s."skippedKind" + EXCLUDED."skippedKind",
-      "skippedName" = s."skippedName" + EXCLUDED."skippedName",
-      "skippedAttributes" = s."skippedAttributes" + EXCLUDED."skippedAttributes",
-      "skippedSampling" = s."skippedSampling" + EXCLUDED."skippedSampling",
-      "lastMatchedAt" = COALESCE(EXCLUDED."lastMatchedAt", s."lastMatchedAt"),
-      "lastSeenAt" = EXCLUDED."lastSeenAt"`;
+  if (rows.length === 0 && owed.length === 0) return 0;
+  // createdAt as Prisma writes it (the app's clock, UTC), so the reconciler's grace reads it as before.
+  const [row] = await prisma.$queryRaw<{ owed: number }[]>`
+    WITH owed AS (
+      INSERT INTO "OwedEvaluation" ("spanId", "evaluatorId", "workspaceId", "createdAt")
+      SELECT (o->>'spanId')::uuid, (o->>'evaluatorId')::uuid, ${workspaceId}::uuid, ${new Date().toISOString()}::timestamp(3)
+      FROM jsonb_array_elements(${JSON.stringify(owed.map((p) => ({ spanId: p.spanId, evaluatorId: p.evaluatorId })))}::jsonb) AS o
+      ON CONFLICT DO NOTHING
+      RETURNING 1
+    ), stats AS (
+      INSERT INTO "EvaluatorMatchStats" AS s ("evaluatorId", "workspaceId", "spansMatched", "skippedDisabled", "skippedKind",
+        "skippedName", "skippedAttributes", "skippedSampling", "lastMatchedAt", "lastSeenAt")
+      SELECT (e->>'evaluatorId')::uuid, ${workspaceId}::uuid, (e->>'matched')::int, (e->>'disabled')::int, (e->>'kind')::int,
+        (e->>'name')::int, (e->>'attributes')::int, (e->>'sampling')::int,
+        CASE WHEN (e->>'matched')::int > 0 THEN now() AT TIME ZONE 'UTC' END, now() AT TIME ZONE 'UTC'
+      FROM jsonb_array_elements(${JSON.stringify(rows)}::jsonb) AS e
+      ON CONFLICT ("evaluatorId") DO UPDATE SET
+        "spansMatched" = s."spansMatched" + EXCLUDED."spansMatched",
+        "skippedDisabled" = s."skippedDisabled" + EXCLUDED."skippedDisabled",
+        "skippedKind" = s."skippedKind" + EXCLUDED."skippedKind",
+        "skippedName" = s."skippedName" + EXCLUDED."skippedName",
+        "skippedAttributes" = s."skippedAttributes" + EXCLUDED."skippedAttributes",
+        "skippedSampling" = s."skippedSampling" + EXCLUDED."skippedSampling",
+        "lastMatchedAt" = COALESCE(EXCLUDED."lastMatchedAt", s."lastMatchedAt"),
+        "lastSeenAt" = EXCLUDED."lastSeenAt"
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM owed)::int AS owed`;
+  return row?.owed ?? 0;
 }
