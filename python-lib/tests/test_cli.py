@@ -321,7 +321,8 @@ def test_run_template_yaml_required_setting_without_default(tmp_path):
     assert json.loads(given.stdout)[0]["value"] == 0.7
 
 
-TAU_LINES = Path(__file__).resolve().parents[3] / "shared"  # ../shared beside the repository / "data" / "tau-bench-airline" / "items.jsonl"
+# ../shared beside the repository (the data of the trial).
+TAU_LINES = Path(__file__).resolve().parents[3] / "shared" / "data" / "tau-bench-airline" / "items.jsonl"
 
 TRAJECTORY = """
 from oodle_eval.v1 import metrics
