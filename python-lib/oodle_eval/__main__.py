@@ -12,7 +12,8 @@ and prints its scores as a table, or with ``--json`` as a JSON list of
 
 Exit status: 0 when the evaluator ran; 1 when it raised (``user_error``: a traceback through the
 user's own frames on stderr, as the service reports it) or a score broke a rule (``invalid_result``:
-the rule, e.g. a NaN value, without a traceback); 2 for a usage error (bad arguments, unreadable
+the rule, e.g. a NaN value, or a bound of the service such as 1,000 characters for a CATEGORICAL
+value, without a traceback); 2 for a usage error (bad arguments, unreadable
 span file, a document key that is unknown or of the wrong shape, params that are not a JSON object
 or break the settings), every problem listed, one a line.
 
@@ -309,6 +310,7 @@ def _cmd_run(args: argparse.Namespace) -> int:
     from oodle_eval.v1.entrypoint import EntryPointError, detect_entry_point, load_evaluator, run_entry_point
 
     from oodle_eval.document import DocumentError, to_document
+    from oodle_eval.result_bounds import bound_problem
 
     source = _read_source(args.evaluator)
     document: Any = {}
@@ -350,6 +352,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         return 1
     except Exception as error:  # the evaluator raised: the service's outcome user_error
         print(user_traceback(error, args.evaluator), end="", file=sys.stderr)
+        return 1
+    problem = bound_problem(scores)
+    if problem:  # the service would refuse the result (its bounds on a score's size)
+        print(f"invalid_result: InvalidResult: {problem}", file=sys.stderr)
         return 1
 
     if args.json:

@@ -437,3 +437,22 @@ def test_bad_params_list_every_problem(tmp_path):
         "params.typo: template.yaml declares no setting 'typo' (it declares at, mode, n)",
         "params.at: is required by template.yaml and has no default: give it with --params",
     ]
+
+
+@pytest.mark.parametrize(
+    "score, message",
+    [
+        ("Score(name='c', value='x' * 1001)", 'score "c" value: must be at most 1000 characters (got 1001)'),
+        ("Score(name='c', value='😀' * 501)", 'score "c" value: must be at most 1000 characters (got 1002)'),  # UTF-16 units, as the service counts
+        ("Score(name='c', value=1, comment='y' * 10001)", 'score "c" comment: must be at most 10000 characters (got 10001)'),
+        ("Score(name='c', value=1, metadata={'k': 'z' * 16380})", 'score "c" metadata: metadata must be at most 16384 bytes of JSON (got 16388)'),
+    ],
+)
+def test_result_past_the_services_bounds_is_invalid_result(tmp_path, score, message):
+    evaluator = write(tmp_path / "big.py", f"def evaluate(ctx):\n    return EvaluationResult(scores=[{score}])\n")
+    result = cli("run", str(evaluator))
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr == f"invalid_result: InvalidResult: {message}\n"
+    # Just inside the bound it runs.
+    fits = write(tmp_path / "fits.py", "def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='c', value='x' * 1000, metadata={'k': 'z' * 16376})])\n")
+    assert cli("run", str(fits)).returncode == 0
