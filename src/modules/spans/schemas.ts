@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { formatPath } from "../../lib/errors.js";
-import { SPAN_KINDS, SPAN_STATUSES, type SpanKind } from "../../lib/closed-lists.js";
+import { RUN_OUTCOMES, SPAN_KINDS, SPAN_STATUSES, type SpanKind } from "../../lib/closed-lists.js";
 import { unstorableValues } from "../../lib/json-safety.js";
 
 /** Shared input schemas of the spans feature (GraphQL, CLI and MCP use the same). */
@@ -20,6 +20,24 @@ const id = (what: string) =>
     .string({ error: (i) => (i.input === undefined ? "is required" : `must be a string (the ${what})`) })
     .min(1, "must not be empty")
     .max(128, "must be at most 128 characters");
+
+/** The filters of a span listing; every given one must hold. Score filters apply to one score of one run. */
+export const spanFilterFieldsSchema = z.object({
+  traceId: z.string().describe("Spans of this trace id.").nullish(),
+  kind: z.enum(SPAN_KINDS).describe("Spans of this kind.").nullish(),
+  name: z.string().max(256, "must be at most 256 characters").describe("A glob over span names (* and ?).").nullish(),
+  from: z.date().describe("Spans that started at or after.").nullish(),
+  to: z.date().describe("Spans that started before.").nullish(),
+  evaluatorId: z.string().describe("Spans with a run of this evaluator.").nullish(),
+  outcome: z.enum(RUN_OUTCOMES).describe("Spans with a run of this outcome (of the evaluator, when given).").nullish(),
+  scoreName: z.string().describe("Spans with a score of this name.").nullish(),
+  scoreValue: z.unknown().describe('… whose value equals this (true, 0.5, "label").').optional(),
+  scoreMin: z.number().describe("… whose numeric value (1/0 for booleans) is at least this.").nullish(),
+  scoreMax: z.number().describe("… whose numeric value is at most this.").nullish(),
+});
+
+/** A span listing's filter, or none ({@link spanFilterFieldsSchema}). */
+export const spanFilterSchema = spanFilterFieldsSchema.nullish();
 
 /** An instant: an ISO 8601 string, or milliseconds since the epoch. */
 const instant = z.union(
