@@ -63,8 +63,17 @@ def _check_trace_spans(spans: Any, at: str, issues: list[str], *, item: bool) ->
     for i, span in enumerate(spans):
         if not _is_object(span):
             issues.append(f"{at}[{i}]: each span must be an object")
-        elif item and not isinstance(span.get("name"), str):
-            issues.append(f"{at}[{i}].name: must be a string")
+        elif item:  # the rules of an item's trace span (src/modules/datasets/schemas.ts traceSpanSchema)
+            if not isinstance(span.get("name"), str):
+                issues.append(f"{at}[{i}].name: must be a string")
+            if "kind" in span and not isinstance(span["kind"], str):
+                issues.append(f"{at}[{i}].kind: must be a string")
+            if span.get("attributes") is not None and not _is_object(span["attributes"]):
+                issues.append(f"{at}[{i}].attributes: must be an object")
+            for key in ("start_time", "end_time"):
+                value = span.get(key)
+                if value is not None and (isinstance(value, bool) or not isinstance(value, (str, int, float))):
+                    issues.append(f"{at}[{i}].{key}: must be a string or a number")
 
 
 def sample_document_issues(raw: Mapping[str, Any]) -> list[str]:

@@ -394,6 +394,15 @@ def test_tau_bench_airline_line_as_the_service_scores_it(tmp_path):
                 "document.metadata: must be an object",
             ],
         ),
+        (
+            {"context": "c", "trace": [{"name": 1, "kind": 2, "attributes": [], "start_time": True}]},
+            [
+                "document.trace[0].name: must be a string",
+                "document.trace[0].kind: must be a string",
+                "document.trace[0].attributes: must be an object",
+                "document.trace[0].start_time: must be a string or a number",
+            ],
+        ),
         ({"attributes": [], "trace": {"spanz": []}, "scores": {"A": 1}}, ["document.attributes: must be an object", 'document.trace: must be {"spans": [...]}', "document.scores.A: must be an object"]),
     ],
 )
