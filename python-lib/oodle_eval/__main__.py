@@ -288,12 +288,14 @@ def user_traceback(error: BaseException, evaluator: str) -> str:
     """``error`` with a traceback limited to the user's own frames (the evaluator's file and the files
     in its folder, such as ``shared/``), as the sandbox runner reports it (sandbox/runner.py ``_error_of``)."""
     folder = Path(evaluator).resolve().parent
+    library = Path(__file__).resolve().parent.parent  # python-lib: oodle_eval and the shims are never the user's
 
     def own(filename: str) -> bool:
         if filename == evaluator:
             return True
         try:
-            return Path(filename).resolve().is_relative_to(folder)
+            path = Path(filename).resolve()
+            return path.is_relative_to(folder) and not path.is_relative_to(library)
         except (OSError, ValueError):
             return False
 
