@@ -1,8 +1,8 @@
 """The sample document of ``python -m oodle_eval run --span FILE``, built as the service builds it.
 
-The file holds either the sample document (docs/document.md § The sample document: what a span's
-``document`` field in the API gives) or a line of an ``items.jsonl`` file (docs/document.md § From a
-dataset item). A JSON object with any of the keys ``id``, ``context``, ``tool_calls``,
+The file holds either the sample document (what a span's ``document`` field in the API gives;
+docs/document.md § The sample document) or a line of an ``items.jsonl`` file
+(docs/document.md § From a dataset item). A JSON object with any of the keys ``id``, ``context``, ``tool_calls``,
 ``expected_tool_calls`` is such a line and is mapped as dataset import and ``tryCode`` map it
 (src/modules/datasets/item-record.ts, then src/modules/experiments/document.ts ``itemToDocument``):
 
