@@ -3,15 +3,19 @@
     python -m oodle_eval run my_evaluator.py --span span.json --params '{"max_words": 100}' [--json]
     python -m oodle_eval check my_evaluator.py
 
-``run`` builds ``ctx`` from a sample document (docs/document.md § The sample document), runs the
+``run`` builds ``ctx`` from a sample document (docs/document.md § The sample document) or a line of
+an ``items.jsonl`` file, mapped as the service maps it (:mod:`oodle_eval.document`), runs the
 evaluator's entry point (``evaluate(ctx)``, Open Chat Studio's ``main`` or an Opik ``BaseMetric``)
 and prints its scores as a table, or with ``--json`` as a JSON list of
 ``{name, value, data_type, higher_is_better, comment, metadata}``.
 ``check`` only reads the file and prints which entry point it defines.
 
-Exit status: 0 when the evaluator ran, 1 when it raised or broke a rule (message or traceback on
-stderr), 2 for a usage error (bad arguments, unreadable span file, params that are not a JSON
-object).
+Exit status: 0 when the evaluator ran; 1 when it raised (``user_error``: a traceback through the
+user's own frames on stderr, as the service reports it) or a score broke a rule (``invalid_result``:
+the rule, e.g. a NaN value, or a bound of the service such as 1,000 characters for a CATEGORICAL
+value, without a traceback); 2 for a usage error (bad arguments, unreadable
+span file, a document key that is unknown or of the wrong shape, params that are not a JSON object
+or break the settings), every problem listed, one a line.
 
 When a ``template.yaml`` lies beside the evaluator (a folder of ``oodle genai templates pull``),
 ``ctx.params`` is resolved from its ``settings`` as the service resolves it: for every declared
@@ -32,6 +36,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import math
 import os
 import sys
 import traceback
@@ -127,28 +132,69 @@ def template_settings(evaluator: str) -> list[dict[str, Any]] | None:
     return settings
 
 
+def _is_set(value: Any) -> bool:
+    """None means "not set" (the service's rule: ctx.params falls back to the default)."""
+    return value is not None
+
+
+MAX_SAFE_INTEGER = 2**53 - 1
+
+
+def type_mismatch(setting: Mapping[str, Any], value: Any) -> str | None:
+    """Why ``value`` does not fit the setting's type, else None (src/modules/templates/settings.ts ``typeMismatch``)."""
+    kind = setting.get("type")
+    is_number = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind in ("string", "text"):
+        return None if isinstance(value, str) else "must be a string"
+    if kind == "number":
+        return None if is_number and math.isfinite(value) else "must be a finite number"
+    if kind == "integer":
+        whole = is_number and math.isfinite(value) and float(value).is_integer() and abs(value) <= MAX_SAFE_INTEGER
+        return None if whole else "must be a whole number (an integer between -(2^53-1) and 2^53-1)"
+    if kind == "boolean":
+        return None if isinstance(value, bool) else "must be true or false"
+    if kind == "string_list":
+        return None if isinstance(value, list) and all(isinstance(v, str) for v in value) else "must be a list of strings"
+    if kind == "enum":
+        options = list(setting.get("options") or [])
+        return None if isinstance(value, str) and value in options else "must be one of the options: " + ", ".join(json.dumps(o) for o in options)
+    return None  # json (or a type this runner does not know: the service checks it on save)
+
+
 def resolve_params(settings: Sequence[Mapping[str, Any]], given: Mapping[str, Any], source: str = MANIFEST) -> dict[str, Any]:
     """``ctx.params`` for declared ``settings``: every setting's given value, else its default, else None.
 
+    A None value counts as not set, as on the service (src/modules/templates/values.ts).
+
     Raises:
-        UsageError: a given name that no setting declares, or a required setting with no value and no default.
+        UsageError: listing every problem, one a line, as the service lists them: a given name no
+            setting declares, a value of the wrong type, a required setting with no value and no default.
     """
-    names = [s["name"] for s in settings]
-    unknown = [name for name in given if name not in names]
-    if unknown:
-        declared = ", ".join(names) or "none"
-        raise UsageError(f"params.{unknown[0]}: {source} declares no setting {unknown[0]!r} (it declares {declared})")
+    by_name = {s["name"]: s for s in settings}
+    names = list(by_name)
+    problems: list[str] = []
+    for name, value in given.items():
+        if not _is_set(value):
+            continue
+        setting = by_name.get(name)
+        if setting is None:
+            declared = ", ".join(names) or "none"
+            problems.append(f"params.{name}: {source} declares no setting {name!r} (it declares {declared})")
+            continue
+        mismatch = type_mismatch(setting, value)
+        if mismatch:
+            problems.append(f"params.{name}: setting {name!r} ({setting.get('type')}): the value {mismatch}")
+    for setting in settings:
+        name = setting["name"]
+        if setting.get("required") and not _is_set(given.get(name)) and not _is_set(setting.get("default")):
+            problems.append(f"params.{name}: is required by {source} and has no default: give it with --params")
+    if problems:
+        raise UsageError("\n".join(problems))
     resolved: dict[str, Any] = {}
     for setting in settings:
         name = setting["name"]
-        if name in given:
-            resolved[name] = given[name]
-        elif "default" in setting:
-            resolved[name] = setting["default"]
-        elif setting.get("required"):
-            raise UsageError(f"params.{name}: is required by {source} and has no default: give it with --params")
-        else:
-            resolved[name] = None
+        own = given.get(name)
+        resolved[name] = own if _is_set(own) else setting.get("default")
     return resolved
 
 
@@ -238,9 +284,35 @@ def _located(filename: str, error: Any) -> str:
     return f"{where}: {error.message}"
 
 
+def user_traceback(error: BaseException, evaluator: str) -> str:
+    """``error`` with a traceback limited to the user's own frames (the evaluator's file and the files
+    in its folder, such as ``shared/``), as the sandbox runner reports it (sandbox/runner.py ``_error_of``)."""
+    folder = Path(evaluator).resolve().parent
+    library = Path(__file__).resolve().parent.parent  # python-lib: oodle_eval and the shims are never the user's
+
+    def own(filename: str) -> bool:
+        if filename == evaluator:
+            return True
+        try:
+            path = Path(filename).resolve()
+            return path.is_relative_to(folder) and not path.is_relative_to(library)
+        except (OSError, ValueError):
+            return False
+
+    frames = [(f, n) for f, n in traceback.walk_tb(error.__traceback__) if own(f.f_code.co_filename)]
+    stack = traceback.StackSummary.extract(iter(frames), lookup_lines=True)
+    lines = ["user_error: Traceback (most recent call last):\n"] if stack else ["user_error: "]
+    lines += stack.format()
+    lines += traceback.format_exception_only(type(error), error)
+    return "".join(lines)
+
+
 def _cmd_run(args: argparse.Namespace) -> int:
-    from oodle_eval.v1 import make_context
+    from oodle_eval.v1 import ScoreError, make_context
     from oodle_eval.v1.entrypoint import EntryPointError, detect_entry_point, load_evaluator, run_entry_point
+
+    from oodle_eval.document import DocumentError, to_document
+    from oodle_eval.result_bounds import bound_problem
 
     source = _read_source(args.evaluator)
     document: Any = {}
@@ -248,6 +320,10 @@ def _cmd_run(args: argparse.Namespace) -> int:
         document = _read_json_file(args.span)
         if not isinstance(document, dict):
             raise UsageError(f"the span file {args.span} must hold a JSON object, got {type(document).__name__}")
+        try:
+            document = to_document(document)
+        except DocumentError as error:
+            raise UsageError("\n".join(f"{args.span}: {issue}" for issue in error.issues)) from None
     params = _parse_params(args.params)
     if params is not None:
         base = document.get("params") if isinstance(document.get("params"), dict) else {}
@@ -273,8 +349,15 @@ def _cmd_run(args: argparse.Namespace) -> int:
     try:
         namespace = load_evaluator(source, filename=args.evaluator)
         scores = run_entry_point(namespace, ctx, notes=notes, kind=entry["kind"])
-    except Exception:  # the evaluator raised or broke a rule
-        traceback.print_exc(file=sys.stderr)
+    except ScoreError as error:  # a score broke a rule: the service's outcome invalid_result, no traceback
+        print(f"invalid_result: {type(error).__name__}: {error}", file=sys.stderr)
+        return 1
+    except Exception as error:  # the evaluator raised: the service's outcome user_error
+        print(user_traceback(error, args.evaluator), end="", file=sys.stderr)
+        return 1
+    problem = bound_problem(scores)
+    if problem:  # the service would refuse the result (its bounds on a score's size)
+        print(f"invalid_result: InvalidResult: {problem}", file=sys.stderr)
         return 1
 
     if args.json:
@@ -298,7 +381,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _cmd_run(args)
     except UsageError as error:
         parser.print_usage(sys.stderr)
-        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        for line in str(error).splitlines():
+            print(f"{parser.prog}: error: {line}", file=sys.stderr)
         return 2
 
 

@@ -319,3 +319,149 @@ def test_run_template_yaml_required_setting_without_default(tmp_path):
     assert missing.returncode == 2 and "params.at: is required by template.yaml" in missing.stderr
     given = cli("run", str(evaluator), "--params", '{"at": 0.7}', "--json")
     assert json.loads(given.stdout)[0]["value"] == 0.7
+
+
+# ../shared beside the repository (the data of the trial).
+TAU_LINES = Path(__file__).resolve().parents[3] / "shared" / "data" / "tau-bench-airline" / "items.jsonl"
+
+TRAJECTORY = """
+from oodle_eval.v1 import metrics
+import json
+def evaluate(ctx):
+    seen = {"attributes": ctx.attributes, "metadata_keys": sorted(ctx.metadata), "expected": ctx.expected_output,
+            "spans": [(s.name, s.kind, s.input) for s in ctx.trace.spans]}
+    return EvaluationResult(scores=[*metrics.tool_trajectory(ctx, expected=ctx.metadata["expected_tool_calls"]),
+                                    Score(name="seen", value=json.dumps(seen, sort_keys=True))])
+"""
+
+
+def test_items_jsonl_line_is_mapped_as_dataset_import_maps_it(tmp_path):
+    evaluator = write(tmp_path / "evaluate.py", TRAJECTORY)
+    line = {
+        "id": "t1",
+        "input": "book me a flight",
+        "output": "done",
+        "expected_output": "booked",
+        "context": "policy text",
+        "tool_calls": [{"name": "search", "arguments": {"to": "SEA"}}, {"name": "book", "arguments": "{\"id\": 7}"}],
+        "expected_tool_calls": [{"name": "search", "arguments": {"to": "SEA"}}, {"name": "cancel", "arguments": {}}],
+        "metadata": {"task": 3},
+    }
+    span = tmp_path / "line.json"
+    span.write_text(json.dumps(line))
+    result = cli("run", str(evaluator), "--span", str(span), "--json")
+    assert result.returncode == 0, result.stderr
+    match, seen = json.loads(result.stdout)
+    assert match["name"] == "trajectory_match" and match["value"] is False  # book != cancel at position 2
+    assert json.loads(seen["value"]) == {
+        "attributes": {"context": "policy text"},
+        "metadata_keys": ["expected_tool_calls", "task"],
+        "expected": "booked",
+        "spans": [["search", "tool", {"to": "SEA"}], ["book", "tool", "{\"id\": 7}"]],
+    }
+    # The same calls expected: a match (and the item's own expected_tool_calls in metadata win).
+    line["metadata"] = {"expected_tool_calls": [{"name": "search", "arguments": {"to": "SEA"}}, {"name": "book", "arguments": {"id": 7}}]}
+    span.write_text(json.dumps(line))
+    result = cli("run", str(evaluator), "--span", str(span), "--json")
+    assert json.loads(result.stdout)[0]["value"] is True, result.stdout
+
+
+@pytest.mark.skipif(not TAU_LINES.is_file(), reason="shared/data is not beside the repository")
+def test_tau_bench_airline_line_as_the_service_scores_it(tmp_path):
+    # Line 2 of tau-bench-airline: the agent made no tool call after the first, so the service's
+    # experiment and tryCode give trajectory_match False (the trial's finding: local gave True).
+    evaluator = write(tmp_path / "evaluate.py", TRAJECTORY)
+    span = tmp_path / "tau_1.json"
+    span.write_text(TAU_LINES.read_text(encoding="utf-8").splitlines()[1])
+    result = cli("run", str(evaluator), "--span", str(span), "--json")
+    assert result.returncode == 0, result.stderr
+    match = json.loads(result.stdout)[0]
+    assert match["value"] is False
+    assert "expected cancel_reservation" in match["comment"]
+
+
+@pytest.mark.parametrize(
+    "document, problems",
+    [
+        ({"output": "hi", "foo": 1, "expected_outptu": "x"}, ["document: unknown key(s) foo, expected_outptu (the sample document takes"]),
+        (
+            {"id": 1, "foo": 2, "tool_calls": [{"arguments": 1}, {"name": ""}], "expected_tool_calls": {}, "metadata": []},
+            [
+                "document: unknown key(s) foo (an items.jsonl line takes",
+                "document.tool_calls[0].name: must be a string",
+                "document.tool_calls[1].name: must not be empty",
+                "document.expected_tool_calls: must be a list",
+                "document.metadata: must be an object",
+            ],
+        ),
+        (
+            {"context": "c", "trace": [{"name": 1, "kind": 2, "attributes": [], "start_time": True}]},
+            [
+                "document.trace[0].name: must be a string",
+                "document.trace[0].kind: must be a string",
+                "document.trace[0].attributes: must be an object",
+                "document.trace[0].start_time: must be a string or a number",
+            ],
+        ),
+        ({"attributes": [], "trace": {"spanz": []}, "scores": {"A": 1}}, ["document.attributes: must be an object", 'document.trace: must be {"spans": [...]}', "document.scores.A: must be an object"]),
+    ],
+)
+def test_bad_document_lists_every_problem_and_exits_2(files, tmp_path, document, problems):
+    evaluator, _ = files
+    span = tmp_path / "bad.json"
+    span.write_text(json.dumps(document))
+    result = cli("run", str(evaluator), "--span", str(span))
+    assert result.returncode == 2, result.stderr
+    errors = [line for line in result.stderr.splitlines() if ": error: " in line]
+    assert len(errors) == len(problems), result.stderr
+    for line, problem in zip(errors, problems):
+        assert f"{span}: {problem}" in line
+
+
+def test_nan_score_is_invalid_result_without_a_traceback(tmp_path):
+    evaluator = write(tmp_path / "nan.py", "def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='x', value=float('nan'))])\n")
+    result = cli("run", str(evaluator))
+    assert result.returncode == 1
+    assert result.stderr == "invalid_result: ScoreError: score 'x': NUMERIC value must be finite, got nan\n"
+
+
+def test_user_error_traceback_holds_only_the_users_frames(tmp_path):
+    evaluator = write(tmp_path / "boom.py", "def helper():\n    raise RuntimeError('kaput')\n\ndef evaluate(ctx):\n    helper()\n")
+    result = cli("run", str(evaluator))
+    assert result.returncode == 1
+    frames = [line for line in result.stderr.splitlines() if line.lstrip().startswith("File ")]
+    assert frames == [f'  File "{evaluator}", line 5, in evaluate', f'  File "{evaluator}", line 2, in helper']
+    assert result.stderr.endswith("RuntimeError: kaput\n")
+
+
+def test_bad_params_list_every_problem(tmp_path):
+    evaluator = write(tmp_path / "evaluate.py", KEYWORD_FOLDER_CODE)
+    write(tmp_path / "template.yaml", "name: T\nsettings:\n  - {name: at, type: number, required: true}\n  - {name: mode, type: enum, options: [all, any], default: all}\n  - {name: n, type: integer, default: 1}\n")
+    result = cli("run", str(evaluator), "--params", '{"mode": "some", "n": 1.5, "typo": 1, "gone": null}')
+    assert result.returncode == 2
+    errors = [line.split(": error: ", 1)[1] for line in result.stderr.splitlines() if ": error: " in line]
+    assert errors == [
+        "params.mode: setting 'mode' (enum): the value must be one of the options: \"all\", \"any\"",
+        "params.n: setting 'n' (integer): the value must be a whole number (an integer between -(2^53-1) and 2^53-1)",
+        "params.typo: template.yaml declares no setting 'typo' (it declares at, mode, n)",
+        "params.at: is required by template.yaml and has no default: give it with --params",
+    ]
+
+
+@pytest.mark.parametrize(
+    "score, message",
+    [
+        ("Score(name='c', value='x' * 1001)", 'score "c" value: must be at most 1000 characters (got 1001)'),
+        ("Score(name='c', value='😀' * 501)", 'score "c" value: must be at most 1000 characters (got 1002)'),  # UTF-16 units, as the service counts
+        ("Score(name='c', value=1, comment='y' * 10001)", 'score "c" comment: must be at most 10000 characters (got 10001)'),
+        ("Score(name='c', value=1, metadata={'k': 'z' * 16380})", 'score "c" metadata: metadata must be at most 16384 bytes of JSON (got 16388)'),
+    ],
+)
+def test_result_past_the_services_bounds_is_invalid_result(tmp_path, score, message):
+    evaluator = write(tmp_path / "big.py", f"def evaluate(ctx):\n    return EvaluationResult(scores=[{score}])\n")
+    result = cli("run", str(evaluator))
+    assert result.returncode == 1 and result.stdout == ""
+    assert result.stderr == f"invalid_result: InvalidResult: {message}\n"
+    # Just inside the bound it runs.
+    fits = write(tmp_path / "fits.py", "def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='c', value='x' * 1000, metadata={'k': 'z' * 16376})])\n")
+    assert cli("run", str(fits)).returncode == 0

@@ -131,7 +131,7 @@ export interface ExperimentRecord {
   dataset: { id: string; name: string };
   evaluators: { evaluator: { id: string; name: string }; source: string; params: unknown; templateVersion: { version: number; template: { name: string } } }[];
   progress: { total: number; done: number; failed: number; skipped: number; pending: number; runsRecorded: number; runsTotal: number; fraction: number };
-  summary?: { evaluatorName: string; name: string; dataType: string; count: number; valueCount: number; mean: number | null; passed: number; passRate: number | null }[];
+  summary?: { evaluatorName: string; name: string; dataType: string; count: number; valueCount: number; mean: number | null; passed: number | null; passRate: number | null }[];
   failures?: { evaluatorName: string; outcome: string; count: number }[];
 }
 
@@ -166,7 +166,7 @@ export interface BackfillRecord {
   cancelledAt: string | null;
   evaluators: { source: string; evaluator: { id: string; name: string }; templateVersion: { version: number; template: { name: string } } }[];
   progress: { spansTotal: number; spansDone: number; batchesTotal: number; batchesDone: number; runsRecorded: number; pairsSkipped: number; runsSuperseded: number; fraction: number };
-  summary?: { evaluatorName: string; name: string; dataType: string; count: number; valueCount: number; mean: number | null; passed: number; passRate: number | null }[];
+  summary?: { evaluatorName: string; name: string; dataType: string; count: number; valueCount: number; mean: number | null; passed: number | null; passRate: number | null }[];
   runsByOutcome?: { evaluatorName: string; outcome: string; count: number }[];
   failures?: { evaluatorName: string; outcome: string; count: number }[];
 }

@@ -1,5 +1,6 @@
 import { ApiError } from "./client.js";
 import { CliError } from "./exit-codes.js";
+import { epochToMillis } from "../lib/epoch.js";
 
 const UNITS_MS: Record<string, number> = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -19,9 +20,9 @@ export interface TimeRead {
 
 /**
  * Reads a time flag: `now`, a relative time, an ISO 8601 date-time, or an epoch integer whose unit
- * is told by its magnitude, as Oodle's CLI does (`epochToUnit`: n ≥ 1e17 nanoseconds, ≥ 1e14
- * microseconds, ≥ 1e11 milliseconds, else seconds — a present-day instant has 19, 16, 13 or 10
- * digits). Nanoseconds are cut to milliseconds (a Date's precision).
+ * is told by its magnitude ({@link epochToMillis}, the rule span ingest uses too: n ≥ 1e17
+ * nanoseconds, ≥ 1e14 microseconds, ≥ 1e11 milliseconds, else seconds — a present-day instant has
+ * 19, 16, 13 or 10 digits). Nanoseconds are cut to milliseconds (a Date's precision).
  * @throws CliError BAD_USER_INPUT naming `field` for anything else.
  */
 export function readTimeFlag(text: string, field: string, now = Date.now()): TimeRead {
@@ -35,11 +36,8 @@ export function readTimeFlag(text: string, field: string, now = Date.now()): Tim
   const relative = /^-(\d+(?:\.\d+)?)([smhdw])$/.exec(value);
   if (relative) return read(now - Number(relative[1]) * UNITS_MS[relative[2]!]!, "relative");
   if (/^\d{1,20}$/.test(value)) {
-    const n = BigInt(value);
-    if (n >= 10n ** 17n) return read(Number(n / 1_000_000n), "epoch nanoseconds");
-    if (n >= 10n ** 14n) return read(Number(n / 1_000n), "epoch microseconds");
-    if (n >= 10n ** 11n) return read(Number(n), "epoch milliseconds");
-    return read(Number(n) * 1000, "epoch seconds");
+    const { ms, unit } = epochToMillis(BigInt(value));
+    return read(ms, `epoch ${unit}`);
   }
   const parsed = Date.parse(value);
   if (/^\d{4}-\d{2}-\d{2}/.test(value) && !Number.isNaN(parsed)) return read(parsed, "ISO 8601");

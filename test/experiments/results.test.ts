@@ -114,10 +114,21 @@ describe("experiment results: summaries, filters, failures, retry, cancel, compa
     const { summary } = (await query(`query ($id: ID!) { experiment(id: $id) { summary { name dataType count mean passRate passed } } }`, { id })).experiment;
     const words = summary.find((s: { name: string }) => s.name === "word_count");
     const within = summary.find((s: { name: string }) => s.name === "within_length");
-    expect(words).toMatchObject({ dataType: "NUMERIC", count: 80, passRate: null });
+    // One rule: no pass rate means no passed count either, and the items filter matches neither way.
+    expect(words).toMatchObject({ dataType: "NUMERIC", count: 80, passRate: null, passed: null });
     expect(words.mean).toBeGreaterThan(1);
     expect(within).toMatchObject({ dataType: "BOOLEAN", count: 80 });
     expect(within.passRate).toBeCloseTo(within.mean, 9);
+    expect(within.passed).toBe(Math.round(within.mean * 80));
+    const items = async (filter: Record<string, unknown>) =>
+      (await query(`query ($id: ID!, $filter: ExperimentItemFilter) { experiment(id: $id) { items(filter: $filter, first: 500) { edges { node { item { id } } } } } }`, { id, filter })).experiment.items.edges.length;
+    expect(await items({ scoreName: "word_count", passed: true })).toBe(0);
+    expect(await items({ scoreName: "word_count", passed: false })).toBe(0);
+    expect(await items({ scoreName: "word_count", minValue: 0 })).toBe(80);
+    expect(await items({ scoreName: "within_length", passed: true })).toBe(within.passed);
+    expect(await items({ scoreName: "within_length", passed: false })).toBe(80 - within.passed);
+    // Without a score name, passed: true is an item with any passing score: within_length's only.
+    expect(await items({ passed: true })).toBe(within.passed);
   });
 
   it("reports failures by outcome, filters items by outcome, and retries failed items without duplicates", async () => {
@@ -200,5 +211,17 @@ describe("experiment results: summaries, filters, failures, retry, cancel, compa
     await expect(app.services.experiments.createExperiment(principal, { datasetId })).rejects.toMatchObject({ issues: [{ path: "evaluatorIds" }] });
     const other = await principalOf(app, "other");
     await expect(app.services.experiments.createExperiment(other.principal, { datasetId, templateIds: [template.id] })).rejects.toMatchObject({ code: "NOT_FOUND" });
+  });
+
+  it("refuses two evaluators with the same name (an evaluator and a template run under its defaults), naming both, writing nothing", async () => {
+    const { template } = await app.services.templates.createTemplateFromStarter(principal, "refusal", { name: "Same name" });
+    const evaluator = await app.services.evaluators.createEvaluator(principal, { name: "Same name", templateId: template.id });
+    const experiments = await app.prisma.experiment.count({ where: { workspaceId: principal.workspaceId } });
+    await expect(app.services.experiments.createExperiment(principal, { datasetId, evaluatorIds: [evaluator.id], templateIds: [template.id] })).rejects.toMatchObject({
+      code: "BAD_USER_INPUT",
+      issues: [{ path: "templateIds[0]", message: 'evaluatorIds[0] and templateIds[0] are both named "Same name": give each evaluator of an experiment its own name (summaries and compareExperiments match evaluators by name)' }],
+    });
+    expect(await app.prisma.evaluator.count({ where: { workspaceId: principal.workspaceId, name: "Same name" } })).toBe(1);
+    expect(await app.prisma.experiment.count({ where: { workspaceId: principal.workspaceId } })).toBe(experiments);
   });
 });

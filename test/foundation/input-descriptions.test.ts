@@ -7,6 +7,40 @@ import { createDatasetInputSchema } from "../../src/modules/datasets/schemas.js"
 import { tryCodeInputSchema } from "../../src/modules/try-code/schemas.js";
 import { createTemplateInputSchema, updateTemplateInputSchema } from "../../src/modules/templates/schemas.js";
 import { compareExperimentsInputSchema, createExperimentInputSchema, experimentItemFilterSchema } from "../../src/modules/experiments/schemas.js";
+import { createEvaluatorInputSchema, updateEvaluatorInputSchema } from "../../src/modules/evaluators/schemas.js";
+import { backfillInputSchema, backfillSpanFilterSchema, listBackfillsInputSchema } from "../../src/modules/backfills/schemas.js";
+import { deprecateInputSchema, publishInputSchema } from "../../src/modules/shared-libraries/schemas.js";
+import { spanFilterFieldsSchema } from "../../src/modules/spans/schemas.js";
+import { dependencyInputSchema, gateInputSchema, postedScoreSchema } from "../../src/modules/dependencies/schemas.js";
+import { backfillsInput } from "../../src/mcp/tools/backfills.js";
+import { manageEvaluatorsInput } from "../../src/mcp/tools/manage-evaluators.js";
+
+type Described = { shape: Record<string, z.ZodType> };
+
+/** Every field of every input below reads its description from this zod schema. */
+const CONVERTED: [typeName: string, zodSchema: Described, fields: string[]][] = [
+  ["ExperimentItemFilter", experimentItemFilterSchema, ["evaluatorId", "scoreName", "minValue", "maxValue", "passed", "category", "outcome"]],
+  ["CreateExperimentInput", createExperimentInputSchema, ["name", "evaluatorIds", "templateIds", "batchSize", "dependencyWaitSeconds"]],
+  ["CreateDatasetInput", createDatasetInputSchema, ["name", "description"]],
+  ["CreateTemplateInput", createTemplateInputSchema, ["name", "description", "sourceCode", "params", "libraryPins"]],
+  ["UpdateTemplateInput", updateTemplateInputSchema, ["name", "description", "sourceCode", "params", "libraryPins"]],
+  ["TryCodeInput", tryCodeInputSchema, Object.keys(tryCodeInputSchema.shape)],
+  [
+    "CreateEvaluatorInput",
+    createEvaluatorInputSchema,
+    ["name", "kind", "templateId", "pinnedVersion", "params", "enabled", "spanKind", "spanNamePattern", "attributeEquals", "samplingRate", "isolation", "maxInvocationsPerHour", "dependencies"],
+  ],
+  ["UpdateEvaluatorInput", updateEvaluatorInputSchema, ["templateId", "pinnedVersion", "params", "mergeParams", "maxInvocationsPerHour", "dependencies"]],
+  ["BackfillInput", backfillInputSchema, Object.keys(backfillInputSchema.shape)],
+  ["CreateBackfillInput", backfillInputSchema, Object.keys(backfillInputSchema.shape)],
+  ["BackfillSpanFilterInput", backfillSpanFilterSchema, Object.keys(backfillSpanFilterSchema.shape)],
+  ["PublishSharedLibraryVersionInput", publishInputSchema, Object.keys(publishInputSchema.shape)],
+  ["DeprecateSharedLibraryInput", deprecateInputSchema, ["note", "deprecated"]],
+  ["SpanFilter", spanFilterFieldsSchema, Object.keys(spanFilterFieldsSchema.shape)],
+  ["PostedScoreInput", postedScoreSchema, ["value", "higherIsBetter"]],
+  ["DependencyGateInput", gateInputSchema, ["score", "at"]],
+  ["EvaluatorDependencyInput", dependencyInputSchema, ["evaluator", "gate"]],
+];
 
 function inputType(name: string): GraphQLInputObjectType {
   const type = schema.getType(name);
@@ -30,29 +64,48 @@ describe("input descriptions declared once, in the zod schemas", () => {
   });
 
   it("the GraphQL input fields carry the zod schemas' texts", () => {
-    const pairs: [string, { shape: Record<string, z.ZodType> }, string[]][] = [
-      ["ExperimentItemFilter", experimentItemFilterSchema, ["evaluatorId", "scoreName", "minValue", "maxValue", "passed", "category", "outcome"]],
-      ["CreateExperimentInput", createExperimentInputSchema, ["name", "evaluatorIds", "templateIds", "batchSize", "dependencyWaitSeconds"]],
-      ["CreateDatasetInput", createDatasetInputSchema, ["name", "description"]],
-      ["CreateTemplateInput", createTemplateInputSchema, ["name", "description", "sourceCode", "params", "libraryPins"]],
-      ["UpdateTemplateInput", updateTemplateInputSchema, ["name", "description", "sourceCode", "params", "libraryPins"]],
-      ["TryCodeInput", tryCodeInputSchema, Object.keys(tryCodeInputSchema.shape)],
-    ];
-    for (const [typeName, zodSchema, fields] of pairs) {
+    for (const [typeName, zodSchema, fields] of CONVERTED) {
       const graphqlFields = inputType(typeName).getFields();
       for (const field of fields) {
         expect(descriptionOf(zodSchema.shape[field]!), `${typeName}.${field}`).toBeTruthy();
         expect(graphqlFields[field]!.description, `${typeName}.${field}`).toBe(descriptionOf(zodSchema.shape[field]!));
       }
     }
-    const limit = schema.getQueryType()!.getFields().compareExperiments!.args.find((a) => a.name === "limit")!;
+    const queryArg = (query: string, arg: string) => schema.getQueryType()!.getFields()[query]!.args.find((a) => a.name === arg)!;
+    const limit = queryArg("compareExperiments", "limit");
     expect(limit.description).toBe("At most this many changes listed (all are counted), up to 1000.");
     expect(descriptionOf(compareExperimentsInputSchema.shape.limit)).toBe(limit.description);
+    expect(queryArg("backfills", "evaluatorId").description).toBe(descriptionOf(listBackfillsInputSchema.shape.evaluatorId));
+  });
+
+  it("no field of those inputs has a zod text that its GraphQL field does not read", () => {
+    // A text added to the zod schema later (or a field renamed) shows up here, not as a silent second declaration.
+    for (const [typeName, zodSchema] of CONVERTED) {
+      for (const [name, field] of Object.entries(inputType(typeName).getFields())) {
+        const text = zodSchema.shape[name] && descriptionOf(zodSchema.shape[name]);
+        if (text) expect(field.description, `${typeName}.${name}`).toBe(text);
+      }
+    }
+    expect(inputType("BackfillInput").getFields().maxSpans!.description).toBe("At most this many spans, the earliest first (default 10,000; at most 100,000).");
   });
 
   it("the JSON Schema an MCP tool would publish carries the same texts", () => {
     const json = z.toJSONSchema(experimentItemFilterSchema, { io: "input" }) as { properties: Record<string, { description?: string }> };
     expect(json.properties.scoreName!.description).toBe("Items with a score of this name.");
     expect(json.properties.outcome!.description).toBe("Items with a run of this outcome.");
+  });
+
+  it("the MCP tools built on these schemas publish the GraphQL texts", () => {
+    type Json = { description?: string; properties?: Record<string, Json>; items?: Json; anyOf?: Json[] };
+    const backfills = z.toJSONSchema(backfillsInput, { io: "input", unrepresentable: "any" }) as Json;
+    const backfillInput = inputType("BackfillInput").getFields();
+    for (const field of ["name", "templateVersion", "filter", "sampleRate", "maxSpans", "rerun", "includeDependencies", "batchSize"]) {
+      expect(backfills.properties![field]!.description, `genai_backfills.${field}`).toBe(backfillInput[field]!.description);
+    }
+    expect(backfills.properties!.filter!.properties!.status!.description).toBe(inputType("BackfillSpanFilterInput").getFields().status!.description);
+    const manage = z.toJSONSchema(manageEvaluatorsInput, { io: "input", unrepresentable: "any" }) as Json;
+    const dependency = manage.properties!.dependencies!.items!;
+    expect(dependency.properties!.evaluator!.description).toBe(inputType("EvaluatorDependencyInput").getFields().evaluator!.description);
+    expect(dependency.properties!.gate!.description).toBe(inputType("EvaluatorDependencyInput").getFields().gate!.description);
   });
 });

@@ -106,7 +106,10 @@ describe("normaliseSpan", () => {
     const messages = [{ role: "user", content: "hi" }];
     expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", input: messages, output: "yo" }, now)).toMatchObject({ span: { kind: "chat" } });
     expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", attributes: { "gen_ai.input.messages": "[]" } }, now)).toMatchObject({ span: { kind: "chat" } });
-    expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", input: "a plain string" }, now)).toMatchObject({ span: { kind: "other" } });
+    // A string input is one user message (docs/document.md), so the span is a chat span too.
+    expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", input: "q", output: "hi" }, now)).toMatchObject({ span: { kind: "chat" } });
+    expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", input: { q: 1 }, output: "hi" }, now)).toMatchObject({ span: { kind: "other" } });
+    expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", output: "hi" }, now)).toMatchObject({ span: { kind: "other" } });
     expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", output: "a\u0000b" }, now)).toEqual({
       issues: [{ path: "", message: "must not contain the character U+0000 (PostgreSQL cannot store it)" }],
     });
@@ -116,6 +119,24 @@ describe("normaliseSpan", () => {
       span: { kind: "chat", startTime: new Date(1_700_000_000_000) },
     });
   });
+  it("reads an epoch number's unit by its size, as the CLI's time flags do (below 1e11 s, 1e14 ms, 1e17 µs, else ns)", () => {
+    const at = (startTime: unknown, endTime?: unknown) => normaliseSpan({ traceId: "t", spanId: "s", name: "n", startTime, endTime }, now);
+    const instant = new Date("2026-12-01T17:01:59.000Z"); // 1796144519 s
+    expect(at(1796144519)).toMatchObject({ span: { startTime: instant } });
+    expect(at(1796144519000)).toMatchObject({ span: { startTime: instant } });
+    expect(at(1796144519000000)).toMatchObject({ span: { startTime: instant } });
+    expect(at(1796144519000000000)).toMatchObject({ span: { startTime: instant } });
+    // Fractions of a second are kept to the millisecond; the thresholds themselves as the CLI reads them.
+    expect(at(1796144519.25, 1796144519250)).toMatchObject({ span: { startTime: new Date("2026-12-01T17:01:59.250Z"), endTime: new Date("2026-12-01T17:01:59.250Z") } });
+    expect(at(99_999_999_999)).toMatchObject({ span: { startTime: new Date(99_999_999_999_000) } });
+    expect(at(100_000_000_000)).toMatchObject({ span: { startTime: new Date(100_000_000_000) } });
+    expect(at(1e14)).toMatchObject({ span: { startTime: new Date(1e11) } });
+    expect(at(1e17)).toMatchObject({ span: { startTime: new Date(1e11) } });
+    // Each field is read on its own: a start in seconds and an end in milliseconds compare as instants.
+    expect(at(1796144519, 1796144520500)).toMatchObject({ span: { startTime: instant, endTime: new Date(instant.getTime() + 1500) } });
+    expect(at(1796144519, 1796144518000)).toMatchObject({ issues: [{ path: "endTime", message: "must not be before startTime" }] });
+    expect(at(1e25)).toMatchObject({ issues: [{ path: "startTime" }] });
+  });
   it("reports every problem with its path", () => {
     const result = normaliseSpan({ spanId: 5, name: "", kind: "llm", startTime: "yesterday", attributes: [], extra: 1 }, now);
     expect("issues" in result && result.issues).toEqual([
@@ -123,7 +144,11 @@ describe("normaliseSpan", () => {
       { path: "spanId", message: "must be a string (the span id)" },
       { path: "name", message: "must not be empty" },
       { path: "kind", message: "must be one of chat, tool, agent, retrieval, other" },
-      { path: "startTime", message: "must be an ISO 8601 date-time with a zone (e.g. 2026-01-31T12:00:00Z) or milliseconds since the epoch" },
+      {
+        path: "startTime",
+        message:
+          "must be an ISO 8601 date-time with a zone (e.g. 2026-01-31T12:00:00Z) or a number of seconds, milliseconds, microseconds or nanoseconds since the epoch told apart by size (below 1e11 seconds, below 1e14 ms, below 1e17 µs, else ns)",
+      },
       { path: "attributes", message: "must be an object of attribute key to value" },
       { path: "extra", message: "unknown field" },
     ]);

@@ -1,9 +1,10 @@
 import { builder } from "../../graphql/builder.js";
+import { describedBy } from "../../graphql/input-descriptions.js";
 import { RunOutcomeEnum } from "../../graphql/enums.js";
 import type { RunOutcome } from "../../lib/closed-lists.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { scoreSummaryFields } from "../runs/score-summary-graphql.js";
-import { BACKFILL_STATUSES, type BackfillStatus } from "./schemas.js";
+import { BACKFILL_STATUSES, backfillInputSchema, backfillSpanFilterSchema, listBackfillsInputSchema, type BackfillStatus } from "./schemas.js";
 import type { Backfill, BackfillEstimate, BackfillEstimateEvaluator, BackfillOutcomeCount, BackfillProgress, BackfillScoreSummary, BackfillSnapshot } from "./service.js";
 
 // Thin adapters over the backfills service: global ids are decoded here and the service gets raw ids.
@@ -20,7 +21,7 @@ const ProgressRef = builder.objectRef<BackfillProgress>("BackfillProgress").impl
     spansDone: t.exposeInt("spansDone", { description: "Spans of the finished batches." }),
     batchesTotal: t.exposeInt("batchesTotal"),
     batchesDone: t.exposeInt("batchesDone"),
-    runsRecorded: t.exposeInt("runsRecorded", { description: "Runs this backfill recorded (also those a later backfill replaced since)." }),
+    runsRecorded: t.exposeInt("runsRecorded", { description: "Runs the finished batches recorded (also those a later backfill replaced since): the same batches as spansDone." }),
     pairsSkipped: t.exposeInt("pairsSkipped", { description: "(span, evaluator) pairs of finished batches left as they were: already evaluated (no rerun), or a dependency's rule did not match." }),
     runsSuperseded: t.exposeInt("runsSuperseded", { description: "Earlier runs this backfill replaced (rerun); each is kept in Run.history." }),
     fraction: t.exposeFloat("fraction", { description: "spansDone / spansTotal, 0 to 1: for a progress bar." }),
@@ -151,32 +152,34 @@ builder.prismaObjectFields("Run", (t) => ({
   }),
 }));
 
+const spanFilter = describedBy(backfillSpanFilterSchema);
 const SpanFilterInput = builder.inputType("BackfillSpanFilterInput", {
   description: "A span filter on top of the evaluator's rule; every given part must hold.",
   fields: (t) => ({
-    spanNamePattern: t.string({ description: "A glob over span names (* any characters, ? one)." }),
-    attributeEquals: t.field({ type: "JSON", description: "Span attributes that must be equal: {key: string | number | boolean}." }),
-    traceIds: t.stringList({ description: "Only spans of these traces." }),
-    status: t.string({ description: "Only spans with this OpenTelemetry status: unset, ok or error." }),
+    spanNamePattern: t.string(spanFilter("spanNamePattern")),
+    attributeEquals: t.field({ type: "JSON", ...spanFilter("attributeEquals") }),
+    traceIds: t.stringList(spanFilter("traceIds")),
+    status: t.string(spanFilter("status")),
   }),
 });
 
 /** The schema types of the builder (for the field builders shared below). */
 type Types = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
 
+const backfill = describedBy(backfillInputSchema);
 /** The fields of createBackfill's input and of estimateBackfill's: one declaration. */
 const backfillFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObject">) => ({
-    evaluatorId: t.globalID({ for: EvaluatorRef, required: true, description: "The evaluator to run." }),
-    name: t.string({ description: "Defaults to the evaluator's name and the window to the second (UTC), with a suffix (2), (3), … when the workspace already has that name." }),
-    templateVersion: t.int({ description: "Run this version of its template (default: the version it runs now: its pin, else the latest)." }),
-    windowStart: t.field({ type: "DateTime", required: true, description: "Spans that started at or after this." }),
-    windowEnd: t.field({ type: "DateTime", description: "Spans that started before this (default now): at most 90 days after windowStart, not in the future." }),
-    filter: t.field({ type: SpanFilterInput }),
-    sampleRate: t.float({ description: "The share of the selected spans read, above 0 and at most 1 (default 1): a deterministic draw per span." }),
-    maxSpans: t.int({ description: "At most this many spans, the earliest first (default 10,000; at most 100,000)." }),
-    rerun: t.boolean({ description: "Run again on spans it already ran on; the earlier run is kept in Run.history (default false: they are skipped)." }),
-    includeDependencies: t.boolean({ description: "Also run its code dependencies first, transitively (each where its own rule matches)." }),
-    batchSize: t.int({ description: "Spans per queued job (default 200)." }),
+    evaluatorId: t.globalID({ for: EvaluatorRef, required: true, ...backfill("evaluatorId") }),
+    name: t.string(backfill("name")),
+    templateVersion: t.int(backfill("templateVersion")),
+    windowStart: t.field({ type: "DateTime", required: true, ...backfill("windowStart") }),
+    windowEnd: t.field({ type: "DateTime", ...backfill("windowEnd") }),
+    filter: t.field({ type: SpanFilterInput, ...backfill("filter") }),
+    sampleRate: t.float(backfill("sampleRate")),
+    maxSpans: t.int(backfill("maxSpans")),
+    rerun: t.boolean(backfill("rerun")),
+    includeDependencies: t.boolean(backfill("includeDependencies")),
+    batchSize: t.int(backfill("batchSize")),
 });
 
 const BackfillInput = builder.inputType("BackfillInput", {
@@ -198,7 +201,7 @@ builder.queryFields((t) => ({
     type: "Backfill",
     cursor: "id",
     description: "The workspace's backfills, newest first.",
-    args: { status: t.arg({ type: StatusRef }), evaluatorId: t.arg.globalID({ for: EvaluatorRef, description: "Backfills of this evaluator (the one asked for)." }) },
+    args: { status: t.arg({ type: StatusRef }), evaluatorId: t.arg.globalID({ for: EvaluatorRef, ...describedBy(listBackfillsInputSchema)("evaluatorId") }) },
     resolve: (query, _root, args, ctx) =>
       ctx.services.backfills.listBackfills(ctx.principal, { ...(args.status ? { status: args.status } : {}), ...(args.evaluatorId ? { evaluatorId: args.evaluatorId.id } : {}) }, query),
   }),

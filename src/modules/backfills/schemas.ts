@@ -32,14 +32,17 @@ const SPAN_STATUSES = ["unset", "ok", "error"] as const;
 export const backfillSpanFilterSchema = z
   .object({
     spanNamePattern: spanNamePatternSchema.describe("A glob over span names (* any characters, ? one).").optional(),
-    attributeEquals: attributeEqualsSchema.describe("Span attributes that must be equal (flat key → string, number or boolean).").optional(),
+    attributeEquals: attributeEqualsSchema.describe("Span attributes that must be equal: {key: string | number | boolean}.").optional(),
     traceIds: z.array(z.string().min(1, "must not be empty").max(256), { error: typeError("a list of trace ids") }).max(1000, "must have at most 1000 trace ids").describe("Only spans of these traces.").optional(),
-    status: z.enum(SPAN_STATUSES, { error: `must be one of ${SPAN_STATUSES.join(", ")}` }).describe("Only spans with this OpenTelemetry status.").optional(),
+    status: z.enum(SPAN_STATUSES, { error: `must be one of ${SPAN_STATUSES.join(", ")}` }).describe("Only spans with this OpenTelemetry status: unset, ok or error.").optional(),
   })
   .strict();
 
 /** A backfill span filter. */
 export type BackfillSpanFilter = z.infer<typeof backfillSpanFilterSchema>;
+
+/** A count with thousands separators (10,000), as the descriptions write them. */
+const thousands = (n: number) => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
 
 const instant = (what: string) =>
   z.union([z.date(), z.iso.datetime({ offset: true, error: `must be an ISO 8601 date-time (${what})` }).transform((s) => new Date(s))], { error: typeError("an ISO 8601 date-time") });
@@ -47,16 +50,16 @@ const instant = (what: string) =>
 /** What selects a backfill's spans and how it runs: the input of createBackfill and estimateBackfill. */
 export const backfillInputSchema = z
   .object({
-    evaluatorId: z.string({ error: typeError("an evaluator id") }).describe("The evaluator to run (raw id)."),
+    evaluatorId: z.string({ error: typeError("an evaluator id") }).describe("The evaluator to run."),
     name: z.string({ error: typeError("a string") }).trim().min(1, "must not be empty").max(200, "must be at most 200 characters").describe("Defaults to the evaluator's name and the window to the second (UTC), with a suffix (2), (3), … when the workspace already has that name.").optional(),
-    templateVersion: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").describe("Run this version of the evaluator's template (default: the version it runs now, its pin or the latest).").optional(),
-    windowStart: instant("windowStart").describe("Spans that started at or after this time."),
-    windowEnd: instant("windowEnd").describe("Spans that started before this time (default: now); at most 90 days after windowStart, not in the future.").optional(),
+    templateVersion: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").describe("Run this version of its template (default: the version it runs now: its pin, else the latest).").optional(),
+    windowStart: instant("windowStart").describe("Spans that started at or after this."),
+    windowEnd: instant("windowEnd").describe("Spans that started before this (default now): at most 90 days after windowStart, not in the future.").optional(),
     filter: backfillSpanFilterSchema.describe("A span filter on top of the evaluator's rule.").optional(),
-    sampleRate: z.number({ error: typeError("a number") }).gt(0, "must be above 0").max(1, "must be at most 1").describe("The share of the selected spans read (a deterministic draw per span; default 1).").optional(),
-    maxSpans: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").max(MAX_MAX_SPANS, `must be at most ${MAX_MAX_SPANS}`).describe(`At most this many spans, the earliest first (default ${DEFAULT_MAX_SPANS}).`).optional(),
-    rerun: z.boolean({ error: typeError("true or false") }).describe("Run again on spans the evaluator already ran on (the earlier run is kept in its history); default false: they are skipped.").optional(),
-    includeDependencies: z.boolean({ error: typeError("true or false") }).describe("Also run the evaluator's code dependencies first, transitively, on the same spans (each where its own rule matches).").optional(),
+    sampleRate: z.number({ error: typeError("a number") }).gt(0, "must be above 0").max(1, "must be at most 1").describe("The share of the selected spans read, above 0 and at most 1 (default 1): a deterministic draw per span.").optional(),
+    maxSpans: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").max(MAX_MAX_SPANS, `must be at most ${MAX_MAX_SPANS}`).describe(`At most this many spans, the earliest first (default ${thousands(DEFAULT_MAX_SPANS)}; at most ${thousands(MAX_MAX_SPANS)}).`).optional(),
+    rerun: z.boolean({ error: typeError("true or false") }).describe("Run again on spans it already ran on; the earlier run is kept in Run.history (default false: they are skipped).").optional(),
+    includeDependencies: z.boolean({ error: typeError("true or false") }).describe("Also run its code dependencies first, transitively (each where its own rule matches).").optional(),
     batchSize: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").max(1000, "must be at most 1000").describe(`Spans per queued job (default ${DEFAULT_BACKFILL_BATCH_SIZE}).`).optional(),
   })
   .strict();
@@ -72,5 +75,5 @@ export const backfillIdInputSchema = z.object({ id: z.string({ error: typeError(
 /** The input of the backfills list. */
 export const listBackfillsInputSchema = z.object({
   status: z.enum(BACKFILL_STATUSES, { error: `must be one of ${BACKFILL_STATUSES.join(", ")}` }).optional(),
-  evaluatorId: z.string().optional(),
+  evaluatorId: z.string().optional().describe("Backfills of this evaluator (the one asked for)."),
 });

@@ -46,21 +46,27 @@ const BACKFILL_SCORES = `
   FROM "RunHistory" h CROSS JOIN LATERAL jsonb_to_recordset(h.scores) AS x(name text, "dataType" text, "numericValue" float8, "higherIsBetter" boolean, position int)
   WHERE h."backfillId" = $1::uuid`;
 
-/** Progress from the finished batches and the runs written (counted, so correct across workers). */
+/**
+ * Progress in one statement (one snapshot, correct across workers): spans, runs and skipped pairs
+ * all from the finished batches' rows (BackfillBatch, each written once its batch is done), so
+ * spansDone and runsRecorded always describe the same batches — a batch whose runs are being
+ * written counts in neither until it finishes (1 span and 1 evaluator: runsRecorded ≤ spansDone,
+ * never 21 runs for 20 spans).
+ */
 export async function backfillProgress(prisma: PrismaClient, backfill: { id: string; spanCount: number; batchSize: number }): Promise<BackfillProgress> {
-  const [batches] = await prisma.$queryRaw<{ done: bigint; spans: bigint | null; skipped: bigint | null }[]>`
-    SELECT count(*) AS done, sum(spans) AS spans, sum("pairsSkipped") AS skipped FROM "BackfillBatch" WHERE "backfillId" = ${backfill.id}::uuid`;
-  const [runs] = await prisma.$queryRawUnsafe<{ recorded: bigint }[]>(`SELECT count(*) AS recorded FROM (${BACKFILL_RUNS}) t`, backfill.id);
-  const runsSuperseded = await prisma.runHistory.count({ where: { supersededByBackfillId: backfill.id } });
-  const spansDone = Number(batches?.spans ?? 0);
+  const [row] = await prisma.$queryRaw<{ done: bigint; spans: bigint | null; recorded: bigint | null; skipped: bigint | null; superseded: bigint }[]>`
+    SELECT count(*) AS done, sum(b.spans) AS spans, sum(b."runsRecorded") AS recorded, sum(b."pairsSkipped") AS skipped,
+           (SELECT count(*) FROM "RunHistory" h WHERE h."supersededByBackfillId" = ${backfill.id}::uuid) AS superseded
+    FROM "BackfillBatch" b WHERE b."backfillId" = ${backfill.id}::uuid`;
+  const spansDone = Number(row?.spans ?? 0);
   return {
     spansTotal: backfill.spanCount,
     spansDone,
     batchesTotal: Math.ceil(backfill.spanCount / backfill.batchSize),
-    batchesDone: Number(batches?.done ?? 0),
-    runsRecorded: Number(runs?.recorded ?? 0),
-    pairsSkipped: Number(batches?.skipped ?? 0),
-    runsSuperseded,
+    batchesDone: Number(row?.done ?? 0),
+    runsRecorded: Number(row?.recorded ?? 0),
+    pairsSkipped: Number(row?.skipped ?? 0),
+    runsSuperseded: Number(row?.superseded ?? 0),
     fraction: backfill.spanCount ? spansDone / backfill.spanCount : 1,
   };
 }

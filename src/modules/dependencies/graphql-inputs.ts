@@ -1,13 +1,18 @@
 import { decodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
+import { describedBy } from "../../graphql/input-descriptions.js";
 import { isUuid } from "../../lib/uuid.js";
+import { dependencyInputSchema, gateInputSchema } from "./schemas.js";
+
+const gate = describedBy(gateInputSchema);
+const dependency = describedBy(dependencyInputSchema);
 
 /** A gate of a dependency: the dependency's score that must pass. */
 export const GateInput = builder.inputType("DependencyGateInput", {
   description: "Run only when this score of the dependency passes (combine.passed): a BOOLEAN when True (False when lower is better), a NUMERIC at >= `at`; a missing score fails.",
   fields: (t) => ({
-    score: t.string({ required: true, description: "The dependency's score name, e.g. is_json." }),
-    at: t.float({ description: "The threshold of a NUMERIC score (default 0.5)." }),
+    score: t.string({ required: true, ...gate("score") }),
+    at: t.float(gate("at")),
   }),
 });
 
@@ -15,8 +20,8 @@ export const GateInput = builder.inputType("DependencyGateInput", {
 export const DependencyInput = builder.inputType("EvaluatorDependencyInput", {
   description: "Another evaluator of the workspace that this one runs after (and whose scores ctx.score reads).",
   fields: (t) => ({
-    evaluator: t.string({ required: true, description: "Its name, or its id (global or UUID)." }),
-    gate: t.field({ type: GateInput, description: "Run only when a score of it passes; else the run is recorded as skipped." }),
+    evaluator: t.string({ required: true, ...dependency("evaluator") }),
+    gate: t.field({ type: GateInput, ...dependency("gate") }),
   }),
 });
 

@@ -1,11 +1,13 @@
 import type { Run } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
+import { describedBy } from "../../graphql/input-descriptions.js";
 import { ScoreDataTypeEnum } from "../../graphql/enums.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { RunRef } from "../runs/graphql.js";
 import { SpanRef } from "../spans/graphql.js";
 import { evaluatorRefOf } from "./graphql-inputs.js";
 import { DependencyWaitRef } from "./waiting-graphql.js";
+import { postedScoreSchema } from "./schemas.js";
 import type { DependencyEdge, Gate } from "./service.js";
 
 /** A gate as read back. */
@@ -86,13 +88,14 @@ builder.prismaObjectFields("Span", (t) => ({
   }),
 }));
 
+const postedScore = describedBy(postedScoreSchema);
 const PostedScoreInput = builder.inputType("PostedScoreInput", {
   description: "A score: data type inferred from the value when omitted (true/false → BOOLEAN, number → NUMERIC, string → CATEGORICAL).",
   fields: (t) => ({
     name: t.string({ required: true }),
-    value: t.field({ type: "JSON", description: "true/false, a finite number, a string, or null (no value)." }),
+    value: t.field({ type: "JSON", ...postedScore("value") }),
     dataType: t.field({ type: ScoreDataTypeEnum }),
-    higherIsBetter: t.boolean({ description: "Default true." }),
+    higherIsBetter: t.boolean(postedScore("higherIsBetter")),
     comment: t.string(),
     metadata: t.field({ type: "JSON" }),
   }),

@@ -10,14 +10,14 @@ export { EVALUATOR_KINDS, type EvaluatorKind } from "../../lib/closed-lists.js";
 
 /** A gate of a dependency input: the dependency's score that must pass, and the NUMERIC threshold. */
 export const gateInputSchema = z.object({
-  score: z.string({ error: typeError("a score name") }).trim().min(1, "must not be empty").max(100, "must be at most 100 characters"),
-  at: z.number({ error: typeError("a number") }).finite("must be a finite number").nullable().optional(),
+  score: z.string({ error: typeError("a score name") }).trim().min(1, "must not be empty").max(100, "must be at most 100 characters").describe("The dependency's score name, e.g. is_json."),
+  at: z.number({ error: typeError("a number") }).finite("must be a finite number").nullable().optional().describe("The threshold of a NUMERIC score (default 0.5)."),
 });
 
 /** One dependency of an evaluator input: another evaluator of the workspace (its name or id), optionally a gate. */
 export const dependencyInputSchema = z.object({
-  evaluator: z.string({ error: typeError("an evaluator name or id") }).trim().min(1, "must not be empty"),
-  gate: gateInputSchema.nullable().optional(),
+  evaluator: z.string({ error: typeError("an evaluator name or id") }).trim().min(1, "must not be empty").describe("Its name, or its id (global or UUID)."),
+  gate: gateInputSchema.nullable().optional().describe("Run only when a score of it passes; else the run is recorded as skipped."),
 });
 
 /** The dependencies of an evaluator input (replace the saved list). */
@@ -39,11 +39,13 @@ export const postedScoreSchema = z
       .min(1, "must not be empty")
       .max(100, "must be at most 100 characters")
       .refine((n) => !/[\r\n]/.test(n), "must not contain a newline"),
-    value: z.union([z.boolean(), z.number().finite(), z.string().max(1_000, "must be at most 1,000 characters"), z.null()], {
-      error: "must be true/false, a finite number, a string or null",
-    }),
+    value: z
+      .union([z.boolean(), z.number().finite(), z.string().max(1_000, "must be at most 1,000 characters"), z.null()], {
+        error: "must be true/false, a finite number, a string or null",
+      })
+      .describe("true/false, a finite number, a string, or null (no value)."),
     dataType: z.enum(SCORE_DATA_TYPES, { error: "must be BOOLEAN, NUMERIC or CATEGORICAL" }).nullable().optional(),
-    higherIsBetter: z.boolean({ error: typeError("true or false") }).nullable().optional(),
+    higherIsBetter: z.boolean({ error: typeError("true or false") }).nullable().optional().describe("Default true."),
     comment: z.string({ error: typeError("a string") }).max(4_000, "must be at most 4,000 characters").nullable().optional(),
     metadata: z.record(z.string(), z.unknown(), { error: "must be an object" }).nullable().optional(),
   })

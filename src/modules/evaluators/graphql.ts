@@ -1,10 +1,12 @@
 import { builder } from "../../graphql/builder.js";
 import type { EvaluatorKind, Isolation, SpanKind } from "../../lib/closed-lists.js";
 import { EvaluatorKindEnum, IsolationEnum, SpanKindEnum } from "../../graphql/enums.js";
+import { describedBy } from "../../graphql/input-descriptions.js";
 import { BadUserInputError } from "../../lib/errors.js";
 import { TemplateRef, withoutNulls } from "../templates/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { DependencyInput, dependenciesOf } from "../dependencies/graphql-inputs.js";
+import { createEvaluatorInputSchema, updateEvaluatorInputSchema } from "./schemas.js";
 
 
 /** An evaluator of the caller's workspace (archived ones stay readable by id). */
@@ -96,24 +98,27 @@ const evaluatorField = {
 /** Null-able fields whose null means something: unpin, match every name, clear the values. */
 const NULL_MEANS_CLEAR = ["pinnedVersion", "spanNamePattern", "params"];
 
+const createInput = describedBy(createEvaluatorInputSchema);
+const updateInput = describedBy(updateEvaluatorInputSchema);
+
 builder.relayMutationField(
   "createEvaluator",
   {
     inputFields: (t) => ({
-      name: t.string({ required: true, description: "Unique among the workspace's live evaluators." }),
-      kind: t.field({ type: EvaluatorKindEnum, description: "code (default: give a template) or external (no template: scores posted with submitScores)." }),
-      templateId: t.globalID({ for: TemplateRef, description: "The template (or give templateName); required for a code evaluator." }),
+      name: t.string({ required: true, ...createInput("name") }),
+      kind: t.field({ type: EvaluatorKindEnum, ...createInput("kind") }),
+      templateId: t.globalID({ for: TemplateRef, ...createInput("templateId") }),
       templateName: t.string(),
-      pinnedVersion: t.int({ description: "Stay on this template version; omitted or null follows the latest." }),
-      params: t.field({ type: "JSON", description: "Setting values: setting name → value." }),
-      enabled: t.boolean({ description: "Defaults to true." }),
-      spanKind: t.field({ type: SpanKindEnum, description: "Defaults to chat." }),
-      spanNamePattern: t.string({ description: "A glob over span names (* and ?); omitted or null matches every name." }),
-      attributeEquals: t.field({ type: "JSON", description: "Span attributes that must be equal: key → string, number or boolean." }),
-      samplingRate: t.float({ description: "0 to 1; defaults to 1." }),
-      isolation: t.field({ type: IsolationEnum, description: "warm (default) or strict: a fresh forked process per item, slower." }),
-      maxInvocationsPerHour: t.int({ description: "Runs on live spans per rolling hour, at most (1 or more); null or absent: no cap." }),
-      dependencies: t.field({ type: [DependencyInput], description: "Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused." }),
+      pinnedVersion: t.int(createInput("pinnedVersion")),
+      params: t.field({ type: "JSON", ...createInput("params") }),
+      enabled: t.boolean(createInput("enabled")),
+      spanKind: t.field({ type: SpanKindEnum, ...createInput("spanKind") }),
+      spanNamePattern: t.string(createInput("spanNamePattern")),
+      attributeEquals: t.field({ type: "JSON", ...createInput("attributeEquals") }),
+      samplingRate: t.float(createInput("samplingRate")),
+      isolation: t.field({ type: IsolationEnum, ...createInput("isolation") }),
+      maxInvocationsPerHour: t.int(createInput("maxInvocationsPerHour")),
+      dependencies: t.field({ type: [DependencyInput], ...createInput("dependencies") }),
     }),
   },
   {
@@ -137,19 +142,19 @@ builder.relayMutationField(
     inputFields: (t) => ({
       id: t.globalID({ required: true, for: EvaluatorRef }),
       name: t.string(),
-      templateId: t.globalID({ for: TemplateRef, description: "Move to another template (values are checked against it)." }),
+      templateId: t.globalID({ for: TemplateRef, ...updateInput("templateId") }),
       templateName: t.string(),
-      pinnedVersion: t.int({ description: "null follows the latest version." }),
-      params: t.field({ type: "JSON", description: "Replaces the values (null clears them), or with mergeParams is merged into them." }),
-      mergeParams: t.boolean({ description: "Merge params into the values (JSON Merge Patch: a key set to null removes that value) instead of replacing them. Default false." }),
+      pinnedVersion: t.int(updateInput("pinnedVersion")),
+      params: t.field({ type: "JSON", ...updateInput("params") }),
+      mergeParams: t.boolean(updateInput("mergeParams")),
       enabled: t.boolean(),
       spanKind: t.field({ type: SpanKindEnum }),
       spanNamePattern: t.string(),
       attributeEquals: t.field({ type: "JSON" }),
       samplingRate: t.float(),
       isolation: t.field({ type: IsolationEnum }),
-      maxInvocationsPerHour: t.int({ description: "Null removes the cap." }),
-      dependencies: t.field({ type: [DependencyInput], description: "Replaces the dependencies ([] or null removes them all)." }),
+      maxInvocationsPerHour: t.int(updateInput("maxInvocationsPerHour")),
+      dependencies: t.field({ type: [DependencyInput], ...updateInput("dependencies") }),
     }),
   },
   {

@@ -68,28 +68,41 @@ const evaluatorFields = {
 /**
  * The input of createEvaluator: a name, and a template for a code evaluator (the default kind);
  * an external evaluator (scores posted with submitScores) has no template. The rest has defaults.
+ * The descriptions are those of the GraphQL input (and any other transport that reads them).
  */
 export const createEvaluatorInputSchema = z.object({
-  ...evaluatorFields,
-  kind: evaluatorKindSchema.optional(),
-  templateId: evaluatorFields.templateId.optional(),
-  dependencies: dependenciesInputSchema.optional(),
-  pinnedVersion: pinnedVersionSchema.optional(),
-  params: z.unknown().optional(),
-  enabled: evaluatorFields.enabled.optional(),
-  spanKind: spanKindSchema.optional(),
-  spanNamePattern: spanNamePatternSchema.optional(),
-  attributeEquals: attributeEqualsSchema.optional(),
-  samplingRate: samplingRateSchema.optional(),
-  isolation: isolationSchema.optional(),
-  maxInvocationsPerHour: maxInvocationsPerHourSchema.optional(),
+  name: evaluatorNameSchema.describe("Unique among the workspace's live evaluators."),
+  kind: evaluatorKindSchema.optional().describe("code (default: give a template) or external (no template: scores posted with submitScores)."),
+  templateId: evaluatorFields.templateId.optional().describe("The template (or give templateName); required for a code evaluator."),
+  pinnedVersion: pinnedVersionSchema.optional().describe("Stay on this template version; omitted or null follows the latest."),
+  params: z.unknown().optional().describe("Setting values: setting name → value."),
+  enabled: evaluatorFields.enabled.optional().describe("Defaults to true."),
+  spanKind: spanKindSchema.optional().describe("Defaults to chat."),
+  spanNamePattern: spanNamePatternSchema.optional().describe("A glob over span names (* and ?); omitted or null matches every name."),
+  attributeEquals: attributeEqualsSchema.optional().describe("Span attributes that must be equal: key → string, number or boolean."),
+  samplingRate: samplingRateSchema.optional().describe("0 to 1; defaults to 1."),
+  isolation: isolationSchema.optional().describe("warm (default) or strict: a fresh forked process per item, slower."),
+  maxInvocationsPerHour: maxInvocationsPerHourSchema.optional().describe("Runs on live spans per rolling hour, at most (1 or more); null or absent: no cap."),
+  dependencies: dependenciesInputSchema.optional().describe("Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused."),
 });
 
 /**
  * The input of updateEvaluator: only the given fields change. `params` replaces the values, or
  * with `mergeParams: true` is merged into them (see `mergeParamValues`).
  */
-export const updateEvaluatorInputSchema = z.object({ ...evaluatorFields, mergeParams: z.boolean({ error: typeError("true or false") }) }).partial();
+export const updateEvaluatorInputSchema = z
+  .object({
+    ...evaluatorFields,
+    templateId: evaluatorFields.templateId.describe("Move to another template (values are checked against it)."),
+    pinnedVersion: pinnedVersionSchema.describe("null follows the latest version."),
+    params: z.unknown().describe("Replaces the values (null clears them), or with mergeParams is merged into them."),
+    mergeParams: z
+      .boolean({ error: typeError("true or false") })
+      .describe("Merge params into the values (JSON Merge Patch: a key set to null removes that value) instead of replacing them. Default false."),
+    maxInvocationsPerHour: maxInvocationsPerHourSchema.describe("Null removes the cap."),
+    dependencies: dependenciesInputSchema.describe("Replaces the dependencies ([] or null removes them all)."),
+  })
+  .partial();
 
 /** A createEvaluator input. */
 export type CreateEvaluatorInput = z.input<typeof createEvaluatorInputSchema>;

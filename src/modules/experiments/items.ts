@@ -1,5 +1,6 @@
 import type { Prisma } from "../../generated/prisma/client.js";
 import type { Experiment } from "../../generated/prisma/client.js";
+import type { PrismaClient } from "../../lib/prisma.js";
 import { passedWhere } from "../runs/passed.js";
 
 /** How to filter an experiment's items by their scores and run outcomes (all given parts must hold). */
@@ -12,8 +13,13 @@ export interface ItemFilter {
   minValue?: number | null;
   /** The score's number (a boolean as 0/1) is at most this. */
   maxValue?: number | null;
-  /** The score passes (true) or fails (false) by combine.passed at 0.5. */
+  /**
+   * The score passes (true) or fails (false) by combine.passed at 0.5. Like the summary's
+   * passRate, a score of a `noPassRule` group (NUMERIC off the 0–1 scale) neither passes nor fails.
+   */
   passed?: boolean | null;
+  /** (evaluator, score name) pairs of the experiment whose NUMERIC values leave 0–1 (see {@link offScaleScores}). */
+  noPassRule?: { evaluatorId: string; name: string }[];
   /** The score is this category (CATEGORICAL scores). */
   category?: string | null;
   /** Items with a run of this outcome (ok, user_error, timeout, …). */
@@ -30,6 +36,7 @@ export function itemWhere(experiment: Pick<Experiment, "id" | "datasetId" | "ite
   if (filter.minValue != null) scoreParts.push({ numericValue: { gte: filter.minValue } });
   if (filter.maxValue != null) scoreParts.push({ numericValue: { lte: filter.maxValue } });
   if (filter.passed != null) scoreParts.push(passedWhere(filter.passed));
+  if (filter.passed != null && filter.noPassRule?.length) scoreParts.push({ NOT: { OR: filter.noPassRule.map((g) => ({ evaluatorId: g.evaluatorId, name: g.name })) } });
   if (filter.category != null) scoreParts.push({ dataType: "CATEGORICAL", value: { equals: filter.category } });
   const where: Prisma.DatasetItemWhereInput = { datasetId: experiment.datasetId, position: { lt: experiment.itemCount } };
   if (filter.scoreName != null || scoreParts.length) {
@@ -37,4 +44,17 @@ export function itemWhere(experiment: Pick<Experiment, "id" | "datasetId" | "ite
   }
   if (filter.outcome != null) where.runs = { some: { experimentId: experiment.id, ...evaluator, outcome: filter.outcome } };
   return where;
+}
+
+/**
+ * The (evaluator, score name) pairs of an experiment with a NUMERIC value outside [0, 1]: the
+ * groups whose summary has no `passed` / `passRate` (src/modules/runs/score-summary.ts), which
+ * the items filter `passed` matches neither way.
+ */
+export async function offScaleScores(prisma: PrismaClient, experimentId: string): Promise<{ evaluatorId: string; name: string }[]> {
+  return prisma.$queryRaw<{ evaluatorId: string; name: string }[]>`
+    SELECT "evaluatorId", name FROM "Score"
+    WHERE "experimentId" = ${experimentId}::uuid AND "dataType" = 'NUMERIC'
+    GROUP BY "evaluatorId", name
+    HAVING min("numericValue") < 0 OR max("numericValue") > 1`;
 }

@@ -70,7 +70,7 @@ export const experimentItemFilterSchema = z.object({
   scoreName: z.string({ error: typeError("a string") }).nullish().describe("Items with a score of this name."),
   minValue: z.number({ error: typeError("a number") }).nullish().describe("The score's value (a boolean as 0/1) is at least this."),
   maxValue: z.number({ error: typeError("a number") }).nullish().describe("The score's value (a boolean as 0/1) is at most this."),
-  passed: z.boolean({ error: typeError("true or false") }).nullish().describe("The score passes (true) or fails (false), by combine.passed at 0.5."),
+  passed: z.boolean({ error: typeError("true or false") }).nullish().describe("The score passes (true) or fails (false), by combine.passed at 0.5; a NUMERIC score whose values in this experiment leave 0–1 matches neither (its summary has no passed and no passRate)."),
   category: z.string({ error: typeError("a string") }).nullish().describe("A CATEGORICAL score has this value."),
   outcome: z.enum(RUN_OUTCOMES, { error: () => `must be one of ${RUN_OUTCOMES.join(", ")}` }).nullish().describe("Items with a run of this outcome."),
 });

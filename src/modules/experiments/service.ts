@@ -14,7 +14,7 @@ import type { Principal } from "../../lib/principal.js";
 import { batchJobs, batchesOf } from "./batch-plan.js";
 import { experimentProgress, FAILED_OUTCOMES_SQL, type ExperimentProgress } from "./progress.js";
 import { compareExperiments, type Comparison } from "./compare.js";
-import { itemWhere } from "./items.js";
+import { itemWhere, offScaleScores } from "./items.js";
 import { compareExperimentsInputSchema, createExperimentInputSchema, DEFAULT_BATCH_SIZE, DEFAULT_DEPENDENCY_WAIT_SECONDS, experimentItemFilterSchema } from "./schemas.js";
 import { missingDependencyCounts, outcomeCounts, scoreSummaries, type MissingDependencyCount, type OutcomeCount, type ScoreSummary } from "./summary.js";
 import { watchSnapshots, type Snapshot } from "./watch.js";
@@ -122,6 +122,33 @@ async function addDependencyMembers(tx: Tx, workspaceId: string, members: Member
 }
 
 /**
+ * Refuses two evaluators of one experiment with the same name: their summary groups, items filter
+ * and `compareExperiments` (which matches evaluators by name, as Langfuse and Opik key scores by
+ * name) could not tell them apart. A template run with its defaults is named like the template, so
+ * `--evaluator Readability --template Readability` is refused too.
+ * @param paths the input field of each member given directly (a dependency has none: "evaluatorIds").
+ * @throws BadUserInputError naming both fields and the name.
+ */
+async function refuseSameNames(tx: Tx, members: Member[], paths: Map<string, string>): Promise<void> {
+  const ids = [...new Set(members.map((m) => m.evaluatorId))];
+  const rows = await tx.evaluator.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
+  const byName = new Map<string, string>();
+  const issues: InputIssue[] = [];
+  for (const id of ids) {
+    const name = rows.find((r) => r.id === id)!.name;
+    const first = byName.get(name);
+    if (first === undefined) {
+      byName.set(name, id);
+      continue;
+    }
+    const a = paths.get(first) ?? "evaluatorIds (a dependency)";
+    const b = paths.get(id) ?? "evaluatorIds (a dependency)";
+    issues.push({ path: paths.get(id) ?? "evaluatorIds", message: `${a} and ${b} are both named "${name}": give each evaluator of an experiment its own name (summaries and compareExperiments match evaluators by name)` });
+  }
+  if (issues.length) throw new BadUserInputError(issues);
+}
+
+/**
  * Experiments: evaluators run over a dataset's items as queued batch jobs (see batch-processor.ts).
  * Every read and write is scoped to the caller's workspace.
  */
@@ -169,17 +196,21 @@ export function createExperimentService(deps: { prisma: PrismaClient; queues: Qu
       if (dataset.itemCount === 0) throw new BadUserInputError([{ path: "datasetId", message: `dataset "${dataset.name}" has no items: import some first` }]);
       const experimentAndExternal = await prisma.$transaction(async (tx) => {
         const members: Member[] = [];
+        const paths = new Map<string, string>();
         for (const [i, id] of (data.evaluatorIds ?? []).entries()) {
           const member = await evaluatorMember(tx, workspaceId, id, `evaluatorIds[${i}]`, issues);
           if (member) members.push(member);
+          if (member && !paths.has(member.evaluatorId)) paths.set(member.evaluatorId, `evaluatorIds[${i}]`);
         }
         for (const [i, id] of (data.templateIds ?? []).entries()) {
           const member = await templateMember(tx, workspaceId, id, `templateIds[${i}]`, issues);
           if (member) members.push(member);
+          if (member) paths.set(member.evaluatorId, `templateIds[${i}]`);
         }
         if (issues.length) throw new BadUserInputError(issues);
         const external = await addDependencyMembers(tx, workspaceId, members, issues);
         if (issues.length) throw new BadUserInputError(issues);
+        await refuseSameNames(tx, members, paths);
         const created = await tx.experiment.create({
           data: {
             workspaceId,
@@ -282,7 +313,8 @@ export function createExperimentService(deps: { prisma: PrismaClient; queues: Qu
       if (!data) throw new BadUserInputError(issues);
       const experiment = await getExperiment(principal.workspaceId, experimentId);
       // An evaluator id that is no UUID matches nothing (as an evaluator of another workspace).
-      const where = itemWhere(experiment, { ...data, evaluatorId: data.evaluatorId ? uuidOrNil(data.evaluatorId) : null });
+      const noPassRule = data.passed != null ? await offScaleScores(prisma, experiment.id) : [];
+      const where = itemWhere(experiment, { ...data, evaluatorId: data.evaluatorId ? uuidOrNil(data.evaluatorId) : null, noPassRule });
       const items = await prisma.datasetItem.findMany({ where, orderBy: { position: "asc" }, skip: page.offset, take: page.limit });
       return items.map((item) => ({ item, experimentId: experiment.id }));
     },

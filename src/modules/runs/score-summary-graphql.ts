@@ -17,7 +17,11 @@ export function scoreSummaryFields<S extends ScoreSummaryBase>(t: PothosSchemaTy
     count: t.int({ description: "Scores written.", resolve: (s) => s.count }),
     valueCount: t.int({ description: "Scores with a value (the rest are None).", resolve: (s) => s.valueCount }),
     mean: t.float({ nullable: true, description: "Mean value (a boolean as 0/1).", resolve: (s) => s.mean }),
-    passed: t.int({ description: "Scores that pass (combine.passed at 0.5, in the score's direction).", resolve: (s) => s.passed }),
-    passRate: t.float({ nullable: true, description: "passed / count; null for CATEGORICAL and for NUMERIC scores outside 0–1.", resolve: (s) => s.passRate }),
+    passed: t.int({
+      nullable: true,
+      description: "Scores that pass (combine.passed at 0.5, in the score's direction); null, as passRate, for CATEGORICAL and for NUMERIC scores outside 0–1.",
+      resolve: (s) => s.passed,
+    }),
+    passRate: t.float({ nullable: true, description: "passed / count; null, as passed, for CATEGORICAL and for NUMERIC scores outside 0–1.", resolve: (s) => s.passRate }),
   };
 }

@@ -1,7 +1,9 @@
 import { encodeGlobalID } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
+import { describedBy } from "../../graphql/input-descriptions.js";
 import { NotFoundError } from "../../lib/errors.js";
 import { uuidOrNil } from "../../lib/uuid.js";
+import { deprecateInputSchema, publishInputSchema } from "./schemas.js";
 import type { LibraryDiff, PinningTemplate } from "./service.js";
 
 /** The diff between two versions of a shared library. */
@@ -112,14 +114,17 @@ builder.queryFields((t) => ({
   }),
 }));
 
+const publishInput = describedBy(publishInputSchema);
+const deprecateInput = describedBy(deprecateInputSchema);
+
 builder.relayMutationField(
   "publishSharedLibraryVersion",
   {
     inputFields: (t) => ({
-      name: t.string({ required: true, description: "The library's module name; the first publish creates the library." }),
-      sourceCode: t.string({ required: true, description: "The Python source of the new version (parsed, never run, on publish); at most 256 KiB." }),
-      note: t.string({ description: "What changed in this version." }),
-      description: t.string({ description: "Sets the library's description." }),
+      name: t.string({ required: true, ...publishInput("name") }),
+      sourceCode: t.string({ required: true, ...publishInput("sourceCode") }),
+      note: t.string(publishInput("note")),
+      description: t.string(publishInput("description")),
     }),
   },
   {
@@ -151,8 +156,8 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       name: t.string({ required: true }),
-      note: t.string({ description: "Why, and what to use instead." }),
-      deprecated: t.boolean({ description: "false lifts the deprecation (default true)." }),
+      note: t.string(deprecateInput("note")),
+      deprecated: t.boolean(deprecateInput("deprecated")),
     }),
   },
   {

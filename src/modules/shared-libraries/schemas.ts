@@ -47,11 +47,10 @@ export const librarySourceSchema = z
 
 /** The input of publishSharedLibraryVersion. The library is created on its first publish. */
 export const publishInputSchema = z.object({
-  name: libraryNameSchema,
-  sourceCode: librarySourceSchema,
-  note: libraryNoteSchema.optional(),
-  /** Sets the library's description when given. */
-  description: libraryDescriptionSchema.optional(),
+  name: libraryNameSchema.describe("The library's module name; the first publish creates the library."),
+  sourceCode: librarySourceSchema.describe("The Python source of the new version (parsed, never run, on publish); at most 256 KiB."),
+  note: libraryNoteSchema.optional().describe("What changed in this version."),
+  description: libraryDescriptionSchema.optional().describe("Sets the library's description."),
 });
 
 /** A publishSharedLibraryVersion input before parsing. */
@@ -60,8 +59,8 @@ export type PublishInput = z.input<typeof publishInputSchema>;
 /** The input of deprecateSharedLibrary: `deprecated: false` lifts a deprecation. */
 export const deprecateInputSchema = z.object({
   name: libraryNameSchema,
-  note: libraryNoteSchema.optional(),
-  deprecated: z.boolean({ error: typeError("a boolean") }).optional(),
+  note: libraryNoteSchema.optional().describe("Why, and what to use instead."),
+  deprecated: z.boolean({ error: typeError("a boolean") }).optional().describe("false lifts the deprecation (default true)."),
 });
 
 /** A deprecateSharedLibrary input before parsing. */

@@ -1,13 +1,14 @@
 import { encodeGlobalID, resolveCursorConnection } from "@pothos/plugin-relay";
 import type { Span } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
+import { describedBy } from "../../graphql/input-descriptions.js";
 import type { SpanKind, SpanStatus } from "../../lib/closed-lists.js";
 import { RunOutcomeEnum, SpanKindEnum, SpanStatusEnum } from "../../graphql/enums.js";
 import { NotFoundError } from "../../lib/errors.js";
 import { DependencyWaitRef } from "../dependencies/waiting-graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
-import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH } from "./schemas.js";
+import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH, spanFilterFieldsSchema } from "./schemas.js";
 import { spanCursor, type EvaluationBacklog, type IngestResult, type MatchExplanation } from "./service.js";
 
 /** A span of the caller's workspace. */
@@ -68,20 +69,21 @@ export const SpanRef = builder.prismaNode("Span", {
   }),
 });
 
+const spanFilter = describedBy(spanFilterFieldsSchema);
 const SpanFilterRef = builder.inputType("SpanFilter", {
   description: "Filters of the spans query; every given one must hold. Score filters apply to one score of one run.",
   fields: (t) => ({
-    traceId: t.string(),
-    kind: t.field({ type: SpanKindEnum }),
-    name: t.string({ description: "A glob over span names (* and ?)." }),
-    from: t.field({ type: "DateTime", description: "Spans that started at or after." }),
-    to: t.field({ type: "DateTime", description: "Spans that started before." }),
-    evaluatorId: t.globalID({ description: "Spans with a run of this evaluator." }),
-    outcome: t.field({ type: RunOutcomeEnum, description: "Spans with a run of this outcome (of the evaluator, when given)." }),
-    scoreName: t.string({ description: "Spans with a score of this name." }),
-    scoreValue: t.field({ type: "JSON", description: "… whose value equals this (true, 0.5, \"label\")." }),
-    scoreMin: t.float({ description: "… whose numeric value (1/0 for booleans) is at least this." }),
-    scoreMax: t.float({ description: "… whose numeric value is at most this." }),
+    traceId: t.string(spanFilter("traceId")),
+    kind: t.field({ type: SpanKindEnum, ...spanFilter("kind") }),
+    name: t.string(spanFilter("name")),
+    from: t.field({ type: "DateTime", ...spanFilter("from") }),
+    to: t.field({ type: "DateTime", ...spanFilter("to") }),
+    evaluatorId: t.globalID(spanFilter("evaluatorId")),
+    outcome: t.field({ type: RunOutcomeEnum, ...spanFilter("outcome") }),
+    scoreName: t.string(spanFilter("scoreName")),
+    scoreValue: t.field({ type: "JSON", ...spanFilter("scoreValue") }),
+    scoreMin: t.float(spanFilter("scoreMin")),
+    scoreMax: t.float(spanFilter("scoreMax")),
   }),
 });
 
@@ -187,7 +189,7 @@ builder.relayMutationField(
         required: true,
         description:
           `Up to ${MAX_SPANS_PER_BATCH} spans (${MAX_BATCH_BYTES / 1024 / 1024} MiB of JSON), each ` +
-          "{traceId, spanId, parentSpanId?, name, kind? (chat|tool|agent|retrieval|other), startTime? (ISO 8601 or epoch ms), endTime?, " +
+          "{traceId, spanId, parentSpanId?, name, kind? (chat|tool|agent|retrieval|other), startTime? (ISO 8601, or epoch s/ms/µs/ns told apart by size: below 1e11 s, below 1e14 ms, below 1e17 µs, else ns), endTime?, " +
           "input?, output?, attributes? (flat keys), metadata?, status? (unset|ok|error)}. The conversation is input + output in the " +
           "OpenAI message shape, or the attributes gen_ai.input.messages / gen_ai.output.messages.",
       }),

@@ -1,28 +1,11 @@
-import { z } from "zod";
+import type { z } from "zod";
 import { Prisma, type Span } from "../../generated/prisma/client.js";
-import { RUN_OUTCOMES, SPAN_KINDS } from "../../lib/closed-lists.js";
 import { BadUserInputError } from "../../lib/errors.js";
 import type { Principal } from "../../lib/principal.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { NIL_UUID, isUuid } from "../../lib/uuid.js";
 import { parseIssues } from "../../lib/validation.js";
-
-/** The filters of a span listing; every given one must hold. Score filters apply to one score of one run. */
-export const spanFilterSchema = z
-  .object({
-    traceId: z.string().describe("Spans of this trace id.").nullish(),
-    kind: z.enum(SPAN_KINDS).describe("Spans of this kind.").nullish(),
-    name: z.string().max(256, "must be at most 256 characters").describe("A span name, or a glob over span names (* any characters, ? one).").nullish(),
-    from: z.date().describe("Spans that started at or after.").nullish(),
-    to: z.date().describe("Spans that started before.").nullish(),
-    evaluatorId: z.string().describe("Spans with a run of this evaluator.").nullish(),
-    outcome: z.enum(RUN_OUTCOMES).describe("Spans with a run of this outcome (of the evaluator, when given).").nullish(),
-    scoreName: z.string().describe("Spans with a score of this name.").nullish(),
-    scoreValue: z.unknown().describe('… whose value equals this (true, 0.5, "label").').optional(),
-    scoreMin: z.number().describe("… whose numeric value (1/0 for booleans) is at least this.").nullish(),
-    scoreMax: z.number().describe("… whose numeric value is at most this.").nullish(),
-  })
-  .nullish();
+import { spanFilterSchema } from "./schemas.js";
 
 /** The filters of a span listing, parsed. */
 export type SpanFilter = NonNullable<z.output<typeof spanFilterSchema>>;

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { toInputIssues } from "../../lib/errors.js";
-import { SPAN_KINDS, SPAN_STATUSES, type SpanKind } from "../../lib/closed-lists.js";
+import { RUN_OUTCOMES, SPAN_KINDS, SPAN_STATUSES, type SpanKind } from "../../lib/closed-lists.js";
 import { unstorableValues } from "../../lib/json-safety.js";
+import { EPOCH_RULE, epochToMillis } from "../../lib/epoch.js";
 
 /** Shared input schemas of the spans feature (GraphQL, CLI and MCP use the same). */
 
@@ -21,13 +22,50 @@ const id = (what: string) =>
     .min(1, "must not be empty")
     .max(128, "must be at most 128 characters");
 
-/** An instant: an ISO 8601 string, or milliseconds since the epoch. */
+/** The filters of a span listing; every given one must hold. Score filters apply to one score of one run. */
+export const spanFilterFieldsSchema = z.object({
+  traceId: z.string().describe("Spans of this trace id.").nullish(),
+  kind: z.enum(SPAN_KINDS).describe("Spans of this kind.").nullish(),
+  name: z.string().max(256, "must be at most 256 characters").describe("A glob over span names (* and ?).").nullish(),
+  from: z.date().describe("Spans that started at or after.").nullish(),
+  to: z.date().describe("Spans that started before.").nullish(),
+  evaluatorId: z.string().describe("Spans with a run of this evaluator.").nullish(),
+  outcome: z.enum(RUN_OUTCOMES).describe("Spans with a run of this outcome (of the evaluator, when given).").nullish(),
+  scoreName: z.string().describe("Spans with a score of this name.").nullish(),
+  scoreValue: z.unknown().describe('… whose value equals this (true, 0.5, "label").').optional(),
+  scoreMin: z.number().describe("… whose numeric value (1/0 for booleans) is at least this.").nullish(),
+  scoreMax: z.number().describe("… whose numeric value is at most this.").nullish(),
+});
+
+/** A span listing's filter, or none ({@link spanFilterFieldsSchema}). */
+export const spanFilterSchema = spanFilterFieldsSchema.nullish();
+
+/** What an instant field accepts, in words (error messages, the GraphQL description). */
+export const INSTANT_RULE = `an ISO 8601 date-time with a zone (e.g. 2026-01-31T12:00:00Z) or a number of ${EPOCH_RULE}`;
+
+/**
+ * An instant: an ISO 8601 string with a zone, or an epoch number whose unit is told by its size
+ * ({@link epochToMillis}, the CLI's rule: 1796144519 is seconds, 1796144519000 milliseconds), so
+ * epoch seconds are never stored as a date in January 1970.
+ */
 const instant = z.union(
   [
     z.iso.datetime({ offset: true, local: false }).transform((s) => new Date(s)),
-    z.number().finite().nonnegative().transform((ms) => new Date(ms)),
+    z
+      .number()
+      .finite()
+      .nonnegative()
+      .transform((n, ctx) => {
+        const { ms, unit } = epochToMillis(n);
+        const date = new Date(ms);
+        if (Number.isNaN(date.getTime())) {
+          ctx.addIssue({ code: "custom", message: `is out of range (${n} read as epoch ${unit})` });
+          return z.NEVER;
+        }
+        return date;
+      }),
   ],
-  { error: "must be an ISO 8601 date-time with a zone (e.g. 2026-01-31T12:00:00Z) or milliseconds since the epoch" },
+  { error: `must be ${INSTANT_RULE}` },
 );
 
 /** Any JSON value (what JSON.parse can return). */
@@ -42,7 +80,8 @@ const attributes = z
 
 /**
  * One ingested span. `kind` defaults from `gen_ai.operation.name` (chat, execute_tool → tool,
- * invoke_agent/create_agent → agent), else "chat" for a span that carries a conversation, else
+ * invoke_agent/create_agent → agent), else "chat" for a span that carries a conversation (a string
+ * input included), else
  * "other" (see {@link defaultKind}); `startTime` defaults to the time of ingest.
  */
 export const spanInputSchema = z
@@ -112,24 +151,28 @@ function hasFlattenedMessages(attrs: Record<string, unknown>): boolean {
   return Object.keys(attrs).some((key) => /^(gen_ai\.prompt|llm\.input_messages)\.\d+\./.test(key));
 }
 
-/** True when the input is a list of chat messages (`{role, ...}`), as OpenAI-style chat spans send. */
-function isMessageList(value: unknown): boolean {
+/**
+ * True when the input is a conversation: a list of chat messages (`{role, ...}`), as OpenAI-style
+ * chat spans send, or a string, which the document reads as one user message (docs/document.md).
+ */
+function isConversationInput(value: unknown): boolean {
+  if (typeof value === "string") return true;
   return Array.isArray(value) && value.length > 0 && value.every((m) => typeof m === "object" && m !== null && "role" in m);
 }
 
 /**
  * The kind a span gets when it gives none: from `gen_ai.operation.name`, else OpenInference's
  * `openinference.span.kind` (LLM → chat, TOOL, AGENT, RETRIEVER / EMBEDDING / RERANKER →
- * retrieval); else "chat" when it carries a conversation (a message list as input, GenAI message
- * attributes, or flattened OpenLLMetry / OpenInference messages), since evaluators run on chat
- * spans by default; else "other".
+ * retrieval); else "chat" when it carries a conversation (a message list as input, a string as
+ * input — one user message, as the document reads it —, GenAI message attributes, or flattened
+ * OpenLLMetry / OpenInference messages), since evaluators run on chat spans by default; else "other".
  */
 export function defaultKind(attrs: Record<string, unknown>, input?: unknown): SpanKind {
   const operation = attrs["gen_ai.operation.name"];
   if (typeof operation === "string" && OPERATION_KINDS[operation]) return OPERATION_KINDS[operation]!;
   const openInference = attrs["openinference.span.kind"];
   if (typeof openInference === "string" && OPENINFERENCE_KINDS[openInference.toUpperCase()]) return OPENINFERENCE_KINDS[openInference.toUpperCase()]!;
-  if (isMessageList(input) || "gen_ai.input.messages" in attrs || "gen_ai.output.messages" in attrs || "gen_ai.prompt" in attrs || hasFlattenedMessages(attrs)) return "chat";
+  if (isConversationInput(input) || "gen_ai.input.messages" in attrs || "gen_ai.output.messages" in attrs || "gen_ai.prompt" in attrs || hasFlattenedMessages(attrs)) return "chat";
   return "other";
 }
 
