@@ -5,30 +5,12 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { createExecutor, type ExecuteItem, type ExecuteKey, type Executor, type ItemResult } from "../../src/execution/index.js";
+import { createExecutor } from "../../src/execution/index.js";
+import { flakyExecutor } from "../flaky-executor.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { startWorkers, type Workers } from "../../src/worker.js";
 import { createTestWorkspace } from "../helpers.js";
 
-/** The real executor, but the next `failures` calls answer sandbox_error without running anything. */
-function flakyExecutor(real: Executor) {
-  const state = { failures: 0, calls: 0 };
-  const fault = (): ItemResult => ({ outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "SandboxError", message: "runner died (injected)", traceback: "" } });
-  const executor: Executor = {
-    limits: real.limits,
-    ready: () => real.ready(),
-    close: () => real.close(),
-    async execute(key: ExecuteKey, items: ExecuteItem[]) {
-      state.calls += 1;
-      if (state.failures > 0) {
-        state.failures -= 1;
-        return items.map(fault);
-      }
-      return real.execute(key, items);
-    },
-  };
-  return { executor, state };
-}
 
 /** Raises KeyError on the replies that end in an odd digit, scores the others. */
 const ODD_RAISES = `from oodle_eval.v1 import text

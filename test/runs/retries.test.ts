@@ -2,7 +2,8 @@
 // recorded on the last attempt; a fault of the user's code is recorded at once and not retried.
 import { Queue } from "bullmq";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createExecutor, type ExecuteItem, type ExecuteKey, type Executor, type ItemResult } from "../../src/execution/index.js";
+import { createExecutor } from "../../src/execution/index.js";
+import { flakyExecutor } from "../flaky-executor.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { createRedis } from "../../src/lib/redis.js";
 import { SandboxFaultError } from "../../src/modules/runs/processor.js";
@@ -16,25 +17,6 @@ const RAISES = `def evaluate(ctx):
     return {}["missing"]
 `;
 
-/** The real executor, but the next `failures` calls answer sandbox_error without running anything. */
-function flakyExecutor(real: Executor) {
-  const state = { failures: 0, calls: 0 };
-  const fault = (): ItemResult => ({ outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "SandboxError", message: "runner died (injected)", traceback: "" } });
-  const executor: Executor = {
-    limits: real.limits,
-    ready: () => real.ready(),
-    close: () => real.close(),
-    async execute(key: ExecuteKey, items: ExecuteItem[]) {
-      state.calls += 1;
-      if (state.failures > 0) {
-        state.failures -= 1;
-        return items.map(fault);
-      }
-      return real.execute(key, items);
-    },
-  };
-  return { executor, state };
-}
 
 const real = createExecutor({ logger: createLogger("silent") });
 const flaky = flakyExecutor(real);
