@@ -14,11 +14,12 @@ import { createExperimentBatchProcessor, type ExperimentBatchProcessor } from ".
 import { createExperimentService, type ExperimentService } from "./modules/experiments/service.js";
 import { createMetrics, type Metrics } from "./modules/metrics/registry.js";
 import { createScoreExporter, type ScoreExporter } from "./modules/otlp/score-export.js";
-import type { EvaluationEnqueuer } from "./modules/runs/enqueue.js";
+import { spanBatchQueuer, type EvaluationEnqueuer } from "./modules/runs/enqueue.js";
 import { createLiveEvaluations, type LiveEvaluations } from "./modules/runs/evaluate.js";
 import { createRunPreparer, type RunPreparer } from "./modules/runs/prepare.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
+import { createSpanBatchProcessor, type SpanBatchProcessor } from "./modules/runs/span-batch.js";
 import { createSandboxService, type SandboxService } from "./modules/sandbox/service.js";
 import { createSpanService, type SpanService } from "./modules/spans/service.js";
 import { createTryCodeService, MAX_CONCURRENT_TRY_CODE, type TryCodeService } from "./modules/try-code/service.js";
@@ -45,6 +46,8 @@ export interface Services {
   runPreparer: RunPreparer;
   /** The `evaluate-span` job processor. */
   runProcessor: RunProcessor;
+  /** The processor of batch jobs: one ingest batch of an evaluator outside every dependency (runs/span-batch.ts). */
+  spanBatch: SpanBatchProcessor;
   /** Queues evaluations of stored spans on the live path (backfills): owed rows, jobs, barriers. */
   liveEvaluations: LiveEvaluations;
   /** Draft test runs. */
@@ -122,13 +125,16 @@ export function createApp(
   const sharedLibraries = createSharedLibraryService({ prisma, logger });
   const runPreparer = createRunPreparer({ sharedLibraries });
   const enqueue = overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues });
-  const spans = countIngest(createSpanService({ prisma, logger, enqueue, maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE }), metrics);
+  // An overridden enqueuer (tests) sees every pair; else evaluators outside every dependency are queued a job per ingest batch.
+  const queueBatches = overrides.enqueueEvaluations ? undefined : spanBatchQueuer(queues);
+  const spans = countIngest(createSpanService({ prisma, logger, enqueue, ...(queueBatches ? { queueBatches } : {}), maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE }), metrics);
   const dependencies = createDependencyService({ prisma, queues });
   // After a span's run committed (live or backfill): count it, and export its scores (in the background) when configured.
   const onRecorded = (run: RecordedRun) => {
     metrics.runRecorded(run);
     scoreExporter?.runRecorded(run);
   };
+  const runProcessor = createRunProcessor({ prisma, logger, execution, preparer: runPreparer, afterEvaluation: dependencies.afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) });
   const services: Services = {
     workspaces: createWorkspaceService({ prisma, queues, logger }),
     templates,
@@ -138,7 +144,8 @@ export function createApp(
     spans,
     runs: createRunService({ prisma }),
     runPreparer,
-    runProcessor: createRunProcessor({ prisma, logger, execution, preparer: runPreparer, afterEvaluation: dependencies.afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) }),
+    runProcessor,
+    spanBatch: createSpanBatchProcessor({ prisma, queues, processEvaluation: runProcessor }),
     liveEvaluations: createLiveEvaluations({ prisma, queues }),
     tryCode: createTryCodeService({
       execution,

@@ -12,16 +12,20 @@ type Processor<Q extends QueueName> = (payload: JobPayload<Q>, job: Job) => Prom
 function processors(app: App): { [Q in QueueName]: Processor<Q> } {
   return {
     "api-key-usage": (payload) => app.services.workspaces.recordApiKeyUsage(payload.apiKeyId, new Date(payload.usedAt)),
-    "evaluate-span": (payload, job) => {
+    "evaluate-span": async (payload, job) => {
       // The job's progress counts its hand-overs to a runner (see runs/processor.ts crashesOf).
       const entries = typeof job.progress === "number" ? job.progress : 0;
-      return app.services.runProcessor(payload, {
+      const attempts = {
         attemptsMade: job.attemptsMade,
         opts: job.opts,
         stalledCounter: job.stalledCounter,
         sandboxEntries: entries,
         enteredSandbox: () => job.updateProgress(entries + 1),
-      });
+      };
+      if (!("spanIds" in payload)) return app.services.runProcessor(payload, attempts);
+      const status = await app.services.spanBatch(payload, attempts);
+      if ("statuses" in status) for (const s of status.statuses) if (s === "recorded") app.metrics.evaluationRecorded(job.timestamp);
+      return status;
     },
     // A barrier only has to complete: its promotion (by the dependency) was the event.
     "evaluation-barrier": async () => "released",
@@ -38,6 +42,12 @@ function processors(app: App): { [Q in QueueName]: Processor<Q> } {
       }
     },
   };
+}
+
+/** The evaluations a job holds: the spans of a batch job, else 1. */
+function evaluationsOf(job: Job): number {
+  const spanIds = (job.data as { spanIds?: unknown }).spanIds;
+  return Array.isArray(spanIds) ? spanIds.length : 1;
 }
 
 /** This process's name on its jobs (`processedBy`) and in Redis' client list: host and pid, so scaled-out workers are told apart. */
@@ -95,8 +105,8 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
       name,
       async (job, token) => {
         try {
-          // Queue wait of first attempts only (a retry's wait includes its backoff).
-          if (job.attemptsMade === 0) app.metrics.jobStarted(name, job.timestamp + (job.delay ?? 0));
+          // Queue wait of first attempts only (a retry's wait includes its backoff), once per evaluation a job holds.
+          if (job.attemptsMade === 0) for (let i = 0; i < evaluationsOf(job); i++) app.metrics.jobStarted(name, job.timestamp + (job.delay ?? 0));
           const status = await processor(queueRegistry[name].payload.parse(job.data) as JobPayload<QueueName>, job);
           if (job.id) infraRetries.delete(job.id);
           if (name === "evaluate-span" && status === "recorded") app.metrics.evaluationRecorded(job.timestamp);

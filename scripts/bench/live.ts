@@ -68,6 +68,8 @@ interface RateRow {
   committedInWindow: number;
   runsPerSecond: number;
   latencies: number[];
+  /** Per run, ms, sorted: client send → span stored, stored → sandbox start, sandbox start → committed. */
+  phases: { stored: number[]; toSandbox: number[]; sandboxToCommit: number[] };
   missing: number;
   backlogEnd: number;
   backlogMax: number;
@@ -160,13 +162,22 @@ async function measureRate(app: App, url: string, rate: number, seconds: number,
   const drainDeadline = Date.now() + Math.max(60_000, 2 * seconds * 1000);
   while ((await runCount()) < expected && Date.now() < drainDeadline) await sleep(200);
 
-  const runs = await app.prisma.run.findMany({ where: { workspaceId }, select: { finishedAt: true, span: { select: { spanId: true } } } });
+  const runs = await app.prisma.run.findMany({ where: { workspaceId }, select: { startedAt: true, finishedAt: true, span: { select: { spanId: true, createdAt: true } } } });
   const latencies: number[] = [];
+  const phases: RateRow["phases"] = { stored: [], toSandbox: [], sandboxToCommit: [] };
   for (const r of runs) {
     const t0 = sentAt.get(r.span!.spanId);
-    if (t0 !== undefined) latencies.push(r.finishedAt!.getTime() - t0);
+    if (t0 === undefined) continue;
+    latencies.push(r.finishedAt!.getTime() - t0);
+    phases.stored.push(r.span!.createdAt.getTime() - t0);
+    // startedAt is the runner call's start (a skipped run has none: it never reached the sandbox).
+    if (r.startedAt) {
+      phases.toSandbox.push(r.startedAt.getTime() - r.span!.createdAt.getTime());
+      phases.sandboxToCommit.push(r.finishedAt!.getTime() - r.startedAt.getTime());
+    }
   }
   latencies.sort((a, b) => a - b);
+  for (const list of Object.values(phases)) list.sort((a, b) => a - b);
   const window = (sendEnd - start) / 1000;
   const committedInWindow = committedAtEnd - warmRuns;
   const offeredRunsPerSecond = (total * EVALUATORS) / window;
@@ -177,6 +188,7 @@ async function measureRate(app: App, url: string, rate: number, seconds: number,
     committedInWindow,
     runsPerSecond: committedInWindow / window,
     latencies,
+    phases,
     missing: total * EVALUATORS - latencies.length,
     backlogEnd,
     backlogMax,
@@ -274,6 +286,12 @@ export async function run(): Promise<void> {
         `${r.backlogEnd} (${r.backlogMax}) | ${r.bounded ? "yes" : "no"} | ${r.missing} | ${r.ingestP50} (${r.ingestErrors}) | ${r.loadBefore} → ${r.loadAfter} |`,
     );
   }
+  console.log("");
+  console.log("Where the ingest → score time goes (p50 / p95 ms of each run): the client's send → the span stored (HTTP, GraphQL, the ingest transaction), stored → the runner call starts (commit, queueing, BullMQ fetch, the batch's reads), the runner call → the run committed (sandbox, write).");
+  console.log("| offered spans/s | send → stored | stored → sandbox | sandbox → committed |");
+  console.log("|---:|---:|---:|---:|");
+  const p50p95 = (list: number[]) => `${percentile(list, 50)} / ${percentile(list, 95)}`;
+  for (const r of rows) console.log(`| ${r.rate} | ${p50p95(r.phases.stored)} | ${p50p95(r.phases.toSandbox)} | ${p50p95(r.phases.sandboxToCommit)} |`);
   const bounded = rows.filter((r) => r.bounded);
   const best = bounded.length ? bounded.reduce((a, b) => (b.rate > a.rate ? b : a)) : undefined;
   const saturation = Math.max(...rows.map((r) => r.runsPerSecond));

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { z } from "zod";
 
 /**
@@ -12,18 +13,30 @@ export const queueRegistry = {
     jobOptions: { attempts: 3, backoff: { type: "exponential" as const, delay: 500 }, removeOnComplete: 1000, removeOnFail: 1000 },
   },
   /**
-   * Runs one evaluator on one span and records the run (src/modules/runs/processor.ts). The job id
-   * is `evaluationJobId(spanId, evaluatorId)`, so a re-ingest cannot queue the same pair twice; a
-   * sandbox fault is retried with backoff, a fault of the user's code is recorded and not retried.
+   * Runs one evaluator on spans and records the runs (src/modules/runs/processor.ts). Two shapes:
+   * - one pair, job id `evaluationJobId(spanId, evaluatorId)`: evaluators that take part in a
+   *   dependency (flows need a job per span), re-runs, the reconciler's re-queues;
+   * - one ingest batch of an evaluator outside every dependency, job id
+   *   `spanBatchJobId(evaluatorId, spanKeys)` (runs/span-batch.ts): one job instead of one per span.
+   * Either way a re-ingest cannot queue the same evaluations twice, a sandbox fault is retried
+   * with backoff and a fault of the user's code is recorded and not retried.
    */
   "evaluate-span": {
-    payload: z.object({
-      workspaceId: z.uuid(),
-      spanId: z.uuid(),
-      evaluatorId: z.uuid(),
-      /** Set on a re-run after scores were posted again (part of the job id; see modules/dependencies). */
-      tag: z.string().regex(/^[0-9a-f-]{1,40}$/).optional(),
-    }),
+    payload: z.union([
+      z.object({
+        workspaceId: z.uuid(),
+        spanId: z.uuid(),
+        evaluatorId: z.uuid(),
+        /** Set on a re-run after scores were posted again (part of the job id; see modules/dependencies). */
+        tag: z.string().regex(/^[0-9a-f-]{1,40}$/).optional(),
+      }),
+      z.object({
+        workspaceId: z.uuid(),
+        evaluatorId: z.uuid(),
+        /** The batch's spans (an ingest batch holds at most 1,000). */
+        spanIds: z.array(z.uuid()).min(1).max(1_000),
+      }),
+    ]),
     jobOptions: {
       attempts: 4,
       backoff: { type: "exponential" as const, delay: 1_000 },
@@ -100,6 +113,15 @@ export const queueRegistry = {
  */
 export function evaluationJobId(spanId: string, evaluatorId: string, tag?: string): string {
   return tag ? `${spanId}_${evaluatorId}_${tag}` : `${spanId}_${evaluatorId}`;
+}
+
+/**
+ * The deterministic job id of the evaluations of one evaluator on an ingest batch's spans: the
+ * evaluator and a SHA-256 of the spans' sorted keys (`spanKey`: trace id NUL span id, known before
+ * the spans are stored), so the same batch sent again is not queued twice.
+ */
+export function spanBatchJobId(evaluatorId: string, spanKeys: readonly string[]): string {
+  return `${evaluatorId}_batch_${createHash("sha256").update([...spanKeys].sort().join("\n")).digest("hex").slice(0, 32)}`;
 }
 
 /** The deterministic job id of the barrier "`evaluatorId` waits for `dependsOnId` on `spanId`" (with the re-run's tag). */

@@ -7,7 +7,8 @@ import { createExecutor, type ExecuteItem, type ExecuteKey, type Executor, type 
 import { createLogger } from "../../src/lib/logger.js";
 import { createRedis } from "../../src/lib/redis.js";
 import { SandboxFaultError } from "../../src/modules/runs/processor.js";
-import { evaluationJobId } from "../../src/queues/registry.js";
+import { evaluationJobId, spanBatchJobId } from "../../src/queues/registry.js";
+import { spanKey } from "../../src/modules/spans/ingest-write.js";
 import { chatSpan } from "../dependencies/helpers.js";
 import { liveHarness, waitFor } from "./helpers.js";
 
@@ -120,15 +121,17 @@ describe("batched live evaluation", () => {
     const boom = before.find((r) => r.spanId === ids[17])!;
     expect([boom.outcome, boom.errorType, boom.errorMessage, boom.attempts]).toEqual(["user_error", "ValueError", "boom", 1]);
     for (const run of before.filter((r) => r.outcome === "ok")) expect(run.scores.map((s) => s.value)).toEqual([`reply number ${ids.indexOf(run.spanId!)}`.length]);
-    // Every job completed on its first attempt, the failing one included.
+    // The ingest batch was ONE job for this evaluator (it takes part in no dependency), and it
+    // completed on its first attempt, the failing item included; no job of a single pair was made.
     const connection = createRedis(h.app.config.REDIS_URL, "producer");
     const queue = new Queue("evaluate-span", { connection, prefix: h.prefix });
     try {
-      for (const id of ids) {
-        const job = (await queue.getJob(evaluationJobId(id, evaluator.id)))!;
-        await waitFor(async () => ((await job.getState()) === "completed" ? 1 : 0), 1, 10_000);
-        expect((await queue.getJob(evaluationJobId(id, evaluator.id)))!.attemptsMade).toBeLessThanOrEqual(1);
-      }
+      const batchId = spanBatchJobId(evaluator.id, replies.map((_, i) => spanKey(`again-${i}`, "s")));
+      const job = (await queue.getJob(batchId))!;
+      expect(job.data).toEqual({ workspaceId: ws.workspace.id, evaluatorId: evaluator.id, spanIds: ids });
+      await waitFor(async () => ((await job.getState()) === "completed" ? 1 : 0), 1, 10_000);
+      expect((await queue.getJob(batchId))!.attemptsMade).toBeLessThanOrEqual(1);
+      for (const id of ids) expect(await queue.getJob(evaluationJobId(id, evaluator.id))).toBeUndefined();
     } finally {
       await queue.close();
       connection.disconnect();

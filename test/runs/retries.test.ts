@@ -7,7 +7,8 @@ import { flakyExecutor } from "../flaky-executor.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { createRedis } from "../../src/lib/redis.js";
 import { SandboxFaultError } from "../../src/modules/runs/processor.js";
-import { evaluationJobId } from "../../src/queues/registry.js";
+import { evaluationJobId, spanBatchJobId } from "../../src/queues/registry.js";
+import { spanKey } from "../../src/modules/spans/ingest-write.js";
 import { liveHarness, waitFor } from "./helpers.js";
 
 const SCORE = `def evaluate(ctx):
@@ -105,9 +106,11 @@ describe("retries", () => {
     const connection = createRedis(h.app.config.REDIS_URL, "producer");
     const queue = new Queue("evaluate-span", { connection, prefix: h.prefix });
     try {
-      const job = await queue.getJob(evaluationJobId(spanId, evaluator.id));
+      // The ingest batch's job (one span here).
+      const batchId = spanBatchJobId(evaluator.id, [spanKey("t1", "user-1")]);
+      const job = await queue.getJob(batchId);
       await waitFor(async () => ((await job!.getState()) === "completed" ? 1 : 0), 1, 60_000);
-      const done = (await queue.getJob(evaluationJobId(spanId, evaluator.id)))!;
+      const done = (await queue.getJob(batchId))!;
       expect(done.failedReason ?? "").toBe("");
       expect(done.attemptsMade).toBeLessThanOrEqual(1); // one attempt: completed, not retried
     } finally {

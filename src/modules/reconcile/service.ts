@@ -38,9 +38,10 @@ export interface ReconcileReport {
  * The reconciler: makes what Postgres says is owed match what Redis will run, after a lost
  * queue (Redis restarted without persistence), jobs failed during a database outage, or a
  * worker killed at the wrong moment. Postgres is the source of truth:
- * - live: `OwedEvaluation` rows (written with the spans) that have no run and no live job are
- *   queued again with their deterministic job id (a failed or finished job of that id is removed
- *   first); rows with a run are deleted.
+ * - live: `OwedEvaluation` rows (written with the spans) that have no run and no live job (their
+ *   own, nor the ingest batch's job that queued them) are queued again with their own
+ *   deterministic job id (a failed or finished job of that id is removed first); rows with a run
+ *   are deleted.
  * - experiments: a queued or running experiment's batches with unfinished items and no live job
  *   of the current generation are queued again; one with nothing pending is completed.
  * Exactly once is kept by the unique run per (span, evaluator) and per (experiment, item,
@@ -55,8 +56,8 @@ export function createReconciler(deps: { prisma: PrismaClient; queues: Queues; e
     report.settled += await prisma.$executeRaw`
       DELETE FROM "OwedEvaluation" o USING "Run" r WHERE r."spanId" = o."spanId" AND r."evaluatorId" = o."evaluatorId"`;
     const grace = deps.options.graceMs;
-    const rows = await prisma.$queryRaw<{ spanId: string; evaluatorId: string; workspaceId: string; requeues: number }[]>`
-      SELECT o."spanId", o."evaluatorId", o."workspaceId", o.requeues FROM "OwedEvaluation" o
+    const rows = await prisma.$queryRaw<{ spanId: string; evaluatorId: string; workspaceId: string; requeues: number; jobId: string | null }[]>`
+      SELECT o."spanId", o."evaluatorId", o."workspaceId", o.requeues, o."jobId" FROM "OwedEvaluation" o
       WHERE o."createdAt" < now() - make_interval(secs => ${grace / 1000}::float8)
         AND (o."requeuedAt" IS NULL OR o."requeuedAt" < now() - make_interval(secs => ${grace / 1000}::float8))
         AND o.requeues < ${MAX_REQUEUES}::int
@@ -64,12 +65,15 @@ export function createReconciler(deps: { prisma: PrismaClient; queues: Queues; e
       ORDER BY o."createdAt" LIMIT ${OWED_PER_PASS}::int`;
     if (rows.length === 0) return;
     const ids = rows.map((r) => evaluationJobId(r.spanId, r.evaluatorId));
-    const states = await queues.states("evaluate-span", ids);
+    // A pair queued by its ingest batch's job is alive while that job is (or its own job, once split or re-queued).
+    const batchIds = [...new Set(rows.flatMap((r) => (r.jobId ? [r.jobId] : [])))];
+    const [states, batchStates] = await Promise.all([queues.states("evaluate-span", ids), queues.states("evaluate-span", batchIds)]);
+    const batchState = new Map(batchIds.map((id, i) => [id, batchStates[i]!]));
     const byWorkspace = new Map<string, { spanId: string; evaluatorId: string }[]>();
     const requeued: typeof rows = [];
     for (const [i, row] of rows.entries()) {
       const state = states[i]!;
-      if (LIVE_STATES.has(state)) continue;
+      if (LIVE_STATES.has(state) || (row.jobId && LIVE_STATES.has(batchState.get(row.jobId)!))) continue;
       if (row.requeues + 1 === MAX_REQUEUES) {
         report.gaveUp += 1; // queued this last time, then left (its row stays, for an operator)
         logger.error({ spanId: row.spanId, evaluatorId: row.evaluatorId, requeues: row.requeues + 1, state }, "owed evaluation still has no run after many re-queues; last try");
@@ -81,7 +85,7 @@ export function createReconciler(deps: { prisma: PrismaClient; queues: Queues; e
     for (const [workspaceId, pairs] of byWorkspace) await deps.enqueue(workspaceId, pairs);
     if (requeued.length) {
       await prisma.$executeRaw`
-        UPDATE "OwedEvaluation" o SET requeues = o.requeues + 1, "requeuedAt" = now()
+        UPDATE "OwedEvaluation" o SET requeues = o.requeues + 1, "requeuedAt" = now(), "jobId" = NULL
         FROM jsonb_to_recordset(${JSON.stringify(requeued.map((r) => ({ s: r.spanId, e: r.evaluatorId })))}::jsonb) AS x(s uuid, e uuid)
         WHERE o."spanId" = x.s AND o."evaluatorId" = x.e`;
       report.requeued += requeued.length;

@@ -37,3 +37,11 @@ export function queueEnqueuer(queues: Queues): EvaluationEnqueuer {
     }
   };
 }
+
+/**
+ * Queues ingest batches, one `evaluate-span` job each (ids only: the workspace, the evaluator and
+ * the span ids), in one round trip; a batch whose job id already exists is not queued again.
+ */
+export function spanBatchQueuer(queues: Queues): (workspaceId: string, batches: readonly { evaluatorId: string; spanIds: string[]; jobId: string }[]) => Promise<void> {
+  return (workspaceId, batches) => queues.addBulk("evaluate-span", batches.map((b) => ({ payload: { workspaceId, evaluatorId: b.evaluatorId, spanIds: b.spanIds }, jobId: b.jobId })));
+}

@@ -54,7 +54,12 @@ export function createRunService(deps: { prisma: PrismaClient }) {
       const evaluator = await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, select: { id: true } });
       if (!evaluator) return null;
       const [stats, groups, last, capped, owed, waits] = await Promise.all([
-        prisma.evaluatorMatchStats.findUnique({ where: { evaluatorId } }),
+        // The counts are kept in shards (spans/ingest-write.ts): their sums, and the latest times.
+        prisma.evaluatorMatchStats.aggregate({
+          where: { evaluatorId },
+          _sum: { spansMatched: true, skippedDisabled: true, skippedKind: true, skippedName: true, skippedAttributes: true, skippedSampling: true },
+          _max: { lastMatchedAt: true, lastSeenAt: true },
+        }),
         prisma.run.groupBy({ by: ["outcome"], where: { evaluatorId, spanId: { not: null } }, _count: { _all: true } }),
         prisma.run.aggregate({ where: { evaluatorId, spanId: { not: null } }, _max: { finishedAt: true } }),
         prisma.run.count({ where: { evaluatorId, spanId: { not: null }, outcome: "skipped", skipReason: { startsWith: INVOCATION_CAP_REASON } } }),
@@ -64,14 +69,14 @@ export function createRunService(deps: { prisma: PrismaClient }) {
       const oldest = owed._min.createdAt;
       const counts = new Map(groups.map((g) => [g.outcome, g._count._all]));
       const runs = groups.reduce((n, g) => n + g._count._all, 0);
-      const spansMatched = stats?.spansMatched ?? 0;
+      const spansMatched = stats._sum.spansMatched ?? 0;
       return {
         spansMatched,
-        skippedDisabled: stats?.skippedDisabled ?? 0,
-        skippedKind: stats?.skippedKind ?? 0,
-        skippedName: stats?.skippedName ?? 0,
-        skippedAttributes: stats?.skippedAttributes ?? 0,
-        skippedSampling: stats?.skippedSampling ?? 0,
+        skippedDisabled: stats._sum.skippedDisabled ?? 0,
+        skippedKind: stats._sum.skippedKind ?? 0,
+        skippedName: stats._sum.skippedName ?? 0,
+        skippedAttributes: stats._sum.skippedAttributes ?? 0,
+        skippedSampling: stats._sum.skippedSampling ?? 0,
         skippedInvocationCap: capped,
         runs,
         runsByOutcome: RUN_OUTCOMES.map((outcome) => ({ outcome, count: counts.get(outcome) ?? 0 })),
@@ -81,8 +86,8 @@ export function createRunService(deps: { prisma: PrismaClient }) {
         waiting: waits.length,
         waitingSince: waits[0]?.since ?? null,
         nextWaitExpiresAt: waits.length ? new Date(Math.min(...waits.map((w) => w.expiresAt.getTime()))) : null,
-        lastMatchedAt: stats?.lastMatchedAt ?? null,
-        lastSeenAt: stats?.lastSeenAt ?? null,
+        lastMatchedAt: stats._max.lastMatchedAt ?? null,
+        lastSeenAt: stats._max.lastSeenAt ?? null,
         lastRunAt: last._max.finishedAt ?? null,
       };
     },

@@ -1,4 +1,5 @@
-import { Prisma, type Span } from "../../generated/prisma/client.js";
+import { randomUUID } from "node:crypto";
+import type { Span } from "../../generated/prisma/client.js";
 import { BadUserInputError, LimitExceededError, NotFoundError, RateLimitedError, type InputIssue } from "../../lib/errors.js";
 import { isInfrastructureError } from "../../lib/infra-errors.js";
 import { unstorableValues } from "../../lib/json-safety.js";
@@ -8,6 +9,7 @@ import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
 import { describeWait, dependencyWaits, type DependencyWait } from "../dependencies/waiting.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
+import { spanBatchJobId } from "../../queues/registry.js";
 import { toolCallsOf, turnsOf } from "./conversation.js";
 import { spanToDocument, type SampleDocument } from "./document.js";
 import { conversationInput, conversationOutput } from "./genai.js";
@@ -16,7 +18,7 @@ import { listSpans, type SpanPageRequest } from "./list.js";
 export { spanCursor } from "./list.js";
 import { matchSpan, type MatchDecision } from "./matching.js";
 import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
-import { countDecision, emptyCounts, owedOnResend, recordOwedAndMatchStats, type MatchCounts } from "./stats.js";
+import { spanKey, writeIngestBatch, type IngestRow } from "./ingest-write.js";
 
 /** Most spans of a trace put in `ctx.trace.spans` (the earliest by start time). */
 export const MAX_TRACE_SPANS = 500;
@@ -54,6 +56,23 @@ export interface EvaluationBacklog {
   limit: number | null;
 }
 
+/** The evaluations of one evaluator on the spans of an ingest batch, queued as one job. */
+export interface SpanBatch {
+  evaluatorId: string;
+  spanIds: string[];
+  /** `spanBatchJobId(evaluatorId, spanIds)`, also written on the batch's owed evaluations. */
+  jobId: string;
+}
+
+/**
+ * The code evaluators whose live evaluations can be queued in batches: those with no dependency
+ * and that no evaluator of the list depends on (a dependency's order on a span is a flow per span).
+ */
+function batchableEvaluators(evaluators: readonly { id: string; kind: string; dependencies: { dependsOnId: string }[] }[]): Set<string> {
+  const dependedOn = new Set(evaluators.flatMap((e) => e.dependencies.map((d) => d.dependsOnId)));
+  return new Set(evaluators.filter((e) => e.kind === "code" && e.dependencies.length === 0 && !dependedOn.has(e.id)).map((e) => e.id));
+}
+
 /** Why an evaluator did or did not run on a span (the explainMatch query). */
 export interface MatchExplanation {
   decision: MatchDecision;
@@ -66,18 +85,11 @@ export interface MatchExplanation {
 
 const RULE_FIELDS = { id: true, kind: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true } as const;
 
-function jsonColumn(value: unknown): Prisma.InputJsonValue | typeof Prisma.DbNull {
-  return value === null || value === undefined ? Prisma.DbNull : (value as Prisma.InputJsonValue);
-}
-
 /** A span's attributes as an object (the column is never null once stored, but JSON in Prisma's types). */
 function attributesOf(span: Pick<Span, "attributes">): Record<string, unknown> {
   return (span.attributes ?? {}) as Record<string, unknown>;
 }
 
-function pairKey(traceId: string, spanId: string): string {
-  return `${traceId}\u0000${spanId}`;
-}
 
 /**
  * Spans: ingest (validate, store idempotently, match evaluators, queue evaluations), the sample
@@ -88,6 +100,11 @@ export function createSpanService(deps: {
   prisma: PrismaClient;
   logger: Logger;
   enqueue: EvaluationEnqueuer;
+  /**
+   * Queues the batch jobs of evaluators outside every dependency (runs/span-batch.ts): one job per
+   * ingest batch and such evaluator. Absent: every pair goes through `enqueue`.
+   */
+  queueBatches?: (workspaceId: string, batches: readonly SpanBatch[]) => Promise<void>;
   /** Per-workspace bound on queued evaluations (0 or absent: none); see {@link ingestSpans}. */
   maxQueuedEvaluations?: number;
 }) {
@@ -122,49 +139,6 @@ export function createSpanService(deps: {
         `no span of this batch was stored; send it again in ${Math.ceil(retryAfter)} s`,
       retryAfter,
     );
-  }
-
-  /** Stores the valid spans (existing ones kept as they are) and returns their ids in batch order. */
-  async function store(db: Prisma.TransactionClient, workspaceId: string, accepted: { index: number; span: NormalisedSpan }[]): Promise<IngestedSpan[]> {
-    const firstByKey = new Map<string, { index: number; span: NormalisedSpan }>();
-    for (const a of accepted) if (!firstByKey.has(pairKey(a.span.traceId, a.span.spanId))) firstByKey.set(pairKey(a.span.traceId, a.span.spanId), a);
-    const unique = [...firstByKey.values()];
-    const created = unique.length
-      ? await db.span.createManyAndReturn({
-          data: unique.map(({ span }) => ({
-            workspaceId,
-            traceId: span.traceId,
-            spanId: span.spanId,
-            parentSpanId: span.parentSpanId,
-            name: span.name,
-            kind: span.kind,
-            startTime: span.startTime,
-            endTime: span.endTime,
-            input: jsonColumn(span.input),
-            output: jsonColumn(span.output),
-            attributes: span.attributes as Prisma.InputJsonValue,
-            metadata: span.metadata as Prisma.InputJsonValue,
-            status: span.status,
-          })),
-          skipDuplicates: true,
-          select: { id: true, traceId: true, spanId: true },
-        })
-      : [];
-    const ids = new Map(created.map((row) => [pairKey(row.traceId, row.spanId), { id: row.id, created: true }]));
-    const missing = unique.filter(({ span }) => !ids.has(pairKey(span.traceId, span.spanId)));
-    if (missing.length) {
-      const existing = await db.span.findMany({
-        where: { workspaceId, OR: missing.map(({ span }) => ({ traceId: span.traceId, spanId: span.spanId })) },
-        select: { id: true, traceId: true, spanId: true },
-      });
-      for (const row of existing) ids.set(pairKey(row.traceId, row.spanId), { id: row.id, created: false });
-    }
-    const firstIndex = new Map(unique.map((a) => [pairKey(a.span.traceId, a.span.spanId), a.index]));
-    return accepted.map(({ index, span }) => {
-      const key = pairKey(span.traceId, span.spanId);
-      const row = ids.get(key)!;
-      return { index, id: row.id, traceId: span.traceId, spanId: span.spanId, created: row.created && firstIndex.get(key) === index };
-    });
   }
 
   /**
@@ -219,48 +193,68 @@ export function createSpanService(deps: {
       if ("span" in result) accepted.push({ index, span: result.span });
       else rejected.push({ index, issues: result.issues });
     });
-    // One transaction: the spans, their match counts and the evaluations they owe are committed
-    // together or not at all, so a success answer means nothing can be lost (the reconciler
-    // re-queues owed evaluations whose jobs Redis lost) and a failure means nothing was kept.
-    const { stored, pairs, queued } = await prisma.$transaction(
-      async (tx) => {
-        const stored = await store(tx, principal.workspaceId, accepted);
-        const pairs: EvaluationPair[] = [];
-        const owed: { spanId: string; evaluatorId: string; workspaceId: string }[] = [];
-        const resent: { spanId: string; evaluatorId: string }[] = [];
-        const counts = new Map<string, MatchCounts>(evaluators.map((e) => [e.id, emptyCounts()]));
-        const seen = new Set<string>();
-        stored.forEach((row, i) => {
-          if (seen.has(row.id)) return; // the same span twice in one batch
-          seen.add(row.id);
-          const span = accepted[i]!.span;
-          for (const evaluator of evaluators) {
-            const decision = matchSpan(evaluator, span);
-            if (row.created) countDecision(counts.get(evaluator.id)!, decision);
-            if (!decision.matched) continue;
-            pairs.push({ spanId: row.id, evaluatorId: evaluator.id });
-            // External evaluators owe nothing to the queue (their scores are posted).
-            if (evaluator.kind === "code" && row.created) owed.push({ spanId: row.id, evaluatorId: evaluator.id, workspaceId: principal.workspaceId });
-            else if (evaluator.kind === "code") resent.push({ spanId: row.id, evaluatorId: evaluator.id });
-          }
-        });
-        const owedAgain = await owedOnResend(tx, principal.workspaceId, resent, counts);
-        // Last: the stats rows are shared by every ingest of the workspace, so their row locks are held for the shortest time.
-        const owedNew = await recordOwedAndMatchStats(tx, principal.workspaceId, owed, counts);
-        return { stored, pairs, queued: owedNew + owedAgain };
-      },
-      { maxWait: 10_000, timeout: 60_000 },
-    );
+    // The distinct spans (the first of a trace and span id sent twice), each with the id it gets if
+    // new, every rule's decision and the runs it owes; the batch evaluators' job ids from the keys.
+    const batchable = deps.queueBatches ? batchableEvaluators(evaluators) : new Set<string>();
+    const firstByKey = new Map<string, { index: number; span: NormalisedSpan }>();
+    for (const a of accepted) if (!firstByKey.has(spanKey(a.span.traceId, a.span.spanId))) firstByKey.set(spanKey(a.span.traceId, a.span.spanId), a);
+    const matchedBy = new Map<string, string[]>(); // batchable evaluator → keys of its matched spans
+    const rows: IngestRow[] = [...firstByKey.values()].map(({ span }) => {
+      const decisions = evaluators.map((e) => ({ evaluatorId: e.id, ...matchSpan(e, span) }));
+      for (const d of decisions) if (d.matched && batchable.has(d.evaluatorId)) matchedBy.set(d.evaluatorId, [...(matchedBy.get(d.evaluatorId) ?? []), spanKey(span.traceId, span.spanId)]);
+      return { id: randomUUID(), span, decisions, owes: [] };
+    });
+    const jobIds = new Map([...matchedBy].map(([evaluatorId, keys]) => [evaluatorId, spanBatchJobId(evaluatorId, keys)]));
+    const kinds = new Map(evaluators.map((e) => [e.id, e.kind]));
+    for (const row of rows) row.owes = row.decisions.filter((d) => d.matched && kinds.get(d.evaluatorId) === "code").map((d) => ({ evaluatorId: d.evaluatorId, jobId: jobIds.get(d.evaluatorId) ?? null }));
+    // ONE statement writes the spans, the evaluations they owe and their match counts, together or
+    // not at all (ingest-write.ts), so a success answer means nothing can be lost (the reconciler
+    // re-queues owed evaluations whose jobs Redis lost) and a failure means nothing was kept. A span
+    // a concurrent ingest stored meanwhile is written again, as sent again.
+    let written = rows.length ? await writeIngestBatch(prisma, principal.workspaceId, rows, now) : null;
+    const ids = new Map(written?.ids);
+    let queued = (written?.owedNew ?? 0) + (written?.owedAgain ?? 0);
+    const backlogBefore = written?.backlogBefore;
+    for (let retry = 0; retry < 3 && written && ids.size < rows.length; retry++) {
+      written = await writeIngestBatch(prisma, principal.workspaceId, rows.filter((r) => !ids.has(spanKey(r.span.traceId, r.span.spanId))), now);
+      for (const [key, value] of written.ids) ids.set(key, value);
+      queued += written.owedNew + written.owedAgain;
+    }
+    if (ids.size < rows.length) throw new Error("ingest: spans neither created nor found after 3 writes");
+    const stored: IngestedSpan[] = accepted.map(({ index, span }) => {
+      const key = spanKey(span.traceId, span.spanId);
+      const row = ids.get(key)!;
+      return { index, id: row.id, traceId: span.traceId, spanId: span.spanId, created: row.created && firstByKey.get(key)!.index === index };
+    });
+    // Queue the matches: one job per batch for the batch evaluators, the pairs of the others.
+    const pairs: EvaluationPair[] = [];
+    const batchSpans = new Map<string, string[]>();
+    for (const row of rows) {
+      const id = ids.get(spanKey(row.span.traceId, row.span.spanId))!.id;
+      for (const d of row.decisions) {
+        if (!d.matched) continue;
+        if (batchable.has(d.evaluatorId)) batchSpans.set(d.evaluatorId, [...(batchSpans.get(d.evaluatorId) ?? []), id]);
+        else pairs.push({ spanId: id, evaluatorId: d.evaluatorId });
+      }
+    }
+    const batches: SpanBatch[] = [...batchSpans].map(([evaluatorId, spanIds]) => ({ evaluatorId, spanIds, jobId: jobIds.get(evaluatorId)! }));
     try {
-      await deps.enqueue(principal.workspaceId, pairs, new Map(evaluators.map((e) => [e.id, { id: e.id, kind: e.kind, dependsOn: e.dependencies.map((d) => d.dependsOnId) }])));
+      await Promise.all([
+        deps.enqueue(principal.workspaceId, pairs, new Map(evaluators.map((e) => [e.id, { id: e.id, kind: e.kind, dependsOn: e.dependencies.map((d) => d.dependsOnId) }]))),
+        batches.length ? deps.queueBatches!(principal.workspaceId, batches) : undefined,
+      ]);
     } catch (error) {
       // Committed above: the reconciler queues them once Redis is back. The client is told success,
       // which is true (its spans and their owed evaluations are stored), never "stored but failed".
       const level = isInfrastructureError(error) ? "warn" : "error";
-      logger[level]({ workspaceId: principal.workspaceId, pairs: pairs.length, err: error instanceof Error ? error.message : String(error) }, "evaluations not queued now; the reconciler will queue them");
+      logger[level]({ workspaceId: principal.workspaceId, pairs: pairs.length, batches: batches.length, err: error instanceof Error ? error.message : String(error) }, "evaluations not queued now; the reconciler will queue them");
     }
     logger.debug({ workspaceId: principal.workspaceId, spans: stored.length, rejected: rejected.length, queued: pairs.length }, "spans ingested");
-    return { spans: stored, rejected, evaluationsQueued: queued, backlog: await backlogOf(principal.workspaceId) };
+    // The backlog the statement read before its own rows, plus them (no second query).
+    const backlog = backlogBefore
+      ? { queued: backlogBefore.queued + queued, oldestAgeSeconds: Math.max(0, (Date.now() - (backlogBefore.oldest ?? now).getTime()) / 1000), limit }
+      : await backlogOf(principal.workspaceId);
+    return { spans: stored, rejected, evaluationsQueued: queued, backlog };
   }
 
   /** A span of the workspace by its id, or null. */

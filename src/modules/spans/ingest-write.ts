@@ -1,0 +1,138 @@
+import { randomInt } from "node:crypto";
+import type { PrismaClient } from "../../lib/prisma.js";
+import type { SkipReason } from "./matching.js";
+import type { NormalisedSpan } from "./schemas.js";
+
+/**
+ * Rows of match counts per evaluator (EvaluatorMatchStats.shard: 0 to 15, its CHECK in the
+ * migration): an ingest adds to one drawn at random, so concurrent ingests of a workspace mostly
+ * lock different rows; reads sum them (runs/service.ts).
+ */
+export const MATCH_STATS_SHARDS = 16;
+
+/** One distinct span of an ingest batch and how every live evaluator's rule met it. */
+export interface IngestRow {
+  /** The id the span gets if it is new (an existing span keeps its own). */
+  id: string;
+  span: NormalisedSpan;
+  /** One per evaluator: matched, or the first condition that failed. */
+  decisions: { evaluatorId: string; matched: boolean; reason?: SkipReason }[];
+  /** The matched code evaluators the span owes a run (external ones owe nothing), each with the batch job that queues it (null: the pair's own job). */
+  owes: { evaluatorId: string; jobId: string | null }[];
+}
+
+/** What {@link writeIngestBatch} did. */
+export interface IngestWriteResult {
+  /** Span key (trace id NUL span id) → its stored id, and whether this statement created it. */
+  ids: Map<string, { id: string; created: boolean }>;
+  /** Owed evaluations created for new spans. */
+  owedNew: number;
+  /** Owed evaluations created for spans sent again (no run yet, not owed already). */
+  owedAgain: number;
+  /** The workspace's OwedEvaluation rows before this statement: count and oldest createdAt. */
+  backlogBefore: { queued: number; oldest: Date | null };
+}
+
+/** The key of a span within a workspace. */
+export function spanKey(traceId: string, spanId: string): string {
+  return `${traceId}\u0000${spanId}`;
+}
+
+/**
+ * Writes an ingest batch in ONE statement (so one round trip, atomic without a transaction, and
+ * the match-stats row locks held for that statement only): inserts the spans that are new (an
+ * existing trace and span id keeps its row), inserts the owed evaluations of the new spans, and
+ * of the spans sent again the pairs with no run that are not owed already, and adds the counts to
+ * a shard of the evaluators' match stats — every decision of a new span, plus one match per pair
+ * owed again (so `spansMatched` counts each span an evaluator was queued on once). It also reads
+ * the workspace's backlog as it was before.
+ * A span that a concurrent ingest inserted after this statement's snapshot is neither created nor
+ * seen here: its key is missing from `ids` (the caller writes those rows again, as sent again).
+ * @param now - createdAt of the spans and owed rows (the app's clock, UTC, as Prisma writes it).
+ * @throws the database error (nothing of the batch is written then).
+ */
+export async function writeIngestBatch(prisma: Pick<PrismaClient, "$queryRaw">, workspaceId: string, rows: readonly IngestRow[], now: Date): Promise<IngestWriteResult> {
+  const spans = rows.map(({ id, span }) => ({
+    id,
+    traceId: span.traceId,
+    spanId: span.spanId,
+    parentSpanId: span.parentSpanId,
+    name: span.name,
+    kind: span.kind,
+    startTime: span.startTime.toISOString(),
+    endTime: span.endTime ? span.endTime.toISOString() : null,
+    input: span.input ?? null,
+    output: span.output ?? null,
+    attributes: span.attributes,
+    metadata: span.metadata,
+    status: span.status,
+  }));
+  const decisions = rows.flatMap(({ id, decisions }) => decisions.map((d) => ({ id, e: d.evaluatorId, r: d.matched ? "matched" : d.reason! })));
+  const owes = rows.flatMap(({ id, span, owes }) => owes.map((o) => ({ id, t: span.traceId, s: span.spanId, e: o.evaluatorId, j: o.jobId })));
+  const at = now.toISOString();
+  const shard = randomInt(MATCH_STATS_SHARDS);
+  const [row] = await prisma.$queryRaw<{ created: string[] | null; existing: { id: string; t: string; s: string }[] | null; owedNew: number; owedAgain: number; queued: number; oldest: Date | null }[]>`
+    WITH input AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(spans)}::jsonb) AS x(id uuid, "traceId" text, "spanId" text, "parentSpanId" text, name text,
+        kind text, "startTime" timestamp(3), "endTime" timestamp(3), input jsonb, output jsonb, attributes jsonb, metadata jsonb, status text)
+    ), existing AS (
+      SELECT s.id, s."traceId", s."spanId" FROM "Span" s JOIN input i ON s."workspaceId" = ${workspaceId}::uuid AND s."traceId" = i."traceId" AND s."spanId" = i."spanId"
+    ), created AS (
+      INSERT INTO "Span" (id, "workspaceId", "traceId", "spanId", "parentSpanId", name, kind, "startTime", "endTime", input, output, attributes, metadata, status, "createdAt")
+      SELECT id, ${workspaceId}::uuid, "traceId", "spanId", "parentSpanId", name, kind, "startTime", "endTime", input, output, attributes, metadata, status, ${at}::timestamp(3)
+      FROM input
+      ON CONFLICT ("workspaceId", "traceId", "spanId") DO NOTHING
+      RETURNING id
+    ), owes AS (
+      SELECT * FROM jsonb_to_recordset(${JSON.stringify(owes)}::jsonb) AS o(id uuid, t text, s text, e uuid, j text)
+    ), owed_new AS (
+      INSERT INTO "OwedEvaluation" ("spanId", "evaluatorId", "workspaceId", "createdAt", "jobId")
+      SELECT o.id, o.e, ${workspaceId}::uuid, ${at}::timestamp(3), o.j FROM owes o JOIN created c ON c.id = o.id
+      ON CONFLICT DO NOTHING
+      RETURNING "evaluatorId"
+    ), owed_again AS (
+      INSERT INTO "OwedEvaluation" ("spanId", "evaluatorId", "workspaceId", "createdAt", "jobId")
+      SELECT x.id, o.e, ${workspaceId}::uuid, ${at}::timestamp(3), o.j FROM owes o JOIN existing x ON x."traceId" = o.t AND x."spanId" = o.s
+      WHERE NOT EXISTS (SELECT 1 FROM "Run" r WHERE r."spanId" = x.id AND r."evaluatorId" = o.e)
+      ON CONFLICT DO NOTHING
+      RETURNING "evaluatorId"
+    ), counts AS (
+      SELECT d.e,
+        count(*) FILTER (WHERE d.r = 'matched') AS matched, count(*) FILTER (WHERE d.r = 'disabled') AS disabled,
+        count(*) FILTER (WHERE d.r = 'kind') AS kind, count(*) FILTER (WHERE d.r = 'name') AS name,
+        count(*) FILTER (WHERE d.r = 'attributes') AS attributes, count(*) FILTER (WHERE d.r = 'sampling') AS sampling
+      FROM jsonb_to_recordset(${JSON.stringify(decisions)}::jsonb) AS d(id uuid, e uuid, r text) JOIN created c ON c.id = d.id
+      GROUP BY d.e
+      UNION ALL
+      SELECT "evaluatorId", count(*), 0, 0, 0, 0, 0 FROM owed_again GROUP BY 1
+    ), stats AS (
+      -- In evaluator id order, so two ingests that drew the same shard lock its rows in one order.
+      INSERT INTO "EvaluatorMatchStats" AS s ("evaluatorId", "shard", "workspaceId", "spansMatched", "skippedDisabled", "skippedKind",
+        "skippedName", "skippedAttributes", "skippedSampling", "lastMatchedAt", "lastSeenAt")
+      SELECT e, ${shard}::int, ${workspaceId}::uuid, sum(matched), sum(disabled), sum(kind), sum(name), sum(attributes), sum(sampling),
+        CASE WHEN sum(matched) > 0 THEN now() AT TIME ZONE 'UTC' END, now() AT TIME ZONE 'UTC'
+      FROM counts GROUP BY e ORDER BY e
+      ON CONFLICT ("evaluatorId", "shard") DO UPDATE SET
+        "spansMatched" = s."spansMatched" + EXCLUDED."spansMatched",
+        "skippedDisabled" = s."skippedDisabled" + EXCLUDED."skippedDisabled",
+        "skippedKind" = s."skippedKind" + EXCLUDED."skippedKind",
+        "skippedName" = s."skippedName" + EXCLUDED."skippedName",
+        "skippedAttributes" = s."skippedAttributes" + EXCLUDED."skippedAttributes",
+        "skippedSampling" = s."skippedSampling" + EXCLUDED."skippedSampling",
+        "lastMatchedAt" = COALESCE(EXCLUDED."lastMatchedAt", s."lastMatchedAt"),
+        "lastSeenAt" = EXCLUDED."lastSeenAt"
+      RETURNING 1
+    )
+    SELECT
+      (SELECT json_agg(id) FROM created) AS created,
+      (SELECT json_agg(json_build_object('id', id, 't', "traceId", 's', "spanId")) FROM existing) AS existing,
+      (SELECT count(*) FROM owed_new)::int AS "owedNew",
+      (SELECT count(*) FROM owed_again)::int AS "owedAgain",
+      (SELECT count(*) FROM "OwedEvaluation" WHERE "workspaceId" = ${workspaceId}::uuid)::int AS queued,
+      (SELECT min("createdAt") FROM "OwedEvaluation" WHERE "workspaceId" = ${workspaceId}::uuid) AS oldest`;
+  const created = new Set(row?.created ?? []);
+  const ids = new Map<string, { id: string; created: boolean }>();
+  for (const { id, span } of rows) if (created.has(id)) ids.set(spanKey(span.traceId, span.spanId), { id, created: true });
+  for (const x of row?.existing ?? []) ids.set(spanKey(x.t, x.s), { id: x.id, created: false });
+  return { ids, owedNew: row?.owedNew ?? 0, owedAgain: row?.owedAgain ?? 0, backlogBefore: { queued: row?.queued ?? 0, oldest: row?.oldest ?? null } };
+}
