@@ -24,8 +24,12 @@ function processors(app: App): { [Q in QueueName]: Processor<Q> } {
       };
       if (!("spanIds" in payload)) return app.services.runProcessor(payload, attempts);
       const status = await app.services.spanBatch(payload, attempts);
-      if ("statuses" in status) for (const s of status.statuses) if (s === "recorded") app.metrics.evaluationRecorded(job.timestamp);
-      return status;
+      if ("split" in status) return status;
+      // Kept on the job as counts per status (not one entry per span: a batch holds up to 1,000).
+      const counts: Record<string, number> = {};
+      for (const s of status.statuses) counts[s] = (counts[s] ?? 0) + 1;
+      for (let i = 0; i < (counts.recorded ?? 0); i++) app.metrics.evaluationRecorded(job.timestamp);
+      return counts;
     },
     // A barrier only has to complete: its promotion (by the dependency) was the event.
     "evaluation-barrier": async () => "released",

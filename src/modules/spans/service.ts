@@ -56,6 +56,13 @@ export interface EvaluationBacklog {
   limit: number | null;
 }
 
+/** Appends to the list of `key` in `map`. */
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
+}
+
 /** The evaluations of one evaluator on the spans of an ingest batch, queued as one job. */
 export interface SpanBatch {
   evaluatorId: string;
@@ -201,7 +208,7 @@ export function createSpanService(deps: {
     const matchedBy = new Map<string, string[]>(); // batchable evaluator → keys of its matched spans
     const rows: IngestRow[] = [...firstByKey.values()].map(({ span }) => {
       const decisions = evaluators.map((e) => ({ evaluatorId: e.id, ...matchSpan(e, span) }));
-      for (const d of decisions) if (d.matched && batchable.has(d.evaluatorId)) matchedBy.set(d.evaluatorId, [...(matchedBy.get(d.evaluatorId) ?? []), spanKey(span.traceId, span.spanId)]);
+      for (const d of decisions) if (d.matched && batchable.has(d.evaluatorId)) pushTo(matchedBy, d.evaluatorId, spanKey(span.traceId, span.spanId));
       return { id: randomUUID(), span, decisions, owes: [] };
     });
     const jobIds = new Map([...matchedBy].map(([evaluatorId, keys]) => [evaluatorId, spanBatchJobId(evaluatorId, keys)]));
@@ -233,7 +240,7 @@ export function createSpanService(deps: {
       const id = ids.get(spanKey(row.span.traceId, row.span.spanId))!.id;
       for (const d of row.decisions) {
         if (!d.matched) continue;
-        if (batchable.has(d.evaluatorId)) batchSpans.set(d.evaluatorId, [...(batchSpans.get(d.evaluatorId) ?? []), id]);
+        if (batchable.has(d.evaluatorId)) pushTo(batchSpans, d.evaluatorId, id);
         else pairs.push({ spanId: id, evaluatorId: d.evaluatorId });
       }
     }
