@@ -169,24 +169,27 @@ export function createRunProcessor(deps: {
   }
 
   /**
-   * The spans of a batch and their traces in two queries: span id → span (absent when it is gone),
+   * The spans of a batch and their traces in one query: span id → span (absent when it is gone),
    * and trace id → its spans, earliest first, at most MAX_TRACE_SPANS each.
    */
   async function spansAndTraces(workspaceId: string, spanIds: string[]): Promise<{ spans: Map<string, Span>; traces: Map<string, Span[]> }> {
-    const ids = await prisma.$queryRaw<{ id: string; inTrace: boolean }[]>`
-      SELECT id, n <= ${MAX_TRACE_SPANS}::int AS "inTrace" FROM (
+    // One round trip: the rows themselves, each flagged whether it is among its trace's first MAX_TRACE_SPANS.
+    const rows = await prisma.$queryRaw<(Span & { inTrace?: boolean })[]>`
+      SELECT s.*, t.n <= ${MAX_TRACE_SPANS}::int AS "inTrace" FROM (
         SELECT id, row_number() OVER (PARTITION BY "traceId" ORDER BY "startTime", "createdAt") AS n
         FROM "Span" WHERE "workspaceId" = ${workspaceId}::uuid
           AND "traceId" IN (SELECT "traceId" FROM "Span" WHERE "workspaceId" = ${workspaceId}::uuid AND id = ANY(${spanIds}::uuid[]))
-      ) t WHERE n <= ${MAX_TRACE_SPANS}::int OR id = ANY(${spanIds}::uuid[])`;
-    const inTrace = new Set(ids.filter((r) => r.inTrace).map((r) => r.id));
+      ) t JOIN "Span" s ON s.id = t.id
+      WHERE t.n <= ${MAX_TRACE_SPANS}::int OR t.id = ANY(${spanIds}::uuid[])
+      ORDER BY s."startTime", s."createdAt"`;
     const wanted = new Set(spanIds);
-    const rows = ids.length ? await prisma.span.findMany({ where: { id: { in: ids.map((r) => r.id) } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] }) : [];
     const spans = new Map<string, Span>();
     const traces = new Map<string, Span[]>();
     for (const row of rows) {
+      const inTrace = row.inTrace;
+      delete row.inTrace;
       if (wanted.has(row.id)) spans.set(row.id, row);
-      if (!inTrace.has(row.id)) continue;
+      if (!inTrace) continue;
       const list = traces.get(row.traceId) ?? [];
       list.push(row);
       traces.set(row.traceId, list);
