@@ -40,5 +40,8 @@ describe("concurrent ingests of the same spans", () => {
     expect(runs).toHaveLength(60);
     for (const run of runs) expect(run.scores[0]!.value).toBe(Number(run.span!.spanId.slice(1)));
     expect(await h.app.prisma.owedEvaluation.count({ where: { workspaceId: ws.workspace.id } })).toBe(0);
+    // Sent again once scored: nothing queued, and the backlog is empty with no age (not the request's time).
+    const again = await h.app.services.spans.ingestSpans(ws.principal, spans);
+    expect([again.evaluationsQueued, again.backlog.queued, again.backlog.oldestAgeSeconds]).toEqual([0, 0, 0]);
   }, 120_000);
 });

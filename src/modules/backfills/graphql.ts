@@ -146,7 +146,7 @@ builder.prismaObjectFields("Run", (t) => ({
   backfill: t.relation("backfill", { nullable: true, description: "The backfill that wrote this run (null for a live or experiment run)." }),
   history: t.prismaField({
     type: ["RunHistory"],
-    description: "Earlier runs of this evaluator on this span that backfills replaced, newest first (this run is the current one).",
+    description: "Earlier runs of this evaluator on this span that were replaced (by a backfill that re-ran it, or by a live re-run after a dependency's scores changed), newest first; this run is the current one.",
     resolve: (query, run, _a, ctx) =>
       run.spanId ? ctx.prisma.runHistory.findMany({ ...query, where: { spanId: run.spanId, evaluatorId: run.evaluatorId, workspaceId: run.workspaceId }, orderBy: { supersededAt: "desc" } }) : Promise.resolve([]),
   }),

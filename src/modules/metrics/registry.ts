@@ -13,6 +13,23 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom
 import type { PoolStats, RunnerObserver } from "../../execution/index.js";
 import { queueRegistry, type QueueName } from "../../queues/registry.js";
 
+/**
+ * `read` shared by the collects of one scrape: prom-client starts every collect of a scrape in
+ * the same synchronous pass (registry.metrics maps them all, then awaits), so the calls of one
+ * scrape share one read; it is forgotten once settled, and the next scrape reads again.
+ */
+function oncePerScrape<T>(read: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    if (pending) return pending;
+    const current = read().finally(() => {
+      if (pending === current) pending = undefined;
+    });
+    pending = current;
+    return current;
+  };
+}
+
 /** BullMQ job states reported per queue. */
 export const JOB_STATES = ["waiting", "active", "delayed", "prioritized", "waiting-children", "failed"] as const;
 
@@ -56,56 +73,61 @@ export function createMetrics(sources: MetricSources) {
   };
   const names = Object.keys(queueRegistry) as QueueName[];
 
-  const queueAge = new Gauge({
+  // Each pair of families (jobs and oldest age; owed and oldest age) is read ONCE per scrape and set
+  // by both collects from that read, whichever prom-client runs first: an age never lags its count.
+  const readQueues = oncePerScrape(() =>
+    Promise.all(
+      names.map(async (name) => {
+        try {
+          const queue = reader(name);
+          const [counts, oldest] = await Promise.all([queue.getJobCounts(...JOB_STATES), queue.getJobs(["wait"], 0, 0, true)]);
+          const first = oldest[0];
+          return { name, counts, age: first ? Math.max(0, (Date.now() - first.timestamp) / 1000) : 0 };
+        } catch {
+          return null; // Redis down: this queue is missing from the scrape (absent, not zero).
+        }
+      }),
+    ),
+  );
+  new Gauge({
     name: "oodle_queue_oldest_waiting_job_age_seconds",
     help: "Age of the oldest job waiting in each queue, in seconds (0 when none waits).",
     labelNames: ["queue"] as const,
     registers: [registry],
+    async collect() {
+      this.reset();
+      for (const q of await readQueues()) if (q) this.set({ queue: q.name }, q.age);
+    },
   });
   new Gauge({
     name: "oodle_queue_jobs",
     help: "Jobs in each BullMQ queue by state (read at scrape time).",
     labelNames: ["queue", "state"] as const,
     registers: [registry],
-    // One collect for both queue families: one Redis round trip per queue and scrape.
     async collect() {
       this.reset();
-      queueAge.reset();
-      await Promise.all(
-        names.map(async (name) => {
-          try {
-            const queue = reader(name);
-            const [counts, oldest] = await Promise.all([queue.getJobCounts(...JOB_STATES), queue.getJobs(["wait"], 0, 0, true)]);
-            for (const state of JOB_STATES) this.set({ queue: name, state }, counts[state] ?? 0);
-            const first = oldest[0];
-            queueAge.set({ queue: name }, first ? Math.max(0, (Date.now() - first.timestamp) / 1000) : 0);
-          } catch {
-            // Redis down: this queue is missing from the scrape (absent, not zero).
-          }
-        }),
-      );
+      for (const q of await readQueues()) if (q) for (const state of JOB_STATES) this.set({ queue: q.name, state }, q.counts[state] ?? 0);
     },
   });
 
-  const owedAge = new Gauge({
+  const readOwed = oncePerScrape(async () => (sources.owed ? sources.owed().catch(() => null) : null));
+  new Gauge({
     name: "oodle_evaluations_queued_oldest_age_seconds",
-    help: "Age of the oldest live evaluation owed and not yet run, in seconds (0 when none is): the scoring lag.",
+    help: "Age of the oldest live evaluation owed and not yet run, in seconds (0 when none is; NaN when Postgres cannot be read): the scoring lag.",
     registers: [registry],
+    async collect() {
+      const owed = await readOwed();
+      // Postgres down: NaN (unknown), never a made-up zero or the last value. No source: 0.
+      this.set(owed ? owed.oldestAgeSeconds : sources.owed ? Number.NaN : 0);
+    },
   });
   new Gauge({
     name: "oodle_evaluations_queued",
-    help: "Live evaluations owed and not yet run (OwedEvaluation rows, every workspace): the scoring backlog.",
+    help: "Live evaluations owed and not yet run (OwedEvaluation rows, every workspace; NaN when Postgres cannot be read): the scoring backlog.",
     registers: [registry],
     async collect() {
-      if (!sources.owed) return;
-      try {
-        const owed = await sources.owed();
-        this.set(owed.queued);
-        owedAge.set(owed.oldestAgeSeconds);
-      } catch {
-        this.reset(); // Postgres down: absent, not zero
-        owedAge.reset();
-      }
+      const owed = await readOwed();
+      this.set(owed ? owed.queued : sources.owed ? Number.NaN : 0);
     },
   });
 

@@ -52,6 +52,10 @@ export const RunRef = builder.prismaNode("Run", {
     missingDependencies: t.exposeStringList("missingDependencies", {
       description: "Dependencies it read that had no scores for its span or item (ctx.score returned its default): empty when every one had scores.",
     }),
+    inputRunIds: t.expose("inputRunIds", {
+      type: "JSON",
+      description: "The runs of its dependencies it read on its span: dependency evaluator id → run id ({} without dependencies). A run whose map names a replaced run is stale and runs again.",
+    }),
     params: t.expose("params", { type: "JSON", description: "ctx.params as the run saw them (value → default → null)." }),
     libraryVersions: t.expose("libraryVersions", { type: "JSON", description: "Shared library name → version used." }),
     stdout: t.exposeString("stdout", { description: "What the evaluator printed (capped)." }),

@@ -259,7 +259,12 @@ export function createSpanService(deps: {
     logger.debug({ workspaceId: principal.workspaceId, spans: stored.length, rejected: rejected.length, queued: pairs.length }, "spans ingested");
     // The backlog the statement read before its own rows, plus them (no second query).
     const backlog = backlogBefore
-      ? { queued: backlogBefore.queued + queued, oldestAgeSeconds: Math.max(0, (Date.now() - (backlogBefore.oldest ?? now).getTime()) / 1000), limit }
+      ? {
+          queued: backlogBefore.queued + queued,
+          // The oldest queued before this batch, else this batch's own (queued at `now`), else none: 0.
+          oldestAgeSeconds: backlogBefore.oldest ? Math.max(0, (Date.now() - backlogBefore.oldest.getTime()) / 1000) : queued > 0 ? Math.max(0, (Date.now() - now.getTime()) / 1000) : 0,
+          limit,
+        }
       : await backlogOf(principal.workspaceId);
     return { spans: stored, rejected, evaluationsQueued: queued, backlog };
   }
