@@ -56,14 +56,17 @@ export function createBatcher<I, O>(args: {
     const taken: Entry<I, O>[] = [];
     const rest: Entry<I, O>[] = [];
     const seen = new Set<string>();
-    for (const entry of group.pending) {
+    let i = 0;
+    // Stops at a full batch: a worker can hold hundreds of thousands of items (batch jobs of 1,000 spans).
+    for (; i < group.pending.length && taken.length < options.maxBatch; i++) {
+      const entry = group.pending[i]!;
       const distinct = distinctOf(entry.item);
-      if (taken.length < options.maxBatch && !seen.has(distinct) && !args.soloOf?.(entry.item)) {
+      if (!seen.has(distinct) && !args.soloOf?.(entry.item)) {
         seen.add(distinct);
         taken.push(entry);
       } else rest.push(entry);
     }
-    group.pending = rest;
+    group.pending = i < group.pending.length ? rest.concat(group.pending.slice(i)) : rest;
     return taken;
   }
 
