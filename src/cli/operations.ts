@@ -327,12 +327,14 @@ export function createOperations(api: ApiClient) {
       );
       return { spans: nodes(r.spans), hasNextPage: r.spans.pageInfo.hasNextPage, endCursor: r.spans.pageInfo.endCursor };
     },
-    /** Why an evaluator did or did not run on a span (`spanId`: a span's global id, see spanGlobalId). */
+    /** Why an evaluator did or did not run on a span, and its run there if any (`spanId`: a span's global id, see spanGlobalId). */
     explainMatch: async (spanId: string, evaluator: string) => {
       const { id } = await getEvaluator(evaluator);
       return (
-        await api.request<{ explainMatch: { matched: boolean; reason: string | null; detail: string; samplingDraw: number; archived: boolean; ruleChangedSinceIngest: boolean } }>(
-          `query($s: ID!, $e: ID!) { explainMatch(spanId: $s, evaluatorId: $e) { matched reason detail samplingDraw archived ruleChangedSinceIngest } }`,
+        await api.request<{
+          explainMatch: { matched: boolean; reason: string | null; detail: string; samplingDraw: number; archived: boolean; ruleChangedSinceIngest: boolean; run: { outcome: string; skipReason: string | null } | null };
+        }>(
+          `query($s: ID!, $e: ID!) { explainMatch(spanId: $s, evaluatorId: $e) { matched reason detail samplingDraw archived ruleChangedSinceIngest run { outcome skipReason } } }`,
           { s: spanId, e: id },
         )
       ).explainMatch;
@@ -456,3 +458,17 @@ export function createOperations(api: ApiClient) {
 
 /** The operations object. */
 export type Operations = ReturnType<typeof createOperations>;
+
+/** What explainMatch answers, as the CLI and MCP read it. */
+export interface MatchExplanationRecord {
+  matched: boolean;
+  reason: string | null;
+  detail: string;
+  run: { outcome: string; skipReason: string | null } | null;
+}
+
+/** The one-line answer of explainMatch for people (CLI and MCP): the rule's decision, then the run on the span if any (a match can still be skipped by a gate). */
+export function explanationLine(r: MatchExplanationRecord): string {
+  const rule = `${r.matched ? "matches" : `does not match (${r.reason})`}: ${r.detail}`;
+  return r.run ? `${rule}; its run: ${r.run.outcome}${r.run.skipReason ? ` (${r.run.skipReason})` : ""}` : rule;
+}

@@ -8,6 +8,7 @@ import { createLogger } from "../../src/lib/logger.js";
 import { createRedis } from "../../src/lib/redis.js";
 import { SandboxFaultError } from "../../src/modules/runs/processor.js";
 import { evaluationJobId, spanBatchJobId } from "../../src/queues/registry.js";
+import { explanationLine } from "../../src/cli/operations.js";
 import { spanKey } from "../../src/modules/spans/ingest-write.js";
 import { chatSpan } from "../dependencies/helpers.js";
 import { liveHarness, waitFor } from "./helpers.js";
@@ -98,6 +99,13 @@ describe("batched live evaluation", () => {
       if (i % 3 === 0) expect([run.outcome, run.scores.map((s) => [s.name, s.value])]).toEqual(["ok", [["has_sources", true]]]);
       else expect([run.outcome, run.skipReason]).toEqual(["skipped", 'gate on "JSON check" score "is_json": did not pass (value false)']);
     }
+    // Why "JSON content" did not score span 1: its rule matched, its run was skipped by the gate
+    // (explainMatch carries the run, and the CLI and MCP line says so).
+    const explained = await h.app.services.spans.explainMatch(ws.workspace.id, ids[1]!, gated.id);
+    expect([explained.decision.matched, explained.run?.outcome, explained.run?.skipReason]).toEqual([true, "skipped", 'gate on "JSON check" score "is_json": did not pass (value false)']);
+    expect(explanationLine({ ...explained.decision, reason: null, run: explained.run })).toBe(
+      `matches: ${explained.decision.detail}; its run: skipped (gate on "JSON check" score "is_json": did not pass (value false))`,
+    );
     // Every owed evaluation was settled by the write that recorded its run.
     expect(await h.app.prisma.owedEvaluation.count({ where })).toBe(0);
     // The burst was batched: runner calls of more than one item, counted in the batch-size metric.

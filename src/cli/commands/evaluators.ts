@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action } from "../context.js";
 import { CliError } from "../exit-codes.js";
 import { jsonOrFile, keyValues, numberFlag, parseDataFile } from "../inputs.js";
-import type { EvaluatorRecord } from "../operations.js";
+import { explanationLine, type EvaluatorRecord } from "../operations.js";
 import { emit, fields, table } from "../output.js";
 
 /** The rule of an evaluator in one line: `chat spans, name "*", app.channel=support, 100% sampled`. */
@@ -149,7 +149,7 @@ export function evaluatorsCommand(genai: Command): void {
       action(async (ctx, evaluator: string, span: string) => {
         const spanId = await ctx.ops.spanGlobalId(span, ctx.options.trace, "span");
         const r = await ctx.ops.explainMatch(spanId, evaluator);
-        emit(ctx.output, r, () => `${r.matched ? "matches" : `does not match (${r.reason})`}: ${r.detail}`);
+        emit(ctx.output, r, () => explanationLine(r));
       }),
     );
 }

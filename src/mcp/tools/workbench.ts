@@ -1,6 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Operations, SpanFilterInput, TryCodeRecord } from "../../cli/operations.js";
+import { explanationLine, type Operations, type SpanFilterInput, type TryCodeRecord } from "../../cli/operations.js";
 import { parseTimeFlag } from "../../cli/time.js";
 import { libraryPinsSchema, tryCodeInputSchema } from "../../modules/try-code/schemas.js";
 import { sourceCodeSchema } from "../../modules/templates/schemas.js";
@@ -106,7 +106,7 @@ export const workbenchTool = {
         ];
         if (issues.length) throw badArguments(issues);
         const r = await ops.explainMatch(await ops.spanGlobalId(args.spanId!, args.traceId, "spanId"), args.evaluator!);
-        return toolResult(r, `${r.matched ? "matches" : `does not match (${r.reason})`}: ${r.detail}`);
+        return toolResult(r, explanationLine(r));
       }
       case "list_spans": {
         const { evaluator, from, to, ...rest } = args.spanFilter ?? {};

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Span } from "../../generated/prisma/client.js";
+import type { Run, Span } from "../../generated/prisma/client.js";
 import { BadUserInputError, LimitExceededError, NotFoundError, RateLimitedError, type InputIssue } from "../../lib/errors.js";
 import { isInfrastructureError } from "../../lib/infra-errors.js";
 import { unstorableValues } from "../../lib/json-safety.js";
@@ -88,6 +88,8 @@ export interface MatchExplanation {
   archived: boolean;
   /** Set when the evaluator is queued on the span and waits for dependencies (then `decision.detail` says for what, since when, until when). */
   waiting: DependencyWait | null;
+  /** The evaluator's current run on the span, when it has one: a matched span can still be `skipped` (a gate, the invocation cap, disabled after matching). */
+  run: Run | null;
 }
 
 const RULE_FIELDS = { id: true, kind: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true } as const;
@@ -308,8 +310,8 @@ export function createSpanService(deps: {
 
     /**
      * Why an evaluator did or did not run on a span: its rule applied to the span now, condition by
-     * condition, whether the rule changed since the span arrived, and, when it is queued there but
-     * waits for dependencies, what for, since when and until when. @throws NotFoundError for either id.
+     * condition, whether the rule changed since the span arrived, when it is queued there but
+     * waits for dependencies, what for, since when and until when, and its run there if any. @throws NotFoundError for either id.
      */
     async explainMatch(workspaceId: string, spanId: string, evaluatorId: string): Promise<MatchExplanation> {
       const span = await findSpan(workspaceId, spanId);
@@ -317,12 +319,16 @@ export function createSpanService(deps: {
       const evaluator = isUuid(evaluatorId) ? await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId } }) : null;
       if (!evaluator) throw new NotFoundError("evaluator", evaluatorId);
       const decision = matchSpan(evaluator, span);
-      const [waiting] = decision.matched ? await dependencyWaits(prisma, workspaceId, { spanId, evaluatorId }) : [];
+      const [[waiting], run] = await Promise.all([
+        decision.matched ? dependencyWaits(prisma, workspaceId, { spanId, evaluatorId }) : Promise.resolve([]),
+        prisma.run.findUnique({ where: { spanId_evaluatorId: { spanId, evaluatorId } } }),
+      ]);
       return {
         decision: waiting ? { ...decision, detail: describeWait(waiting) } : decision,
         ruleChangedSinceIngest: evaluator.updatedAt > span.createdAt,
         archived: evaluator.archivedAt !== null,
         waiting: waiting ?? null,
+        run,
       };
     },
   };
