@@ -19,9 +19,9 @@ let h: Awaited<ReturnType<typeof liveHarness>>;
 let connection: ReturnType<typeof createRedis>;
 let queue: Queue;
 beforeAll(async () => {
-  // No worker until the test starts it; the reconciler only looks at owed rows older than 30 min
-  // (this test backdates its own), so it leaves other test files' rows alone.
-  h = await liveHarness({ startWorker: false, queues: ["evaluate-span", "evaluation-barrier"], label: "spanbatch", env: { RECONCILE_GRACE_MS: "1800000" } });
+  // No worker until the test starts it, and no periodic reconciler: the test runs passes over its
+  // own workspace (no grace), leaving other test files' rows alone.
+  h = await liveHarness({ startWorker: false, queues: ["evaluate-span", "evaluation-barrier"], label: "spanbatch", env: { RECONCILE_GRACE_MS: "0", RECONCILE_INTERVAL_MS: "0" } });
   connection = createRedis(h.app.config.REDIS_URL, "producer");
   queue = new Queue("evaluate-span", { connection, prefix: h.prefix });
 });
@@ -60,12 +60,17 @@ describe("live evaluations queued per ingest batch", () => {
     for (const row of owed) expect(row.jobId).toBe(row.evaluatorId === plain.id ? batchId : null);
 
     // The reconciler: pairs whose batch job is alive are left; once it is gone they are queued again, a job each.
-    await h.app.prisma.owedEvaluation.updateMany({ where: { workspaceId: ws.workspace.id }, data: { createdAt: new Date(Date.now() - 3_600_000) } });
-    expect((await h.app.services.reconciler.reconcile()).requeued).toBe(0);
+    const requeues = async () =>
+      (await h.app.prisma.owedEvaluation.findMany({ where: { workspaceId: ws.workspace.id }, select: { evaluatorId: true, requeues: true, jobId: true } }))
+        .map((r) => `${r.evaluatorId === plain.id ? "plain" : "pair"} ${r.requeues} ${r.jobId === null ? "own job" : "batch job"}`)
+        .sort();
+    const scope = { workspaceId: ws.workspace.id };
+    expect(await h.app.services.reconciler.reconcile(scope)).toMatchObject({ requeued: 0 });
+    expect(await requeues()).toEqual([...Array(60).fill("pair 0 own job"), ...Array(30).fill("plain 0 batch job")]);
     await (await queue.getJob(batchId))!.remove();
-    expect((await h.app.services.reconciler.reconcile()).requeued).toBe(30);
-    expect(await queue.getJobState(evaluationJobId(ids[7]!, plain.id))).toBe("waiting");
-    expect(await h.app.prisma.owedEvaluation.count({ where: { workspaceId: ws.workspace.id, jobId: { not: null } } })).toBe(0);
+    expect(await h.app.services.reconciler.reconcile(scope)).toMatchObject({ requeued: 30 });
+    expect(await requeues()).toEqual([...Array(60).fill("pair 0 own job"), ...Array(30).fill("plain 1 own job")]);
+    for (const id of ids) expect(await queue.getJobState(evaluationJobId(id, plain.id))).toBe("waiting");
 
     // A batch job that was in the sandbox when its worker died is split into jobs of one pair for
     // its spans without a run (here: a second workspace, its spans not run yet).

@@ -52,13 +52,14 @@ export function createReconciler(deps: { prisma: PrismaClient; queues: Queues; e
   /** Batch job id → times queued again by this process (bounds a batch that fails for good). */
   const batchRequeues = new Map<string, number>();
 
-  async function reconcileLive(report: ReconcileReport): Promise<void> {
+  async function reconcileLive(report: ReconcileReport, workspaceId: string | null): Promise<void> {
     report.settled += await prisma.$executeRaw`
       DELETE FROM "OwedEvaluation" o USING "Run" r WHERE r."spanId" = o."spanId" AND r."evaluatorId" = o."evaluatorId"`;
     const grace = deps.options.graceMs;
     const rows = await prisma.$queryRaw<{ spanId: string; evaluatorId: string; workspaceId: string; requeues: number; jobId: string | null }[]>`
       SELECT o."spanId", o."evaluatorId", o."workspaceId", o.requeues, o."jobId" FROM "OwedEvaluation" o
       WHERE o."createdAt" < now() - make_interval(secs => ${grace / 1000}::float8)
+        AND (${workspaceId}::uuid IS NULL OR o."workspaceId" = ${workspaceId}::uuid)
         AND (o."requeuedAt" IS NULL OR o."requeuedAt" < now() - make_interval(secs => ${grace / 1000}::float8))
         AND o.requeues < ${MAX_REQUEUES}::int
         AND NOT EXISTS (SELECT 1 FROM "Run" r WHERE r."spanId" = o."spanId" AND r."evaluatorId" = o."evaluatorId")
@@ -92,11 +93,12 @@ export function createReconciler(deps: { prisma: PrismaClient; queues: Queues; e
     }
   }
 
-  async function reconcileExperiments(report: ReconcileReport): Promise<void> {
+  async function reconcileExperiments(report: ReconcileReport, workspaceId: string | null): Promise<void> {
     const grace = deps.options.graceMs;
     const experiments = await prisma.$queryRaw<{ id: string; datasetId: string; itemCount: number; batchSize: number; retries: number }[]>`
       SELECT id, "datasetId", "itemCount", "batchSize", retries FROM "Experiment"
       WHERE status IN ('queued', 'running') AND "createdAt" < now() - make_interval(secs => ${grace / 1000}::float8)
+        AND (${workspaceId}::uuid IS NULL OR "workspaceId" = ${workspaceId}::uuid)
       ORDER BY "createdAt" LIMIT 100`;
     for (const experiment of experiments) {
       const evaluators = await prisma.experimentEvaluator.count({ where: { experimentId: experiment.id } });
@@ -135,13 +137,14 @@ export function createReconciler(deps: { prisma: PrismaClient; queues: Queues; e
 
   return {
     /**
-     * One pass over live owed evaluations and running experiments.
+     * One pass over live owed evaluations and running experiments (of one workspace with
+     * `scope.workspaceId`: an operator's targeted pass; the periodic pass takes every workspace).
      * @throws the database or Redis error when either is unavailable (the caller tries again later).
      */
-    async reconcile(): Promise<ReconcileReport> {
+    async reconcile(scope: { workspaceId?: string } = {}): Promise<ReconcileReport> {
       const report: ReconcileReport = { settled: 0, requeued: 0, gaveUp: 0, batchesRequeued: 0, experimentsCompleted: 0 };
-      await reconcileLive(report);
-      await reconcileExperiments(report);
+      await reconcileLive(report, scope.workspaceId ?? null);
+      await reconcileExperiments(report, scope.workspaceId ?? null);
       if (report.requeued || report.gaveUp || report.batchesRequeued || report.experimentsCompleted) logger.warn(report, "reconciler: queued again what Redis had lost or failed");
       return report;
     },
