@@ -67,7 +67,7 @@ function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
 export interface SpanBatch {
   evaluatorId: string;
   spanIds: string[];
-  /** `spanBatchJobId(evaluatorId, spanIds)`, also written on the batch's owed evaluations. */
+  /** `spanBatchJobId(evaluatorId, keys of the spans)`, also written on the batch's owed evaluations. */
   jobId: string;
 }
 
@@ -98,7 +98,6 @@ const RULE_FIELDS = { id: true, kind: true, enabled: true, spanKind: true, spanN
 function attributesOf(span: Pick<Span, "attributes">): Record<string, unknown> {
   return (span.attributes ?? {}) as Record<string, unknown>;
 }
-
 
 /**
  * Spans: ingest (validate, store idempotently, match evaluators, queue evaluations), the sample
@@ -158,7 +157,7 @@ export function createSpanService(deps: {
    * A span sent again is matched again and queued for the evaluators that have no run on it (one
    * created since, say); an evaluation is not queued twice (deterministic job ids) nor run twice
    * (unique run per span and evaluator). Skips are counted for new spans only; a match of a re-sent
-   * span is counted when it is owed for the first time ({@link owedOnResend}), so `spansMatched`
+   * span is counted when it is owed for the first time (spans/ingest-write.ts), so `spansMatched`
    * counts each span an evaluator was queued on once.
    * Backpressure: while the workspace has its bound of queued evaluations (config
    * MAX_QUEUED_EVALUATIONS_PER_WORKSPACE) the whole batch is refused before anything is stored;
