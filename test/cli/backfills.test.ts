@@ -1,19 +1,13 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parseTimeFlag } from "../../src/cli/commands/backfills.js";
-import { cliRunner, startService, type RunningService } from "./service.js";
+import { cliRunner, serviceForThisFile } from "./service.js";
 
 // `oodle backfills list/get/create/cancel` as a subprocess against the real service (API + worker,
 // Postgres, Redis, sandbox) on a spare port, as test/cli/cli.test.ts does.
-let service: RunningService;
-beforeAll(async () => {
-  service = await startService();
-}, 120_000);
-afterAll(async () => {
-  await service?.stop();
-});
+const service = serviceForThisFile();
 
 const T = 480_000;
 

@@ -1,19 +1,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { cliRunner, ROOT, startService, type RunningService } from "./service.js";
+import { cliRunner, ROOT, serviceForThisFile } from "./service.js";
 
 // The `oodle` CLI as a subprocess against the real service (API + worker, Postgres, Redis,
 // sandbox) started here on a spare port; each test has a workspace of its own.
-let service: RunningService;
-beforeAll(async () => {
-  service = await startService();
-}, 120_000);
-afterAll(async () => {
-  await service?.stop();
-});
+const service = serviceForThisFile();
 
 const T = 480_000;
 

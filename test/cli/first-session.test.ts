@@ -2,21 +2,15 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
-import { cliRunner, OODLE_BIN, ROOT, startService, type RunningService } from "./service.js";
+import { cliRunner, OODLE_BIN, ROOT, serviceForThisFile } from "./service.js";
 
 // What a new user met following the README on a fresh clone, each as the CLI (a subprocess)
 // against the real service on a spare port: a pulled folder run locally without PyYAML, finding a
 // span to explain, --scores without a sample that carries scores, epoch milliseconds in --start,
 // and the exit code of an unreachable service.
-let service: RunningService;
-beforeAll(async () => {
-  service = await startService();
-}, 120_000);
-afterAll(async () => {
-  await service?.stop();
-});
+const service = serviceForThisFile();
 
 const T = 480_000;
 /** Debian's Python, which has PyYAML (python3-yaml) installed: the local run must not use it. */

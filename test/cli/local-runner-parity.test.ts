@@ -2,20 +2,14 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa } from "execa";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliRunner, ROOT, startService, type RunningService } from "./service.js";
+import { describe, expect, it } from "vitest";
+import { cliRunner, ROOT, serviceForThisFile } from "./service.js";
 
 // The local runner (`python -m oodle_eval run --span LINE`) and the service's tryCode
 // (`oodle genai try FILE --document LINE`) build the same sample document from a line of
 // items.jsonl, so the same code gives the same scores (the trial's finding: locally
 // trajectory_match was True on tau-bench-airline, False on the server).
-let service: RunningService;
-beforeAll(async () => {
-  service = await startService();
-}, 120_000);
-afterAll(async () => {
-  await service?.stop();
-});
+const service = serviceForThisFile();
 
 const T = 240_000;
 const TAU = join(ROOT, "..", "shared", "data", "tau-bench-airline", "items.jsonl");

@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { execa, type ResultPromise } from "execa";
+import { afterAll, beforeAll } from "vitest";
 import type { App } from "../../src/app.js";
 import { TEST_DATABASE_URL } from "../env.js";
 import { createTestApp, createTestWorkspace } from "../helpers.js";
@@ -70,6 +71,21 @@ export async function startService(): Promise<RunningService> {
       await app.close();
     },
   };
+}
+
+/**
+ * The service for the test file that calls it: started before its tests (2 min allowed), stopped
+ * after them. The object is filled in once started, so tests read it as they would the started one.
+ */
+export function serviceForThisFile(): RunningService {
+  const service = {} as RunningService;
+  beforeAll(async () => {
+    Object.assign(service, await startService());
+  }, 120_000);
+  afterAll(async () => {
+    await service.stop?.();
+  });
+  return service;
 }
 
 /** The result of one `oodle` run. */

@@ -1,19 +1,13 @@
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MCP_TOOL_NAMES } from "../../src/mcp/tool-names.js";
-import { cliRunner, ROOT, startService, type RunningService } from "./service.js";
+import { cliRunner, ROOT, serviceForThisFile } from "./service.js";
 
 // What a new user's first session found (trial findings 1, 5, 9, 11): errors name the CLI's
 // flags, an unknown document key is named, a dataset line is a document, help lists every tool.
-let service: RunningService;
-beforeAll(async () => {
-  service = await startService();
-}, 120_000);
-afterAll(async () => {
-  await service?.stop();
-});
+const service = serviceForThisFile();
 
 const T = 300_000;
 const dir = mkdtempSync(join(tmpdir(), "oodle-trial-"));

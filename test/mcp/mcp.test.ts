@@ -1,18 +1,12 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OODLE_BIN, ROOT, startService, type RunningService } from "../cli/service.js";
+import { describe, expect, it } from "vitest";
+import { OODLE_BIN, ROOT, serviceForThisFile } from "../cli/service.js";
 
 // The MCP server driven with the SDK's own client over both transports: stdio (`oodle mcp serve`
 // as a subprocess, calling the service over HTTP) and streamable HTTP at /mcp on the service.
-let service: RunningService;
-beforeAll(async () => {
-  service = await startService();
-}, 120_000);
-afterAll(async () => {
-  await service?.stop();
-});
+const service = serviceForThisFile();
 
 const T = 300_000;
 

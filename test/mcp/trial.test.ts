@@ -2,20 +2,14 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MCP_TOOL_NAMES } from "../../src/mcp/tool-names.js";
-import { ROOT, startService, type RunningService } from "../cli/service.js";
+import { ROOT, serviceForThisFile } from "../cli/service.js";
 
 // What a new user's first session found in the MCP tools (trial findings 1, 5, 11): a dataset line
 // is a try_code document as in GraphQL, an unknown document key is named, a window bound may be
 // a JSON number, and the help's list of tools is the server's.
-let service: RunningService;
-beforeAll(async () => {
-  service = await startService();
-}, 120_000);
-afterAll(async () => {
-  await service?.stop();
-});
+const service = serviceForThisFile();
 
 const T = 300_000;
 type Result = { isError?: boolean; structuredContent?: any; content: { type: string; text?: string }[] };
