@@ -2,7 +2,7 @@
 
 from . import base_metric, score_result
 from .base_metric import BaseMetric
-from .conversation.degeneration import ConversationDegenerationMetric
+from .conversation.heuristics.degeneration.metric import ConversationDegenerationMetric
 from .heuristics.contains import Contains
 from .heuristics.equals import Equals
 from .heuristics.is_json import IsJson

@@ -2,7 +2,7 @@
 
 from . import conversation_thread_metric, types
 from .conversation_thread_metric import ConversationThreadMetric
-from .degeneration import ConversationDegenerationMetric
+from .heuristics.degeneration.metric import ConversationDegenerationMetric
 from .types import Conversation, ConversationDict, ConversationTurn
 
 __all__ = [

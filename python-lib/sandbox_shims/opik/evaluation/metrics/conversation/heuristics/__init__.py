@@ -1,0 +1,1 @@
+"""``opik.evaluation.metrics.conversation.heuristics`` stand-in: the model-free conversation metrics."""

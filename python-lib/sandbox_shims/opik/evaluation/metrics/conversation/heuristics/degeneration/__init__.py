@@ -1,0 +1,5 @@
+"""``opik.evaluation.metrics.conversation.heuristics.degeneration`` stand-in."""
+
+from .metric import ConversationDegenerationMetric
+
+__all__ = ["ConversationDegenerationMetric"]
