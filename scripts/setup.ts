@@ -34,6 +34,9 @@ const servicePackages: [pkg: string, probe: string][] = [
   ["python3-dateutil", "/usr/lib/python3/dist-packages/dateutil"],
   ["python3-regex", "/usr/lib/python3/dist-packages/regex"],
   ["python3-numpy", "/usr/lib/python3/dist-packages/numpy"],
+  ["python3-nltk", "/usr/lib/python3/dist-packages/nltk"],
+  // WordNet 3.0, read by nltk for the Opik stand-in's METEOR (bound at the same path in the sandbox).
+  ["wordnet-base", "/usr/share/wordnet/index.noun"],
 ];
 /** Test-only packages: reference implementations the Python tests compare against (Debian ships them), a browser. */
 const testPackages: [pkg: string, probe: string][] = [

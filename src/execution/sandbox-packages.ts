@@ -15,6 +15,7 @@ const manifestSchema = z.object({
       modules: z.array(z.string().regex(/^[A-Za-z0-9_.-]+\*?$/)).min(1),
       distributions: z.array(z.string().regex(/^[A-Za-z0-9_.-]+$/)).min(1),
       hostLinks: z.array(z.string().startsWith("/")).optional(),
+      data: z.array(z.object({ path: z.string().regex(/^\/usr\/share\/[A-Za-z0-9_.-]+$/), debian: z.string().min(1) })).optional(),
     }),
   ),
 });
@@ -33,7 +34,7 @@ export interface SandboxPackage {
   debian: string;
   /** Version from the package's own metadata (dist-info METADATA / egg-info PKG-INFO). */
   version: string;
-  /** The binds this package needs (its modules, its dependencies', their metadata, host links). */
+  /** The binds this package needs (its modules, its dependencies', their metadata, host links, data directories). */
   binds: PackageBind[];
 }
 
@@ -96,6 +97,13 @@ export function resolveSandboxPackages(manifestPath: string): SandboxPackage[] {
       const hop = readlinkSync(path);
       // Only a hop out of the bound system directories needs a bind (e.g. /etc/alternatives/…).
       if (isAbsolute(hop) && hop.startsWith("/etc/")) binds.push({ source: realpathSync(path), dest: hop });
+    }
+    // Data the package reads at run time (NLTK's WordNet from Debian's wordnet-base), at the same path.
+    for (const data of pkg.data ?? []) {
+      if (!existsSync(data.path)) {
+        throw new SandboxPackageMissingError(data.debian, `sandbox package ${pkg.import}: ${data.path} not found; install ${data.debian} (npm run setup)`);
+      }
+      binds.push({ source: realpathSync(data.path), dest: data.path });
     }
     return { import: pkg.import, debian: pkg.debian, version: metadataVersion(join(manifest.distPackages, metadata[0]!)), binds };
   });

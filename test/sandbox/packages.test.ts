@@ -28,6 +28,7 @@ const CASES: Case[] = [
   { file: "dateutil_read_host_files.py", pkg: "dateutil", outcome: "user_error", error: "FileNotFoundError", message: /\/etc\/passwd/ },
   { file: "regex_catastrophic.py", pkg: "regex", outcome: "timeout", error: "ItemTimeout" },
   { file: "numpy_threads_and_proc.py", pkg: "numpy", outcome: "user_error", error: "PermissionError" },
+  { file: "nltk_read_host_files.py", pkg: "nltk", outcome: "user_error", error: /^(FileNotFoundError|LookupError)$/, message: /\/etc\/passwd/ },
   { file: "only_curated_packages.py", pkg: "(none)", outcome: "user_error", error: "ModuleNotFoundError", message: /cryptography/ },
 ];
 
@@ -47,8 +48,8 @@ afterAll(async () => {
 describe("curated packages inside the sandbox", () => {
   const packages = resolveSandboxPackages(SANDBOX_PACKAGES_MANIFEST);
 
-  it("lists at least the six packages the README documents, each with a version", () => {
-    expect(packages.map((p) => p.import)).toEqual(expect.arrayContaining(["phonenumbers", "jsonschema", "yaml", "dateutil", "regex", "numpy"]));
+  it("lists at least the seven packages the README documents, each with a version", () => {
+    expect(packages.map((p) => p.import)).toEqual(expect.arrayContaining(["phonenumbers", "jsonschema", "yaml", "dateutil", "regex", "numpy", "nltk"]));
     for (const p of packages) expect(p.version).toMatch(/^\d+(\.\d+)+/);
     const readme = readFileSync(join(import.meta.dirname, "..", "..", "README.md"), "utf8");
     for (const p of packages) expect(readme).toContain(`| \`${p.import}\` | ${p.version} | ${p.debian} |`);
@@ -62,6 +63,9 @@ describe("curated packages inside the sandbox", () => {
     // Every dist-packages bind is a listed package entry (seccomp's module is the runner's own).
     expect(fromDist.filter(([, dest]) => !dest.startsWith("/sandbox/seccomp-module/"))).toEqual(expected.map((b) => [b.source, b.dest]));
     expect(args).not.toContain("/usr/lib/python3/dist-packages");
+    // Package data (NLTK's WordNet) is bound read-only at its own path, and nothing else of /usr/share.
+    const shared = binds.filter(([, dest]) => dest.startsWith("/usr/share/"));
+    expect(shared).toEqual([["/usr/share/wordnet", "/usr/share/wordnet"]]);
     expect(args.filter((a) => a === "--bind" || a === "--dev-bind").length).toBeLessThanOrEqual(2);
   });
 
