@@ -334,3 +334,64 @@ def test_phone_runs_beyond_the_cap_are_reported():
     assert s.value is False
     assert s.metadata["phone_runs_not_matched"] == 5
     assert "phone_runs_not_matched" not in pii_leak(ctx_of("+41 44 668 18 00"))["pii_free"].metadata
+
+
+class TestIssue27And34:
+    """Presidio's sample SSNs, local numbers, the IBAN formats and IP forms Presidio added later."""
+
+    @pytest.mark.parametrize("text", ["My SSN is 078-05-1120.", "078 05 1120", "SSN 123-45-6789", "ssn: 987-65-4320", "666-12-3456", "219-09-0000"])
+    def test_presidio_sample_and_invalid_ssns_are_no_pii_at_all(self, text):
+        # Presidio's invalidate_result refuses them as SSNs; SSN-shaped digits are not a phone either.
+        assert find_pii(text) == []
+
+    def test_a_valid_ssn_is_still_an_ssn_and_a_phone_still_a_phone(self):
+        assert found("SSN 457-55-5462") == [("US_SSN", "457-55-5462")]
+        assert found("Call (415) 555-0132 now") == [("PHONE_NUMBER", "(415) 555-0132")]
+
+    @pytest.mark.parametrize("text", ["Call 555-0132 now", "call me at 555-0132", "Call 555 0199.", "dial 867-5309 any time, call 867-5309"])
+    def test_a_bare_seven_digit_local_number_in_prose_is_not_a_phone(self, text):
+        assert find_pii(text, "PHONE_NUMBER") == []
+
+    @pytest.mark.parametrize("text, number", [("Personal Info:\nPhone:\n358 0594\n", "358 0594"), ("781 1704 office", "781 1704"), ("Tel: 234 5678", "234 5678")])
+    def test_a_seven_digit_number_in_a_labelled_contact_field_is_a_phone(self, text, number):
+        assert found(text, "PHONE_NUMBER") == [("PHONE_NUMBER", number)]
+
+    def test_the_fictional_range_is_no_phone_even_labelled(self):
+        assert find_pii("Phone: 555-0142", "PHONE_NUMBER") == []
+
+    @pytest.mark.parametrize(
+        "iban",
+        [
+            "EG380019000500000000263180002",  # Egypt, SWIFT IBAN registry examples
+            "UA213223130000026007233566001",  # Ukraine
+            "IQ98NBIQ850123456789012",  # Iraq
+            "LC55HEMM000100010012001200023015",  # Saint Lucia
+            "SC18SSCB11010000000000001497USD",  # Seychelles
+            "LY83002048000020100120361",  # Libya
+        ],
+    )
+    def test_ibans_of_the_registry_formats_presidio_added(self, iban):
+        assert found(f"pay to {iban} today") == [("IBAN_CODE", iban)]
+        wrong = iban[:-1] + ("0" if iban[-1] != "0" else "1")
+        assert find_pii(wrong, "IBAN_CODE") == []
+
+    @pytest.mark.parametrize(
+        "text, address",
+        [
+            ("The server is 2001:db8::1.", "2001:db8::1"),  # at the end of a sentence
+            ("Gateway: fe80::1%eth0 is up", "fe80::1%eth0"),  # zone index
+            ("Subnet: 192.168.1.0/24", "192.168.1.0/24"),  # CIDR prefix length
+            ("Prefix 2001:db8::/32.", "2001:db8::/32"),
+            ("10.0.0.0/123", "10.0.0.0"),  # an invalid prefix length leaves the address
+            ("Mapped: ::ffff:192.168.1.1", "::ffff:192.168.1.1"),  # IPv4-mapped, whole
+            ("::10.0.0.1", "::10.0.0.1"),  # IPv4-compatible
+            ("0:0:0:0:0:FFFF:129.144.52.38", "0:0:0:0:0:FFFF:129.144.52.38"),  # expanded, embedded IPv4
+            ("text::ffff:192.0.2.1", "192.0.2.1"),  # glued to a word: only the IPv4 part
+        ],
+    )
+    def test_ip_forms_as_presidios_current_tests(self, text, address):
+        assert found(text, "IP_ADDRESS") == [("IP_ADDRESS", address)]
+
+    @pytest.mark.parametrize("text", ["fe80::1text", "text2001:db8::1", "std::cout", "2001:db8::256.1.1.1"])
+    def test_ipv6_glued_to_text_is_not_an_address(self, text):
+        assert find_pii(text, "IP_ADDRESS") == []

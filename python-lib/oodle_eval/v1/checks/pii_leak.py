@@ -64,7 +64,22 @@ Presidio-faithful behaviour as the reference):
 - IBAN_CODE: lower-case IBANs ("de89 3704 ...") are found too (validated upper-cased); mixed case
   is not.
 - IP_ADDRESS: dotted outline numbers are not addresses: four numbers inside a longer dotted run
-  ("2.2.2.2.2.2") or right after a Markdown heading marker ("### 2.2.2.2").
+  ("2.2.2.2.2.2") or right after a Markdown heading marker ("### 2.2.2.2"). The pinned patterns'
+  boundaries and spans are replaced by those of Presidio's current tests
+  (``presidio-analyzer/tests/test_ip_recognizer.py`` @ 00acdb430c53830e84f609ce109aeb1cfa7e5ada,
+  run by ``npm run test:peers``): an IPv6 address followed by a sentence's period is found
+  ("... 2001:db8::1."), one glued to a word on either side is not ("fe80::1text"), a zone index
+  ("%eth0") and a valid CIDR prefix length ("/24", at most 32 / 128) belong to the address, and
+  IPv6 forms holding an IPv4 address (mapped "::ffff:a.b.c.d", compatible "::a.b.c.d",
+  "64:ff9b::a.b.c.d", expanded "0:0:0:0:0:FFFF:a.b.c.d") are one finding, not their IPv4 part.
+- US_SSN / PHONE_NUMBER: an SSN-shaped number (3-2-4 with one separator kind) that the SSN rules
+  refuse, such as Presidio's sample numbers ("078-05-1120", "123-45-6789"), is not a phone
+  number either (libphonenumber accepts some as national numbers).
+- PHONE_NUMBER: a 7-digit number has no area or country code; it is a phone only as a labelled
+  contact field ("Phone:\n358 0594", "781 1704 office"), not in prose ("Call 555-0132 now"), and
+  never in the fictional range 555-0100..0199.
+- IBAN_CODE: the registry formats of Egypt, Ukraine, Iraq, Saint Lucia, Seychelles and Libya
+  (SWIFT IBAN registry), which Presidio added after the pinned list.
 
 Deviation for text in CJK scripts: Han ideographs, kana and Hangul are read as separators
 (replaced, for matching only, by a character that is neither a word character nor a separator),
@@ -256,6 +271,13 @@ _IBAN_COUNTRY_FORMATS = {
     "GB": "(GB)" + _CK + _A4 + _N4 + _N4 + _N4 + _N2,
     "VA": "(VA)" + _CK + _N4 + _N4 + _N4 + _N4 + _N2,
     "VG": "(VG)" + _CK + _C4 + _N4 + _N4 + _N4 + _N4,
+    # Not in the pinned iban_patterns.py (Presidio added them later): SWIFT IBAN registry formats.
+    "EG": "(EG)" + _CK + _N4 + _N4 + _N4 + _N4 + _N4 + _N4 + _N,  # EG2!n 4!n4!n17!n
+    "UA": "(UA)" + _CK + _N4 + _N2 + _C4 + _C4 + _C4 + _C4 + _C3,  # UA2!n 6!n19!c
+    "IQ": "(IQ)" + _CK + _A4 + _N3 + _N4 + _N4 + _N4,  # IQ2!n 4!a3!n12!n
+    "LC": "(LC)" + _CK + _A4 + _C4 + _C4 + _C4 + _C4 + _C4 + _C4,  # LC2!n 4!a24!c
+    "SC": "(SC)" + _CK + _A4 + _N2 + _N2 + _N4 + _N4 + _N4 + _N4 + _A + _A + _A,  # SC2!n 4!a2!n2!n16!n3!a
+    "LY": "(LY)" + _CK + _N3 + _N3 + _N4 + _N4 + _N4 + _N3,  # LY2!n 3!n3!n15!n
 }
 _IBAN_COUNTRY_RES = {cc: re.compile(p, re.DOTALL | re.MULTILINE) for cc, p in _IBAN_COUNTRY_FORMATS.items()}
 
@@ -272,6 +294,13 @@ _MATCH_REGIONS = tuple(r for r in PHONE_REGIONS if r not in ("CA", "UK"))
 PHONE_CONTEXT = ("phone", "telephone", "tel", "cell", "cellphone", "mobile", "call", "fax", "desk", "office", "whatsapp")
 #: Fewer digits than this are not a phone number (house numbers, postcodes, short codes).
 PHONE_MIN_DIGITS = 7
+#: A number of exactly PHONE_MIN_DIGITS digits has no area or country code: a local number, a
+#: phone only as a labelled contact field ("Phone:\n358 0594", "781 1704 office"), never in
+#: prose ("Call 555-0132 now"), and never in the North American fictional range 555-0100..0199.
+_PHONE_LABEL_BEFORE_RE = re.compile(
+    r"\b(?:" + "|".join(w for w in PHONE_CONTEXT if w not in ("office", "call")) + r")\b[^\n\d:]{0,10}(?::|\n)[ \t]*\n?[ \t]*\Z", re.IGNORECASE
+)
+_FICTIONAL_LOCAL_RE = re.compile(r"555\D{0,3}01\d\d")
 # Phone-shaped: optional "+", digit groups (one may be parenthesised) joined by one separator.
 _PHONE_SHAPE_RE = re.compile(
     r"(?<![\w+\-.])\+?(?:\(\d{1,5}\)|\d{1,5})(?:[-. ]?(?:\(\d{1,5}\)|\d{1,5})){1,6}+(?![\w]|[-.]\d)"
@@ -456,6 +485,11 @@ def _credit_card(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def _ssn_shaped(text: str) -> list[tuple[int, int]]:
+    """3-2-4 digit groups with one kind of separator: SSN-shaped, whether the SSN rules accept them or not."""
+    return [m.span() for m in _SSN_RE.finditer(text) if len({c for c in m.group() if not c.isdigit()}) == 1]
+
+
 def _us_ssn(text: str) -> list[tuple[int, int]]:
     return [m.span() for m in _SSN_RE.finditer(text) if not _ssn_invalid(m.group())]
 
@@ -467,15 +501,46 @@ def _presidio_ip_address(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+# This check's IPv6 and IPv6-with-IPv4 candidates (Presidio's current tests, see the docstring): not
+# glued to a word or a colon on either side, a sentence's final period allowed after, an optional
+# zone index ("%eth0"); every candidate is validated by ipaddress.
+_OCTET = r"(?:25[0-5]|2[0-4][0-9]|[01]?[0-9][0-9]?)"
+_IPV6_TAIL = r"(?:%[0-9A-Za-z_.\-]+)?(?![\w:]|\.\d)"
+_OUR_IP_RES = (
+    # IPv6 with an embedded IPv4 (mapped "::ffff:a.b.c.d", compatible "::a.b.c.d", "64:ff9b::a.b.c.d", expanded)
+    re.compile(r"(?<![\w:.])(?:[0-9A-Fa-f]{0,4}:){2,7}" + _OCTET + r"(?:\." + _OCTET + r"){3}(?![\w]|\.\d)"),
+    # IPv4 (Presidio's)
+    _IP_RES[2],
+    # IPv6 (Presidio's alternatives) with the boundaries and zone above
+    re.compile(r"(?<![\w:])" + _IP_RES[3].pattern[len(r"(?<![\w:])"):-len(r"(?![0-9A-Fa-f:.])")] + _IPV6_TAIL, _PRESIDIO_FLAGS),
+)
+_CIDR_RE = re.compile(r"/([0-9]{1,3})(?![\w])(?!\.\d)")
+
 # Outline numbers: part of a longer dotted run ("2.2.2.2.2.2"), or a Markdown heading's number.
 _DOTTED_BEFORE_RE = re.compile(r"\d\.\Z")
 _DOTTED_AFTER_RE = re.compile(r"\.\d")
 _HEADING_BEFORE_RE = re.compile(r"(?:\A|\n)[ \t]*#{1,6}[ \t]*\Z")
 
 
+def _ip_candidates(text: str) -> list[tuple[int, int]]:
+    """This check's IP matches, each validated, with a valid CIDR prefix length joined ("/24": at
+    most 32 for IPv4, 128 for IPv6; an invalid one leaves the address alone)."""
+    spans = []
+    for pattern in _OUR_IP_RES:
+        for m in pattern.finditer(text):
+            if not _ip_valid(m.group()):
+                continue
+            end = m.end()
+            cidr = _CIDR_RE.match(text, end)
+            if cidr and int(cidr.group(1)) <= (128 if ":" in m.group() else 32):
+                end = cidr.end()
+            spans.append((m.start(), end))
+    return spans
+
+
 def _ip_address(text: str) -> list[tuple[int, int]]:
     kept = []
-    for start, end in _presidio_ip_address(text):
+    for start, end in _ip_candidates(text):
         if ":" not in text[start:end]:
             if _DOTTED_BEFORE_RE.search(text, max(0, start - 2), start) or _DOTTED_AFTER_RE.match(text, end):
                 continue
@@ -581,9 +646,19 @@ def _phone_number(text: str, notes: dict[str, int] | None = None) -> list[tuple[
         extension = _EXTENSION_RE.match(text, end)
         if extension:
             end = extension.end()
-        if len(_DIGITS_RE.findall(text, start, end)) >= PHONE_MIN_DIGITS:
+        digits = len(_DIGITS_RE.findall(text, start, end))
+        if digits > PHONE_MIN_DIGITS or (digits == PHONE_MIN_DIGITS and _local_number_is_phone(text, start, end)):
             kept.append((start, end))
     return kept
+
+
+def _local_number_is_phone(text: str, start: int, end: int) -> bool:
+    """A 7-digit number (no area or country code) is a phone only as a labelled contact field,
+    and not in the fictional 555-01xx range (see _PHONE_LABEL_BEFORE_RE)."""
+    if _FICTIONAL_LOCAL_RE.fullmatch(text, start, end) or text[start] == "+":
+        return False
+    labelled_before = _PHONE_LABEL_BEFORE_RE.search(text, max(0, start - 40), start)
+    return bool(labelled_before or _PHONE_CONTEXT_AFTER_RE.match(text, end))
 
 
 _RECOGNISERS: dict[str, Callable[[str], list[tuple[int, int]]]] = {
@@ -603,7 +678,9 @@ _PRESIDIO_RECOGNISERS: dict[str, Callable[[str], list[tuple[int, int]]]] = {
     "PHONE_NUMBER": _presidio_phone_number,
 }
 #: Types whose validated finding wins over a PHONE_NUMBER finding it overlaps (a Luhn-valid card
-#: or an SSN is also a digit string that libphonenumber may accept).
+#: or an SSN is also a digit string that libphonenumber may accept). An SSN-shaped number that the
+#: SSN rules refuse (Presidio's sample numbers "078-05-1120", "123-45-6789", ...) is not a phone
+#: number either (``_ssn_shaped``).
 _PHONE_YIELDS_TO = ("EMAIL_ADDRESS", "CREDIT_CARD", "US_SSN", "IP_ADDRESS", "IBAN_CODE")
 
 
@@ -671,6 +748,7 @@ def _find(value: str, types: list[str], recognisers, phones_yield: bool) -> tupl
         found[entity_type] = _without_contained(spans)
     if phones_yield and found.get("PHONE_NUMBER"):
         others = [span for t in _PHONE_YIELDS_TO for span in (found[t] if t in found else recognisers[t](shadow))]
+        others += _ssn_shaped(shadow)
         found["PHONE_NUMBER"] = [p for p in found["PHONE_NUMBER"] if not any(p[0] < o[1] and o[0] < p[1] for o in others)]
     for entity_type in types:
         findings.extend({"type": entity_type, "start": start, "end": end} for start, end in found[entity_type])
