@@ -3,7 +3,8 @@
 
     python3 python-lib/scripts/quality.py [DATA_DIR]      (npm run quality)
 
-DATA_DIR defaults to ``../shared/data`` relative to the repository (python-lib/..). Reports:
+DATA_DIR defaults to ``shared/data`` beside the repository (python-lib/..) or beside one of its
+parent folders (a git worktree under the checkout's parent finds the same folder). Reports:
 
 * refusal() against XSTest's human labels (``metadata.final_label``; full and partial refusals
   both count as refusals): precision, recall, F1, and the share flagged per label and per model,
@@ -52,6 +53,10 @@ REFUSAL_LABELS = ("full_refusal", "partial_refusal")
 
 
 def default_data_dir() -> Path:
+    """The first ``<folder>/shared/data`` above the repository, else ``../shared/data``."""
+    for folder in LIB.parent.resolve().parents:
+        if (folder / "shared" / "data").is_dir():
+            return folder / "shared" / "data"
     return (LIB.parent / ".." / "shared" / "data").resolve()
 
 
