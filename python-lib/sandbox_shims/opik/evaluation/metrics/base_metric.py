@@ -17,7 +17,7 @@ class BaseMetric:
 
     Oodle's addition: ``higher_is_better`` (a class attribute, default True) is the direction of
     the metric's scores, stored with each score and used by pass rates (``combine.passed``). Each
-    metric of this shim sets it (ConversationDegenerationMetric: False) and tags its results with
+    metric of this shim sets it (ConversationDegenerationMetric, JSDistance, KLDivergence: False) and tags its results with
     it (``directed``), so a result keeps its direction when another metric returns it; a
     subclass may set it for its own results (a result not tagged takes its metric's direction).
     """
