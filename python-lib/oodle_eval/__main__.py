@@ -22,8 +22,9 @@ When a ``template.yaml`` lies beside the evaluator (a folder of ``oodle genai te
 setting the given value, else its default, else None; a value for a setting it does not declare,
 or no value for a required setting without a default, is a usage error naming it (the service
 refuses them too). ``--no-template`` ignores the file (``ctx.params`` is then exactly what is given).
-The file is read without PyYAML (``oodle_eval.template_yaml``: the YAML that ``pull`` writes; a
-line outside it is a usage error naming the line).
+The file is read with PyYAML as the CLI reads it (``oodle_eval.template_yaml``: YAML 1.2's core
+schema); a file that is not YAML, or not JSON data, is a usage error naming the line, and so is a
+missing PyYAML (python-lib's one dependency; Debian's ``python3-yaml``).
 
 The evaluator's folder is put first on ``sys.path`` (as ``python my_evaluator.py`` would), so a
 ``shared/`` package next to it can stand in for Oodle's shared libraries. When ``opik`` is not
@@ -104,18 +105,22 @@ MANIFEST = "template.yaml"
 def template_settings(evaluator: str) -> list[dict[str, Any]] | None:
     """The ``settings`` of the ``template.yaml`` beside ``evaluator``, or None when there is none.
 
-    The file is read with :mod:`oodle_eval.template_yaml` (the YAML that ``templates pull``
-    writes; no PyYAML needed).
+    The file is read with :mod:`oodle_eval.template_yaml` (PyYAML, as the CLI reads it).
 
     Raises:
-        UsageError: the file cannot be read, is outside that YAML subset (naming the line), or
-            ``settings`` is not a list of mappings with a ``name``.
+        UsageError: PyYAML is not installed, the file cannot be read, is not YAML or not JSON data
+            (naming the line), or ``settings`` is not a list of mappings with a ``name``.
     """
-    from oodle_eval.template_yaml import TemplateYamlError, loads
-
     path = Path(evaluator).resolve().parent / MANIFEST
     if not path.is_file():
         return None
+    try:
+        from oodle_eval.template_yaml import TemplateYamlError, loads
+    except ImportError as error:
+        raise UsageError(
+            f"{path}: reading it needs PyYAML ({error}): pip install ./python-lib installs it "
+            "(Debian: apt install python3-yaml), or pass --no-template"
+        ) from None
     try:
         manifest = loads(path.read_text(encoding="utf-8")) or {}
     except OSError as error:

@@ -1,53 +1,64 @@
-"""A reader for ``template.yaml`` without PyYAML: the YAML subset ``oodle genai templates pull`` writes.
+"""``template.yaml`` (a folder of ``oodle genai templates pull``) read with PyYAML, as the CLI reads it.
 
-The service reads the same file with a full YAML 1.2 parser; this module reads the part of YAML
-that ``pull`` and ``push`` write, plus what people usually type by hand, and names the line of
-anything else, so a local run never needs a package that is not installed::
+The CLI reads and writes the file with the npm package ``yaml`` (YAML 1.2, core schema;
+src/cli/template-yaml.ts). PyYAML implements YAML 1.1, whose ``SafeLoader`` reads plain scalars
+by other rules (``yes``/``no``/``on``/``off`` are booleans, ``010`` is octal, ``1e3`` a string,
+``2001-12-14`` a date, ``1:20`` the integer 80, ``<<`` merges) and keeps the last of two equal keys.
+``CoreLoader`` keeps PyYAML's parser and reads the document as the CLI does:
 
-    name: "Keyword check"              # a block mapping; keys plain or quoted
-    settings:
-      - name: "mode"                   # a block sequence, of mappings or of scalars
-        default: "all"
-        options: ["all", "any"]        # a flow collection on one line (JSON, or YAML's [a, b] / {k: v})
-    libraryPins: {}
+- plain scalars by YAML 1.2's core schema: ``null``/``Null``/``NULL``/``~``/empty, ``true``/``false``
+  (three spellings each), integers (decimal, ``0o`` octal, ``0x`` hex), floats; anything else a
+  string. An explicit tag (``!!int``) must fit its own core pattern;
+- a tag outside the core schema (``!!timestamp``, ``!!binary``, ``!!set``, ``!foo``), a key that
+  appears twice, a list or mapping as a key, and a number that JSON cannot hold (``.inf``, ``.nan``,
+  beyond ±1.8e308) are refused, naming the line;
+- numbers as the service holds them: JavaScript has one number type (a 64-bit float) and writes an
+  integral number below 1e21 without a fraction, so ``1.0`` is the integer ``1`` here, ``10**21`` the
+  float ``1e21`` and 12345678901234567890 the 12345678901234567000 JavaScript holds (``ctx.params``
+  then holds the same value locally and in the sandbox);
+- a key that is no string as JavaScript makes it one: ``1`` -> ``"1"``, ``true`` -> ``"true"``,
+  ``null`` -> ``""``; JSON's escape of a character beyond U+FFFF (``"\\ud83d\\ude00"``) as that
+  character.
 
-What it reads:
-
-- block mappings and block sequences nested by indentation (spaces only), including the compact
-  forms ``- name: x`` and ``- - a``;
-- scalars on one line: double-quoted (JSON's escapes and YAML's ``\\x \\0 \\e \\_ \\N \\L \\P``),
-  single-quoted (``''`` for a quote), and plain ones resolved by the YAML 1.2 core schema, as the
-  service's parser resolves them (``null ~ true false``, integers, ``0x``/``0o``, floats,
-  ``.inf``/``.nan``; ``yes``/``no``/``on``/``off`` stay strings);
-- flow collections written on one line; a whole file that is JSON;
-- comments (``#`` at the start of a line or after a space), blank lines, a leading ``---``.
-
-What it refuses, naming the line (:class:`TemplateYamlError`): block scalars (``|``, ``>``),
-values over several lines, anchors, aliases and tags, tabs in indentation, duplicate keys, more
-than one document, and indentation that matches no enclosing block.
-
-Numbers are read as the service holds them: the service parses the file in JavaScript, which has
-one number type and writes an integral number without a fraction, so ``1.0`` is the integer ``1``
-here too (``ctx.params`` then holds the same value locally and in the sandbox).
+Everything else is PyYAML's: block scalars, anchors and aliases, flow collections over lines, a
+file that is JSON. Its errors (a tab in indentation, an unknown escape, a second document) keep
+PyYAML's wording with the line. test/fixtures/template-yaml-cases.json holds the files that both
+readers are tested on.
 """
 
 from __future__ import annotations
 
-import json
 import math
 import re
-from dataclasses import dataclass
+from decimal import Decimal
 from typing import Any
 
-__all__ = ["TemplateYamlError", "loads"]
+import yaml
+from yaml.constructor import ConstructorError
+from yaml.nodes import MappingNode, Node
+
+__all__ = ["CoreLoader", "TemplateYamlError", "loads"]
+
+_TAG = "tag:yaml.org,2002:"
+
+# YAML 1.2 core schema, as the npm package yaml tests each tag (its src/schema/core/*.ts).
+_NULL = re.compile(r"~|[Nn]ull|NULL|")
+_BOOL = re.compile(r"[Tt]rue|TRUE|[Ff]alse|FALSE")
+_INT = re.compile(r"[-+]?[0-9]+")
+_OCT = re.compile(r"0o[0-7]+")
+_HEX = re.compile(r"0x[0-9a-fA-F]+")
+_FLOAT = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+\.[0-9]*)|[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+")
+_FLOAT_NAN = re.compile(r"[-+]?\.(?:inf|Inf|INF)|\.nan|\.NaN|\.NAN")
+_JS_EXACT = 2**53
+_JS_POSITIONAL = 1e21  # JavaScript writes an integral number below this without an exponent
 
 
 class TemplateYamlError(ValueError):
-    """A ``template.yaml`` outside the subset this module reads (or not YAML at all).
+    """A ``template.yaml`` that is not YAML, or not data as the service reads it.
 
     Attributes:
         line: the 1-based line number the problem is on.
-        message: what is wrong and what to write instead.
+        message: what is wrong.
     """
 
     def __init__(self, line: int, message: str):
@@ -56,425 +67,161 @@ class TemplateYamlError(ValueError):
         self.message = message
 
 
-@dataclass
-class _Line:
-    number: int
-    indent: int
-    text: str  # without the indentation; may end with a comment
+def _refuse(node: Node, message: str) -> ConstructorError:
+    return ConstructorError(None, None, message, node.start_mark)
 
 
-_INT = re.compile(r"[-+]?[0-9]+")
-_OCT = re.compile(r"0o[0-7]+")
-_HEX = re.compile(r"0x[0-9a-fA-F]+")
-_FLOAT = re.compile(r"[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?")
-_INF = re.compile(r"[-+]?\.(inf|Inf|INF)")
-_NAN = re.compile(r"\.(nan|NaN|NAN)")
-_ESCAPES = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "\t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", "e": "\x1b",
-            " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}
-_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+def _as_service_reads(value: int | float, node: Node) -> int | float:
+    """A number as JavaScript holds it and JSON then carries it to the sandbox."""
+    if type(value) is int and -_JS_EXACT <= value <= _JS_EXACT:
+        return value
+    try:
+        number = float(value)
+    except OverflowError:
+        number = math.inf
+    if not math.isfinite(number):
+        raise _refuse(node, f"{node.value!r} is not a number JSON can hold (no .inf, .nan or numbers beyond ±1.8e308)")
+    if number.is_integer() and abs(number) < _JS_POSITIONAL:
+        return int(Decimal(repr(number)))  # the shortest digits, as JavaScript writes them
+    return number
 
 
-def _as_service_reads(value: float) -> float | int:
-    """An integral float as the integer JavaScript's JSON writes for it (|x| < 1e21, as Number#toString)."""
-    if math.isfinite(value) and value.is_integer() and abs(value) < 1e21:
-        return int(value)
-    return value
-
-
-def _normalise(value: Any) -> Any:
-    if isinstance(value, float):
-        return _as_service_reads(value)
-    if isinstance(value, list):
-        return [_normalise(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _normalise(v) for k, v in value.items()}
-    return value
-
-
-def _plain(text: str, line: int) -> Any:
-    """A plain scalar by the YAML 1.2 core schema."""
-    if text in ("", "~", "null", "Null", "NULL"):
-        return None
-    if text in ("true", "True", "TRUE"):
-        return True
-    if text in ("false", "False", "FALSE"):
-        return False
-    if _INT.fullmatch(text):
-        return int(text)
-    if _OCT.fullmatch(text):
-        return int(text[2:], 8)
-    if _HEX.fullmatch(text):
-        return int(text[2:], 16)
-    if _FLOAT.fullmatch(text):
-        return float(text)
-    if _INF.fullmatch(text):
-        return -math.inf if text.startswith("-") else math.inf
-    if _NAN.fullmatch(text):
-        return math.nan
-    first = text[0]
-    if first in "&*!":
-        raise TemplateYamlError(line, "anchors (&), aliases (*) and tags (!) are not read: write the value itself")
-    if first in "|>":
-        raise TemplateYamlError(line, 'block scalars (| and >) are not read: write the text as one double-quoted line ("first\\nsecond")')
-    if first in "@`%":
-        raise TemplateYamlError(line, f"a plain value cannot start with {first!r}: quote it")
-    return text
-
-
-class _Scanner:
-    """Scalars and one-line flow collections from position ``pos`` of one line's text."""
-
-    def __init__(self, text: str, line: int):
-        self.text = text
-        self.pos = 0
-        self.line = line
-
-    def error(self, message: str) -> TemplateYamlError:
-        return TemplateYamlError(self.line, message)
-
-    def skip_spaces(self) -> None:
-        while self.pos < len(self.text) and self.text[self.pos] in " \t":
-            self.pos += 1
-
-    def at_end(self) -> bool:
-        """True when only spaces and a comment are left."""
-        rest = self.text[self.pos:]
-        stripped = rest.lstrip(" \t")
-        spaced = len(rest) > len(stripped) or self.pos == 0 or self.text[self.pos - 1] in " \t"
-        return stripped == "" or (stripped.startswith("#") and spaced)
-
-    def double_quoted(self) -> str:
-        assert self.text[self.pos] == '"'
-        self.pos += 1
-        out: list[str] = []
-        while True:
-            if self.pos >= len(self.text):
-                raise self.error("a double-quoted value must end on its line (write line breaks as \\n)")
-            ch = self.text[self.pos]
-            if ch == '"':
-                self.pos += 1
-                return "".join(out)
-            if ch == "\\":
-                if self.pos + 1 >= len(self.text):
-                    raise self.error("a double-quoted value must end on its line (write line breaks as \\n)")
-                code = self.text[self.pos + 1]
-                if code in _HEX_ESCAPES:
-                    digits = self.text[self.pos + 2 : self.pos + 2 + _HEX_ESCAPES[code]]
-                    if len(digits) != _HEX_ESCAPES[code] or not all(c in "0123456789abcdefABCDEF" for c in digits):
-                        raise self.error(f"\\{code} must be followed by {_HEX_ESCAPES[code]} hexadecimal digits")
-                    out.append(chr(int(digits, 16)))
-                    self.pos += 2 + len(digits)
-                    continue
-                if code not in _ESCAPES:
-                    raise self.error(f"unknown escape \\{code} in a double-quoted value")
-                out.append(_ESCAPES[code])
-                self.pos += 2
-                continue
-            out.append(ch)
-            self.pos += 1
-
-    def single_quoted(self) -> str:
-        assert self.text[self.pos] == "'"
-        self.pos += 1
-        out: list[str] = []
-        while True:
-            if self.pos >= len(self.text):
-                raise self.error("a single-quoted value must end on its line")
-            ch = self.text[self.pos]
-            if ch == "'":
-                if self.text[self.pos + 1 : self.pos + 2] == "'":
-                    out.append("'")
-                    self.pos += 2
-                    continue
-                self.pos += 1
-                return "".join(out)
-            out.append(ch)
-            self.pos += 1
-
-    def quoted(self) -> str:
-        raw = self.double_quoted() if self.text[self.pos] == '"' else self.single_quoted()
-        try:
-            return _join_surrogates(raw)
-        except UnicodeDecodeError:
-            raise self.error("a \\u escape names half of a surrogate pair without the other half") from None
-
-    def plain(self, in_flow: bool) -> Any:
-        """A plain scalar up to a comment, ': ' (an error outside flow keys) and, in flow, , [ ] { }."""
-        start = self.pos
-        stops = ",[]{}" if in_flow else ""
-        while self.pos < len(self.text):
-            ch = self.text[self.pos]
-            if ch in stops:
-                break
-            if ch == "#" and self.pos > start and self.text[self.pos - 1] in " \t":
-                break
-            if ch == ":" and (self.pos + 1 == len(self.text) or self.text[self.pos + 1] in " \t" or (in_flow and self.text[self.pos + 1] in ",[]{}")):
-                if in_flow:
-                    break
-                raise self.error("a value holding ': ' must be quoted (or the mapping written on lines of its own)")
-            self.pos += 1
-        return _plain(self.text[start : self.pos].rstrip(" \t"), self.line)
-
-    def value(self, in_flow: bool = False) -> Any:
-        """One value: quoted, a flow collection, or plain."""
-        self.skip_spaces()
-        if self.pos >= len(self.text):
-            return None
-        ch = self.text[self.pos]
-        if ch in "\"'":
-            return self.quoted()
-        if ch == "[":
-            return self.flow_sequence()
-        if ch == "{":
-            return self.flow_mapping()
-        if in_flow and ch in ",]}":
-            return None
-        return self.plain(in_flow)
-
-    def flow_sequence(self) -> list[Any]:
-        self.pos += 1
-        items: list[Any] = []
-        while True:
-            self.skip_spaces()
-            if self.pos >= len(self.text) or self.text[self.pos] == "#":
-                raise self.error("a flow list [...] must close on its line: write it on one line, or as a block list of '- ' lines")
-            if self.text[self.pos] == "]":
-                self.pos += 1
-                return items
-            items.append(self.value(in_flow=True))
-            self.skip_spaces()
-            if self.pos < len(self.text) and self.text[self.pos] == ",":
-                self.pos += 1
-            elif self.pos < len(self.text) and self.text[self.pos] != "]":
-                raise self.error(f"expected , or ] in a flow list, found {self.text[self.pos]!r}")
-
-    def flow_mapping(self) -> dict[str, Any]:
-        self.pos += 1
-        result: dict[str, Any] = {}
-        while True:
-            self.skip_spaces()
-            if self.pos >= len(self.text) or self.text[self.pos] == "#":
-                raise self.error("a flow mapping {...} must close on its line: write it on one line, or as indented key: value lines")
-            if self.text[self.pos] == "}":
-                self.pos += 1
-                return result
-            key = self.quoted() if self.text[self.pos] in "\"'" else self.plain(in_flow=True)
-            key = _key_text(key)
-            if key in result:
-                raise self.error(f"the key {key!r} appears twice")
-            self.skip_spaces()
-            value = None
-            if self.pos < len(self.text) and self.text[self.pos] == ":":
-                self.pos += 1
-                value = self.value(in_flow=True)
-            result[key] = value
-            self.skip_spaces()
-            if self.pos < len(self.text) and self.text[self.pos] == ",":
-                self.pos += 1
-            elif self.pos < len(self.text) and self.text[self.pos] != "}":
-                raise self.error(f"expected , or }} in a flow mapping, found {self.text[self.pos]!r}")
-
-
-def _join_surrogates(text: str) -> str:
-    """Pairs of escaped UTF-16 surrogates (as JSON writes characters beyond U+FFFF) as one character."""
-    if not any("\ud800" <= c <= "\udfff" for c in text):
-        return text
-    return text.encode("utf-16", "surrogatepass").decode("utf-16")
-
-
-def _key_text(key: Any) -> str:
-    """A mapping key as the service holds it: a string, as JavaScript makes an object key of it.
-
-    ``null: x`` has the key "", ``true: x`` "true", ``1.0: x`` "1", ``0x10: x`` "16".
-    """
+def _js_key(key: Any) -> str:
+    """A scalar key as JavaScript's ``String(key)`` writes it (the CLI's object keys)."""
+    if isinstance(key, str):
+        return key
     if key is None:
         return ""
     if isinstance(key, bool):
         return "true" if key else "false"
-    if isinstance(key, float):
-        return str(_as_service_reads(key))
-    return str(key)
+    if isinstance(key, int):
+        return str(key)
+    text = repr(key)  # a float: the same shortest digits, written JavaScript's way
+    if "e" not in text:
+        return text
+    mantissa, exponent = text.split("e")
+    if -6 <= int(exponent) < 21:  # where JavaScript writes the digits without an exponent
+        return format(Decimal(text), "f")
+    return f"{mantissa}e{int(exponent):+d}"
 
 
-def _inline(text: str, line: int) -> Any:
-    """A whole value written on the rest of one line."""
-    scanner = _Scanner(text, line)
-    value = scanner.value()
-    if not scanner.at_end():
-        raise TemplateYamlError(line, f"unexpected {scanner.text[scanner.pos:].strip()!r} after the value")
-    return value
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def _split_key(text: str, line: int) -> tuple[str, str] | None:
-    """``key: rest`` → (key, rest); None when the line is not a mapping entry."""
-    if text[0] in "\"'":
-        scanner = _Scanner(text, line)
-        key = scanner.quoted()
-        scanner.skip_spaces()
-        if scanner.text[scanner.pos : scanner.pos + 1] != ":":
-            return None
-        rest = scanner.text[scanner.pos + 1 :]
-        if rest and rest[0] not in " \t":
-            return None
-        return key, rest
-    if text[0] in "[]{},#&*!|>%@`" or text.startswith("- ") or text == "-" or text.startswith("? "):
-        return None
-    match = re.search(r":(\s|$)", text)
-    if match is None:
-        return None
-    key = text[: match.start()].rstrip(" \t")
-    if " #" in key:
-        return None
-    return _key_text(_plain(key, line) if key else ""), text[match.start() + 1 :]
+def _joined(text: str) -> str:
+    """``"\\ud83d\\ude00"`` (JSON's escape of one character beyond U+FFFF) as that one character,
+    as JavaScript reads it; PyYAML leaves two halves. A lone half stays as it is."""
+    if not _SURROGATE.search(text):
+        return text
+    try:
+        return text.encode("utf-16-le", "surrogatepass").decode("utf-16-le")
+    except UnicodeDecodeError:
+        return text
 
 
-def _is_item(text: str) -> bool:
-    return text == "-" or text.startswith("- ") or text.startswith("-\t")
+class CoreLoader(yaml.SafeLoader):
+    """PyYAML's safe loader reading YAML 1.2's core schema (see the module docstring)."""
 
+    yaml_implicit_resolvers: dict = {}
+    yaml_constructors: dict = {}
 
-class _Parser:
-    def __init__(self, lines: list[_Line]):
-        self.lines = lines
-        self.i = 0
-
-    def peek(self) -> _Line | None:
-        return self.lines[self.i] if self.i < len(self.lines) else None
-
-    def block(self, indent: int) -> Any:
-        """The node whose first line is the current one, at ``indent``."""
-        line = self.lines[self.i]
-        if _is_item(line.text):
-            return self.sequence(indent)
-        if _split_key(line.text, line.number) is not None:
-            return self.mapping(indent)
-        self.i += 1
-        value = _inline(line.text, line.number)
-        following = self.peek()
-        if following is not None and following.indent > indent:
-            raise TemplateYamlError(following.number, "a value cannot go on over several lines: write it on one line (quoted, with \\n for line breaks)")
-        return value
-
-    def nested(self, parent_indent: int, allow_same_indent_list: bool) -> Any:
-        """The block under a ``key:`` or ``-`` with nothing after it (None when there is none)."""
-        following = self.peek()
-        if following is None:
-            return None
-        if following.indent > parent_indent or (allow_same_indent_list and following.indent == parent_indent and _is_item(following.text)):
-            return self.block(following.indent)
+    def construct_null(self, node: Node) -> None:
+        if not _NULL.fullmatch(node.value):
+            raise _refuse(node, f"!!null {node.value!r} is not null")
         return None
 
-    def sequence(self, indent: int) -> list[Any]:
-        items: list[Any] = []
-        while (line := self.peek()) is not None and line.indent == indent and _is_item(line.text):
-            rest = line.text[1:]
-            content = rest.lstrip(" \t")
-            if content == "" or content.startswith("#"):
-                self.i += 1
-                items.append(self.nested(indent, allow_same_indent_list=False))
-            else:
-                # The compact form "- key: value" / "- - a": the content is a node at its own column.
-                column = indent + 1 + (len(rest) - len(content))
-                self.lines[self.i] = _Line(line.number, column, content)
-                items.append(self.block(column))
-        line = self.peek()
-        if line is not None and line.indent > indent:
-            raise TemplateYamlError(line.number, "this line's indentation matches no list item or key above it")
-        return items
+    def construct_bool(self, node: Node) -> bool:
+        if not _BOOL.fullmatch(node.value):
+            raise _refuse(node, f"!!bool {node.value!r} is not true or false (YAML 1.2)")
+        return node.value.lower() == "true"
 
-    def mapping(self, indent: int) -> dict[str, Any]:
-        result: dict[str, Any] = {}
-        while (line := self.peek()) is not None and line.indent == indent:
-            split = _split_key(line.text, line.number)
-            if split is None:
-                if _is_item(line.text):
-                    raise TemplateYamlError(line.number, "a list item where a key was expected (indent the list under its key)")
-                raise TemplateYamlError(line.number, "expected key: value")
-            key, rest = split
-            if key in result:
-                raise TemplateYamlError(line.number, f"the key {key!r} appears twice")
-            self.i += 1
-            stripped = rest.strip(" \t")
-            if stripped == "" or stripped.startswith("#"):
-                result[key] = self.nested(indent, allow_same_indent_list=True)
-            else:
-                result[key] = _inline(rest, line.number)
-                following = self.peek()
-                if following is not None and following.indent > indent:
-                    raise TemplateYamlError(following.number, "a value cannot go on over several lines: write it on one line (quoted, with \\n for line breaks)")
-        line = self.peek()
-        if line is not None and line.indent > indent:
-            raise TemplateYamlError(line.number, "this line's indentation matches no key above it")
-        return result
+    def construct_int(self, node: Node) -> int | float:
+        text = node.value
+        if _INT.fullmatch(text):
+            value = int(text)
+        elif _OCT.fullmatch(text):
+            value = int(text[2:], 8)
+        elif _HEX.fullmatch(text):
+            value = int(text[2:], 16)
+        else:
+            raise _refuse(node, f"!!int {text!r} is not an integer (YAML 1.2: 12, 0o14 or 0xC)")
+        return _as_service_reads(value, node)
 
+    def construct_float(self, node: Node) -> int | float:
+        text = node.value
+        if _FLOAT_NAN.fullmatch(text):
+            raise _refuse(node, f"{text!r} is not a number JSON can hold (no .inf, .nan or numbers beyond ±1.8e308)")
+        if not _FLOAT.fullmatch(text):
+            raise _refuse(node, f"!!float {text!r} is not a float (YAML 1.2)")
+        return _as_service_reads(float(text), node)
 
-class _DuplicateKey(Exception):
-    def __init__(self, key: str):
-        self.key = key
+    def construct_str(self, node: Node) -> str:
+        return _joined(self.construct_scalar(node))
 
+    def construct_mapping(self, node: Node, deep: bool = False) -> dict[str, Any]:
+        """A mapping with string keys; a key twice, or a list or mapping as a key, is refused."""
+        if not isinstance(node, MappingNode):
+            raise _refuse(node, f"expected a mapping, found {node.id}")
+        mapping: dict[str, Any] = {}
+        seen: set[tuple[str, Any]] = set()
+        for key_node, value_node in node.value:
+            if key_node.id != "scalar":
+                raise _refuse(key_node, "a key must be a string (or a number, true, false, null), not a list or mapping")
+            key = self.construct_object(key_node, deep=deep)
+            identity = ("number", key) if isinstance(key, (int, float)) and not isinstance(key, bool) else (type(key).__name__, key)
+            if identity in seen:
+                raise _refuse(key_node, f"the key {_js_key(key)!r} appears twice")
+            seen.add(identity)
+            mapping[_js_key(key)] = self.construct_object(value_node, deep=deep)
+        return mapping
 
-def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    result: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in result:
-            raise _DuplicateKey(key)
-        result[key] = value
-    return result
+    def construct_undefined(self, node: Node) -> None:
+        raise _refuse(node, f"the tag {node.tag.replace(_TAG, '!!')} is not read: template.yaml holds JSON data (strings, numbers, true/false, null, lists, mappings)")
 
 
-def _lines(text: str) -> list[_Line]:
-    lines: list[_Line] = []
-    started = False
-    # Only \n (and \r\n) end a line in YAML 1.2; str.splitlines would also split on U+0085 and U+2028.
-    for number, raw in enumerate(text.split("\n"), start=1):
-        raw = raw[:-1] if raw.endswith("\r") else raw
-        body = raw.lstrip(" ")
-        if body == "" or body.startswith("#"):
-            continue
-        if body.startswith("\t"):
-            raise TemplateYamlError(number, "indentation must be spaces, not tabs")
-        if raw.startswith("---") and (len(raw) == 3 or raw[3] in " \t"):
-            after = raw[3:].strip(" \t")
-            if started:
-                raise TemplateYamlError(number, "only one YAML document is read (a --- line other than the first)")
-            if after and not after.startswith("#"):
-                raise TemplateYamlError(number, "write the document on the lines after ---, not on its line")
-            started = True
-            continue
-        if raw.startswith("...") and (len(raw) == 3 or raw[3] in " \t"):
-            raise TemplateYamlError(number, "only one YAML document is read (a ... line)")
-        if raw.startswith("%"):
-            raise TemplateYamlError(number, "YAML directives (%) are not read")
-        started = True
-        lines.append(_Line(number, len(raw) - len(body), body.rstrip(" \t")))
-    return lines
+for _tag, _pattern, _first in (
+    ("null", _NULL, ["~", "n", "N", ""]),
+    ("bool", _BOOL, list("tTfF")),
+    ("int", re.compile(f"{_INT.pattern}|{_OCT.pattern}|{_HEX.pattern}"), list("-+0123456789")),
+    ("float", re.compile(f"{_FLOAT.pattern}|{_FLOAT_NAN.pattern}"), list("-+0123456789.")),
+):
+    CoreLoader.add_implicit_resolver(_TAG + _tag, re.compile(f"^(?:{_pattern.pattern})$"), _first)
+for _tag, _constructor in (
+    ("null", CoreLoader.construct_null),
+    ("bool", CoreLoader.construct_bool),
+    ("int", CoreLoader.construct_int),
+    ("float", CoreLoader.construct_float),
+    ("str", CoreLoader.construct_str),
+    ("seq", yaml.SafeLoader.construct_yaml_seq),
+    ("map", yaml.SafeLoader.construct_yaml_map),
+):
+    CoreLoader.add_constructor(_TAG + _tag, _constructor)
+CoreLoader.add_constructor(None, CoreLoader.construct_undefined)
+
+
+def _line(error: yaml.YAMLError, text: str) -> int:
+    mark = getattr(error, "problem_mark", None) or getattr(error, "context_mark", None)
+    if mark is not None:
+        return mark.line + 1
+    position = getattr(error, "position", None)  # a ReaderError: a character YAML does not allow
+    return text.count("\n", 0, position) + 1 if isinstance(position, int) else 1
+
+
+def _message(error: yaml.YAMLError) -> str:
+    if isinstance(error, yaml.reader.ReaderError):
+        return f"the character #x{error.character:04x} is not allowed in YAML: write it escaped in a double-quoted string"
+    problem = getattr(error, "problem", None) or str(error)
+    context = getattr(error, "context", None)
+    return f"{problem} ({context})" if context else problem
 
 
 def loads(text: str) -> Any:
-    """Parses ``template.yaml`` text (the subset described in the module docstring).
-
-    Returns:
-        The document as Python values (dict, list, str, int, float, bool, None); None for an
-        empty document.
+    """Parses ``template.yaml`` text (see the module docstring); an empty file is None.
 
     Raises:
-        TemplateYamlError: anything outside the subset, or not YAML, naming the line.
+        TemplateYamlError: not YAML, or not data as the service reads it; with its line.
     """
-    lines = _lines(text)
-    if not lines:
-        return None
-    if lines[0].text[0] in "[{" and lines[0].indent == 0:
-        # A file that is JSON (JSON is YAML), possibly over several lines.
-        try:
-            return _normalise(json.loads(text, object_pairs_hook=_unique_keys))
-        except _DuplicateKey as duplicate:
-            raise TemplateYamlError(lines[0].number, f"the key {duplicate.key!r} appears twice") from None
-        except ValueError as error:
-            if len(lines) == 1:
-                return _normalise(_inline(lines[0].text, lines[0].number))
-            raise TemplateYamlError(getattr(error, "lineno", lines[0].number), f"not JSON: {getattr(error, 'msg', error)}") from None
-    parser = _Parser(lines)
-    value = parser.block(lines[0].indent)
-    leftover = parser.peek()
-    if leftover is not None:
-        raise TemplateYamlError(leftover.number, "this line does not continue the block above it (check its indentation: a list item and a key cannot share one level)")
-    return _normalise(value)
+    try:
+        return yaml.load(text, Loader=CoreLoader)  # noqa: S506 -- CoreLoader is a SafeLoader
+    except yaml.YAMLError as error:
+        raise TemplateYamlError(_line(error, text), _message(error)) from None

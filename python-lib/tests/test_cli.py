@@ -425,6 +425,39 @@ def test_nan_score_is_invalid_result_without_a_traceback(tmp_path):
     assert result.stderr == "invalid_result: ScoreError: score 'x': NUMERIC value must be finite, got nan\n"
 
 
+NUMPY_SCORES = """
+import numpy as np
+from decimal import Decimal
+
+def evaluate(ctx):
+    return EvaluationResult(scores=[
+        Score(name="count", value=np.int64(3)),
+        Score(name="ok", value=np.bool_(True)),
+        Score(name="price", value=Decimal("19.99")),
+        Score(name="ratio", value=np.float64(0.25)),
+    ])
+"""
+
+
+@pytest.mark.parametrize("python", [sys.executable, str(DEBIAN_PYTHON)], ids=["pytest-python", "debian-python"])
+def test_run_prints_numpy_and_decimal_scores_as_plain_values(tmp_path, python):
+    if not Path(python).exists():
+        pytest.skip(f"{python} is not installed")
+    evaluator = write(tmp_path / "np_scores.py", NUMPY_SCORES)
+    result = cli("run", str(evaluator), "--json", python=python)
+    assert result.returncode == 0, result.stderr
+    assert [(s["name"], s["value"], s["data_type"]) for s in json.loads(result.stdout)] == [
+        ("count", 3, "NUMERIC"), ("ok", True, "BOOLEAN"), ("price", 19.99, "NUMERIC"), ("ratio", 0.25, "NUMERIC"),
+    ]
+    refused = write(tmp_path / "np_array.py", "import numpy as np\n\ndef evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='v', value=np.array([1, 2]))])\n")
+    result = cli("run", str(refused), python=python)
+    assert result.returncode == 1
+    assert result.stderr == (
+        "invalid_result: ScoreError: score 'v': NUMERIC value must be one number, got a numpy.ndarray of shape (2,): "
+        "reduce it (float(a.mean())) or write one score per element\n"
+    )
+
+
 def test_user_error_traceback_holds_only_the_users_frames(tmp_path):
     evaluator = write(tmp_path / "boom.py", "def helper():\n    raise RuntimeError('kaput')\n\ndef evaluate(ctx):\n    helper()\n")
     result = cli("run", str(evaluator))

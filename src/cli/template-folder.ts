@@ -1,16 +1,16 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parse as parseYaml, stringify as toYaml } from "yaml";
 import { ApiError } from "./client.js";
 import { CliError } from "./exit-codes.js";
 import { readText } from "./inputs.js";
 import type { Operations, Setting, TemplateRecord } from "./operations.js";
+import { readTemplateYaml, TemplateYamlError, writeTemplateYaml } from "./template-yaml.js";
 
 /**
  * A template as a folder, for authoring with an editor and git:
  *   evaluate.py         the code
- *   template.yaml       name, description, settings (the params list), libraryPins
+ *   template.yaml       name, description, settings (the params list), libraryPins (template-yaml.ts)
  *   shared/<lib>.py     the shared libraries it imports (transitively), as pulled
  *   oodle.lock.json     what was pulled: template id, version and hash; each library's version and hash
  * The same folder runs locally with `python -m oodle_eval run evaluate.py` (shared/ is on sys.path).
@@ -38,16 +38,6 @@ export interface TemplateFolder {
   manifest: Manifest;
   libraries: Record<string, string>;
   lock: Lock | null;
-}
-
-/**
- * template.yaml's text, in the YAML subset that `python -m oodle_eval run` reads without PyYAML
- * (python-lib/oodle_eval/template_yaml.py): block mappings and lists, every string as a JSON
- * string on one line (never folded, never a block scalar), no anchors. Any YAML parser reads it as
- * the same data; `yaml` (YAML 1.2) reads it back here.
- */
-export function manifestYaml(manifest: Manifest): string {
-  return toYaml(manifest, { defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN", doubleQuotedAsJSON: true, singleQuote: false, lineWidth: 0, aliasDuplicateObjects: false });
 }
 
 /** sha256 hex of text. */
@@ -78,7 +68,7 @@ export async function pullTemplate(ops: Operations, ref: string, dir: string): P
   mkdirSync(dir, { recursive: true });
   const files: string[] = [FILES.code, FILES.manifest];
   writeFileSync(join(dir, FILES.code), latest.sourceCode);
-  writeFileSync(join(dir, FILES.manifest), manifestYaml(manifest));
+  writeFileSync(join(dir, FILES.manifest), writeTemplateYaml(manifest));
   const libraries: Lock["libraries"] = {};
   for (const [name, version] of Object.entries(latest.resolvedLibraries)) {
     const library = await ops.getLibrary(name, version);
@@ -100,11 +90,11 @@ export function readFolder(dir: string): TemplateFolder {
   const sourceCode = readText(join(dir, FILES.code), FILES.code);
   let manifest: Manifest;
   try {
-    const raw = (parseYaml(readText(join(dir, FILES.manifest), FILES.manifest)) ?? {}) as Partial<Manifest>;
+    const raw = (readTemplateYaml(readText(join(dir, FILES.manifest), FILES.manifest)) ?? {}) as Partial<Manifest>;
     manifest = { name: raw.name ?? "", description: raw.description, settings: raw.settings ?? [], libraryPins: raw.libraryPins ?? {} };
   } catch (error) {
-    if (error instanceof CliError) throw error;
-    throw new CliError("BAD_USER_INPUT", `${FILES.manifest} is not valid YAML: ${(error as Error).message}`, FILES.manifest);
+    if (!(error instanceof TemplateYamlError)) throw error;
+    throw new CliError("BAD_USER_INPUT", `${FILES.manifest} is not valid YAML: ${error.message}`, FILES.manifest);
   }
   const libraries: Record<string, string> = {};
   const sharedDir = join(dir, FILES.shared);
@@ -189,7 +179,7 @@ export async function pushFolder(ops: Operations, dir: string, options: { force?
     template = await ops.updateTemplate(current.id, { sourceCode: draft.sourceCode, params: draft.params, libraryPins: pins, name: draft.name, description: draft.description });
     newVersion = template.latestVersionNumber !== current.latestVersionNumber;
   }
-  if (JSON.stringify(pins) !== JSON.stringify(folder.manifest.libraryPins)) writeFileSync(join(dir, FILES.manifest), manifestYaml({ ...folder.manifest, libraryPins: pins }));
+  if (JSON.stringify(pins) !== JSON.stringify(folder.manifest.libraryPins)) writeFileSync(join(dir, FILES.manifest), writeTemplateYaml({ ...folder.manifest, libraryPins: pins }));
   const libraries: Lock["libraries"] = {};
   for (const [name, source] of Object.entries(folder.libraries)) {
     const pushed = published.find((p) => p.name === name);

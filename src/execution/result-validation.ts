@@ -33,6 +33,19 @@ export function nestingDepth(value: unknown, limit: number): number {
 
 const finite = z.number().refine(Number.isFinite, "must be a finite number (no NaN or Infinity)");
 
+/** What a refused value is, for the message (JSON has no NaN, but a value may not come from JSON). */
+function describeValue(value: unknown): string {
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number") return String(value);
+  return value === undefined ? "nothing" : typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** A score's value: a boolean, a finite number (a 64-bit float), a string or null (docs/scores.md § Values). */
+const scoreValue = z.union([z.boolean(), finite, z.string().max(RESULT_BOUNDS.maxCategoricalChars), z.null()], {
+  error: (issue) =>
+    issue.code === "invalid_union" ? `must be a boolean, a finite number, a string or null, got ${describeValue(issue.input)}` : undefined,
+});
+
 /** zod schema of one score as the runner sends it. */
 export const scoreSchema = z
   .object({
@@ -41,7 +54,7 @@ export const scoreSchema = z
       .min(1, "name must not be empty")
       .max(RESULT_BOUNDS.maxNameChars, `name must be at most ${RESULT_BOUNDS.maxNameChars} characters`)
       .refine((name) => !/[\r\n]/.test(name), "name must not contain a newline"),
-    value: z.union([z.boolean(), finite, z.string().max(RESULT_BOUNDS.maxCategoricalChars), z.null()]),
+    value: scoreValue,
     data_type: z.enum(["BOOLEAN", "NUMERIC", "CATEGORICAL"]),
     higher_is_better: z.boolean(),
     comment: z.string().max(RESULT_BOUNDS.maxCommentChars).nullable(),

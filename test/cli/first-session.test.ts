@@ -7,27 +7,29 @@ import { parse as parseYaml } from "yaml";
 import { cliRunner, OODLE_BIN, ROOT, serviceForThisFile } from "./service.js";
 
 // What a new user met following the README on a fresh clone, each as the CLI (a subprocess)
-// against the real service on a spare port: a pulled folder run locally without PyYAML, finding a
+// against the real service on a spare port: a pulled folder run locally (PyYAML reads template.yaml), finding a
 // span to explain, --scores without a sample that carries scores, epoch milliseconds in --start,
 // and the exit code of an unreachable service.
 const service = serviceForThisFile();
 
 const T = 480_000;
-/** Debian's Python, which has PyYAML (python3-yaml) installed: the local run must not use it. */
+/** Debian's Python, with PyYAML (python3-yaml): what reads template.yaml locally. */
 const PYTHON = "/usr/bin/python3";
 
-/** `python -m oodle_eval ARGS` with `import yaml` failing (a package of that name that raises comes first on the path). */
-async function oodleEvalWithoutPyYaml(args: string[]) {
-  const blocker = mkdtempSync(join(tmpdir(), "hide-pyyaml-"));
-  mkdirSync(join(blocker, "yaml"));
-  writeFileSync(join(blocker, "yaml", "__init__.py"), "raise ImportError('PyYAML is hidden by this test')\n");
-  const env = { PYTHONPATH: `${blocker}:${join(ROOT, "python-lib")}`, PATH: process.env.PATH ?? "" };
-  const hidden = await execa(PYTHON, ["-c", "import yaml"], { env, extendEnv: false, reject: false });
-  expect(hidden.stderr).toContain("PyYAML is hidden by this test"); // the check below cannot pass with PyYAML visible
+/** `python -m oodle_eval ARGS` with python-lib on the path; `hidePyYaml` puts a package named yaml that raises first. */
+async function oodleEval(args: string[], hidePyYaml = false) {
+  const path = [join(ROOT, "python-lib")];
+  if (hidePyYaml) {
+    const blocker = mkdtempSync(join(tmpdir(), "hide-pyyaml-"));
+    mkdirSync(join(blocker, "yaml"));
+    writeFileSync(join(blocker, "yaml", "__init__.py"), "raise ImportError('PyYAML is hidden by this test')\n");
+    path.unshift(blocker);
+  }
+  const env = { PYTHONPATH: path.join(":"), PATH: process.env.PATH ?? "" };
   return execa(PYTHON, ["-m", "oodle_eval", ...args], { env, extendEnv: false, reject: false });
 }
 
-describe("a pulled folder runs locally without PyYAML", () => {
+describe("a pulled folder runs locally", () => {
   it("pull writes template.yaml that python -m oodle_eval run reads into the same ctx.params as the service's templates test", { timeout: T }, async () => {
     const { key } = await service.workspace("trial-pull");
     const oodle = cliRunner(service, key);
@@ -60,16 +62,27 @@ describe("a pulled folder runs locally without PyYAML", () => {
     const serviceParams = JSON.parse(JSON.parse(served.stdout).scores[0].value);
     expect(serviceParams).toEqual({ mode: "yes", words: settings[1]!.default, weights: settings[2]!.default, at: 1, note: "n" });
 
-    const local = await oodleEvalWithoutPyYaml(["run", join(folder, "evaluate.py"), "--span", join(dir, "doc.json"), "--params", '{"note": "n"}', "--json"]);
+    const local = await oodleEval(["run", join(folder, "evaluate.py"), "--span", join(dir, "doc.json"), "--params", '{"note": "n"}', "--json"]);
     expect(local.exitCode, local.stderr).toBe(0);
     expect(JSON.parse(JSON.parse(local.stdout)[0].value)).toEqual(serviceParams);
     expect(JSON.parse(local.stdout)[0].value).toContain('"at": 1,'); // 1.0 is the integer 1 in both
 
-    // A hand edit outside the subset the local reader takes is refused naming the file and line (exit 2).
+    // A hand edit: a block scalar reads as the CLI reads it; a key twice is refused by both, naming the line.
     writeFileSync(join(folder, "template.yaml"), manifestText.replace(/^description: .*$/m, "description: |\n  two\n  lines"));
-    const refused = await oodleEvalWithoutPyYaml(["run", join(folder, "evaluate.py")]);
+    expect((await oodleEval(["run", join(folder, "evaluate.py"), "--params", '{"note": "n"}', "--json"])).exitCode).toBe(0);
+    expect((await oodle(["genai", "templates", "validate", folder])).exitCode).toBe(0);
+    writeFileSync(join(folder, "template.yaml"), manifestText.replace(/^description: .*$/m, "description: one\ndescription: two"));
+    const refused = await oodleEval(["run", join(folder, "evaluate.py")]);
     expect(refused.exitCode).toBe(2);
-    expect(refused.stderr).toMatch(/template\.yaml:2: block scalars \(\| and >\) are not read/);
+    expect(refused.stderr).toMatch(/template\.yaml:3: the key 'description' appears twice/);
+    const cliRefused = await oodle(["genai", "templates", "validate", folder]);
+    expect(cliRefused.exitCode).toBe(2);
+    expect(cliRefused.stderr).toContain("template.yaml is not valid YAML: line 3: Map keys must be unique");
+
+    // Without PyYAML the local run says what to install (or to pass --no-template).
+    const missing = await oodleEval(["run", join(folder, "evaluate.py")], true);
+    expect(missing.exitCode).toBe(2);
+    expect(missing.stderr).toMatch(/reading it needs PyYAML .*pip install \.\/python-lib installs it.*--no-template/);
   });
 });
 

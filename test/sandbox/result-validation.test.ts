@@ -43,6 +43,21 @@ describe("validateScores", () => {
     if (!result.ok) expect(result.message).toMatch(message);
   });
 
+  it.each([
+    ["an object", { ratio: 0.5 }, "got an object"],
+    ["an array", [0.5], "got an array"],
+    ["NaN", NaN, "got NaN"],
+    ["Infinity", -Infinity, "got -Infinity"],
+  ])("says what a value must be and what %s is", (_name, value, got) => {
+    const result = validateScores([score({ name: "ratio", value })]);
+    expect(result.ok ? "" : result.message).toBe(`score "ratio" value: must be a boolean, a finite number, a string or null, ${got}`);
+  });
+
+  it("keeps an integer beyond 2**53 that a double holds (what the runner sends for 2**60)", () => {
+    const result = validateScores(JSON.parse(`[{"name": "big", "value": 1152921504606846976, "data_type": "NUMERIC", "higher_is_better": true, "comment": null, "metadata": null}]`));
+    expect(result.ok && result.scores[0]!.value).toBe(2 ** 60);
+  });
+
   it("names the score at fault", () => {
     const result = validateScores([score({ name: "ratio", value: "x" })]);
     expect(result.ok ? "" : result.message).toMatch(/^score "ratio"/);

@@ -121,17 +121,46 @@ def time_key(value: Any) -> float:
     return float("inf")
 
 
-@dataclass
-class TraceSpan:
-    """One span of the trace: name, kind, input, output, attributes, start_time, end_time."""
+def _span_field(key: str, doc: str) -> property:
+    """A TraceSpan field read and written as its dict key."""
+    return property(lambda self: self.get(key), lambda self, value: self.__setitem__(key, value), doc=doc)
 
-    name: str = ""
-    kind: str = "other"
-    input: Any = None
-    output: Any = None
-    attributes: dict[str, Any] = field(default_factory=dict)
-    start_time: Any = None
-    end_time: Any = None
+
+class TraceSpan(dict):
+    """One span of ``ctx.trace.spans``: the document's span as the dict it is there
+    (``s["kind"]``, ``s.get("kind")``, ``"kind" in s``, ``dict(s)``, ``json.dumps(s)``), with its
+    seven fields also read and written as attributes (``s.kind``).
+
+    It always holds the seven keys: ``name`` (a str, "" when absent), ``kind`` (a str, "other"
+    when absent), ``input``, ``output``, ``attributes`` (a dict, {} when absent), ``start_time``
+    and ``end_time`` (None when absent). Any other key of the document's span (a dataset item's own
+    trace may carry some, e.g. ``span_id``) is kept as it is.
+    """
+
+    __slots__ = ()
+
+    def __init__(self, *args: Any, **fields: Any) -> None:
+        given = dict(*args, **fields)
+        attributes = given.get("attributes")
+        super().__init__(
+            name=str(given.get("name") or ""),
+            kind=str(given.get("kind") or "other"),
+            input=given.get("input"),
+            output=given.get("output"),
+            attributes=dict(attributes) if isinstance(attributes, Mapping) else {},
+            start_time=given.get("start_time"),
+            end_time=given.get("end_time"),
+        )
+        for key, value in given.items():
+            self.setdefault(key, value)
+
+    name = _span_field("name", "The span's name.")
+    kind = _span_field("kind", "chat, tool, agent, retrieval or other.")
+    input = _span_field("input", "The span's input (its conversation resolved).")
+    output = _span_field("output", "The span's output (its conversation resolved).")
+    attributes = _span_field("attributes", "Its attributes, by flat key.")
+    start_time = _span_field("start_time", "An ISO 8601 string, a number or None.")
+    end_time = _span_field("end_time", "An ISO 8601 string, a number or None.")
 
 
 @dataclass
@@ -168,7 +197,7 @@ class Context:
         attributes: flat span attributes.
         metadata: the span's or dataset item's metadata.
         expected_output: the dataset item's expected output (None on a live span).
-        trace: Trace with spans ordered by start time.
+        trace: Trace with spans (TraceSpan: dicts with attribute access) ordered by start time.
         params: every declared setting (value -> default -> None).
         observation: input/output/metadata view.
     """
@@ -194,17 +223,7 @@ class Context:
         raw_spans = trace.get("spans") if isinstance(trace, Mapping) else None
         for raw in raw_spans or []:
             if isinstance(raw, Mapping):
-                spans.append(
-                    TraceSpan(
-                        name=str(raw.get("name") or ""),
-                        kind=str(raw.get("kind") or "other"),
-                        input=raw.get("input"),
-                        output=raw.get("output"),
-                        attributes=dict(raw["attributes"]) if isinstance(raw.get("attributes"), Mapping) else {},
-                        start_time=raw.get("start_time"),
-                        end_time=raw.get("end_time"),
-                    )
-                )
+                spans.append(TraceSpan(raw))
         spans.sort(key=lambda s: time_key(s.start_time))
         self.trace = Trace(spans=spans)
         resolved = params if params is not None else doc.get("params")

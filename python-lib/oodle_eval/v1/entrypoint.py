@@ -34,6 +34,7 @@ from typing import Any, Mapping
 
 from .context import Context, part_text
 from .score import EvaluationResult, Score, ScoreError, Scores
+from .score_value import infer_data_type, type_name
 
 __all__ = [
     "EntryPointError",
@@ -464,20 +465,13 @@ def _scores_from_main(result: Any) -> list[Score]:
     scores = []
     for key, value in result.items():
         name = str(key)
-        if isinstance(value, bool):
-            data_type = "BOOLEAN"
-        elif isinstance(value, (int, float)):
-            data_type = "NUMERIC"
-        elif isinstance(value, str):
-            data_type = "CATEGORICAL"
-        elif value is None:
-            data_type = "NUMERIC"
-        else:
+        data_type = infer_data_type(value)
+        if data_type is None and value is not None:
             raise TypeError(
-                f"main() returned {type(value).__name__} for {name!r}: a value must be a bool, a number, "
+                f"main() returned {type_name(value)} for {name!r}: a value must be a bool, a number, "
                 "a string or None"
             )
-        scores.append(Score(name=name, value=value, data_type=data_type))
+        scores.append(Score(name=name, value=value, data_type=data_type or "NUMERIC"))
     return scores
 
 
@@ -622,8 +616,9 @@ def run_entry_point(
     """Call the evaluator's entry point on ``ctx`` and return its validated scores.
 
     * ``evaluate(ctx)`` must return an ``EvaluationResult`` (TypeError otherwise).
-    * ``main(...)`` gets ``main_arguments(ctx)``; its dict becomes scores (bool → BOOLEAN,
-      number → NUMERIC, str → CATEGORICAL, None → no value); a non-dict is a TypeError.
+    * ``main(...)`` gets ``main_arguments(ctx)``; its dict becomes scores (bool or numpy.bool_ →
+      BOOLEAN, any number → NUMERIC, str → CATEGORICAL, None → no value); a non-dict, or a value
+      of another type, is a TypeError.
     * Opik: the first BaseMetric subclass defined in the module is built with no arguments and
       its ``score()`` is called by keyword with the fields of ``opik_fields(ctx)`` that its
       signature names (all of them when it takes ``**kwargs``). A result with no value or with

@@ -2,36 +2,27 @@
 
 Rules (docs/scores.md § Score): name is 1-100 characters with no newline; data_type is
 BOOLEAN, NUMERIC or CATEGORICAL, inferred from the value's Python type when omitted
-(bool -> BOOLEAN, int/float -> NUMERIC, str -> CATEGORICAL); None means "no value".
+(bool or numpy.bool_ -> BOOLEAN, any number -> NUMERIC, str -> CATEGORICAL); None means "no value".
+A numpy scalar, a Decimal or another real number becomes the plain bool / int / float it converts
+to (``score_value.plain_value``; docs/scores.md § Values).
 """
 
 from __future__ import annotations
 
 import json
-import math
 from dataclasses import dataclass, field
 from typing import Any, Iterable, SupportsIndex, overload
+
+from .score_value import ScoreValue, ValueProblem, infer_data_type, plain_value, type_name
 
 DATA_TYPES = ("BOOLEAN", "NUMERIC", "CATEGORICAL")
 # Dicts and lists nested in one metadata dict, the dict itself counted as 1 (the service refuses
 # more: src/execution/result-validation.ts, RESULT_BOUNDS.maxMetadataDepth).
 MAX_METADATA_DEPTH = 64
-ScoreValue = bool | int | float | str | None
 
 
 class ScoreError(ValueError):
     """A score that breaks the Score rules; the message names the score."""
-
-
-def infer_data_type(value: ScoreValue) -> str | None:
-    """The data type of a value: bool -> BOOLEAN, int/float -> NUMERIC, str -> CATEGORICAL, None -> None."""
-    if isinstance(value, bool):
-        return "BOOLEAN"
-    if isinstance(value, (int, float)):
-        return "NUMERIC"
-    if isinstance(value, str):
-        return "CATEGORICAL"
-    return None
 
 
 @dataclass
@@ -40,9 +31,11 @@ class Score:
 
     Attributes:
         name: 1-100 characters, no newline.
-        value: bool, int, float, str or None ("no value").
+        value: bool, int, float, str or None ("no value"); also numpy.bool_, any real number
+            (numpy's, Decimal, Fraction), turned into the plain value it converts to when the
+            score is made and again by ``validate`` (score_value.plain_value).
         data_type: "BOOLEAN" | "NUMERIC" | "CATEGORICAL"; inferred from ``value`` when None
-            (NUMERIC when the value is None too).
+            (NUMERIC when the value is None too, or of no score type).
         higher_is_better: direction used by ``combine.passed``.
         comment: why the value is what it is.
         metadata: a JSON-serialisable dict.
@@ -58,26 +51,38 @@ class Score:
     def __post_init__(self) -> None:
         if self.data_type is None:
             self.data_type = infer_data_type(self.value) or "NUMERIC"
+        try:  # so that combine and user code read a plain value too; validate() names the others
+            plain = plain_value(self.value)
+        except ValueProblem:
+            return
+        if plain is None or infer_data_type(plain) == self.data_type:
+            self.value = plain
 
     def validate(self) -> None:
-        """Raise ScoreError naming this score when it breaks a rule (name, type, NaN, infinity, metadata)."""
+        """Raise ScoreError naming this score when it breaks a rule (name, type, NaN, infinity,
+        a value that does not convert, metadata); replace a value that converts (numpy.int64,
+        Decimal...) by its plain bool / int / float."""
         if not isinstance(self.name, str) or not 1 <= len(self.name) <= 100 or "\n" in self.name:
             raise ScoreError(f"score name {self.name!r}: must be a string of 1-100 characters with no newline")
         if self.data_type not in DATA_TYPES:
             raise ScoreError(f"score {self.name!r}: data_type must be one of {', '.join(DATA_TYPES)}")
         self._validate_metadata()
-        v = self.value
-        if v is None:
+        given = self.value
+        if given is None:
             return
+        try:
+            v = plain_value(given)
+        except ValueProblem as problem:
+            if self.data_type == "NUMERIC":
+                raise ScoreError(f"score {self.name!r}: NUMERIC value {problem}") from None
+            v = given  # a BOOLEAN or CATEGORICAL score says what it wanted, below
         if self.data_type == "BOOLEAN" and not isinstance(v, bool):
-            raise ScoreError(f"score {self.name!r}: BOOLEAN value must be True or False, got {type(v).__name__}")
-        if self.data_type == "NUMERIC":
-            if isinstance(v, bool) or not isinstance(v, (int, float)):
-                raise ScoreError(f"score {self.name!r}: NUMERIC value must be a number, got {type(v).__name__}")
-            if isinstance(v, float) and not math.isfinite(v):
-                raise ScoreError(f"score {self.name!r}: NUMERIC value must be finite, got {v}")
+            raise ScoreError(f"score {self.name!r}: BOOLEAN value must be True or False, got {type_name(given)}")
+        if self.data_type == "NUMERIC" and (isinstance(v, bool) or not isinstance(v, (int, float))):
+            raise ScoreError(f"score {self.name!r}: NUMERIC value must be a number, got {type_name(given)}")
         if self.data_type == "CATEGORICAL" and not isinstance(v, str):
-            raise ScoreError(f"score {self.name!r}: CATEGORICAL value must be a string, got {type(v).__name__}")
+            raise ScoreError(f"score {self.name!r}: CATEGORICAL value must be a string, got {type_name(given)}")
+        self.value = v
 
     def _validate_metadata(self) -> None:
         """Metadata must be None or a JSON-serialisable dict (no NaN or infinity), nested at most
