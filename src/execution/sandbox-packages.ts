@@ -14,7 +14,9 @@ const manifestSchema = z.object({
       debian: z.string().min(1),
       modules: z.array(z.string().regex(/^[A-Za-z0-9_.-]+\*?$/)).min(1),
       distributions: z.array(z.string().regex(/^[A-Za-z0-9_.-]+$/)).min(1),
-      hostLinks: z.array(z.string().startsWith("/")).optional(),
+      hostLinks: z
+        .array(z.union([z.string().startsWith("/"), z.object({ link: z.string().startsWith("/"), prefer: z.string().startsWith("/") })]))
+        .optional(),
       data: z.array(z.object({ path: z.string().regex(/^\/usr\/share\/[A-Za-z0-9_.-]+$/), debian: z.string().min(1) })).optional(),
     }),
   ),
@@ -91,12 +93,19 @@ export function resolveSandboxPackages(manifestPath: string): SandboxPackage[] {
       source: realpathSync(join(manifest.distPackages, name)),
       dest: `${PACKAGES_INSIDE}/${name}`,
     }));
-    for (const link of pkg.hostLinks ?? []) {
+    for (const entry of pkg.hostLinks ?? []) {
+      const { link, prefer } = typeof entry === "string" ? { link: entry, prefer: undefined } : entry;
       const path = link.replace("{multiarch}", multiarch());
       if (!existsSync(path)) throw missing(path);
       const hop = readlinkSync(path);
       // Only a hop out of the bound system directories needs a bind (e.g. /etc/alternatives/…).
-      if (isAbsolute(hop) && hop.startsWith("/etc/")) binds.push({ source: realpathSync(path), dest: hop });
+      if (!isAbsolute(hop) || !hop.startsWith("/etc/")) continue;
+      // `prefer` pins the target whatever alternative the host selected: the reference BLAS and
+      // LAPACK rather than OpenBLAS (which python3-scipy pulls in), so the sandbox computes and
+      // uses memory the same on every host (OpenBLAS's threaded init reserves ~220 MB of address space).
+      const preferred = prefer?.replace("{multiarch}", multiarch());
+      const source = preferred && existsSync(preferred) ? realpathSync(preferred) : realpathSync(path);
+      binds.push({ source, dest: hop });
     }
     // Data the package reads at run time (NLTK's WordNet from Debian's wordnet-base), at the same path.
     for (const data of pkg.data ?? []) {

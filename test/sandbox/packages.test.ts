@@ -69,6 +69,16 @@ describe("curated packages inside the sandbox", () => {
     expect(args.filter((a) => a === "--bind" || a === "--dev-bind").length).toBeLessThanOrEqual(2);
   });
 
+  it("binds the reference BLAS and LAPACK whatever alternative the host selected (OpenBLAS with python3-scipy)", () => {
+    const numpy = packages.find((p) => p.import === "numpy")!;
+    const alternatives = numpy.binds.filter((b) => b.dest.startsWith("/etc/alternatives/"));
+    expect(alternatives.map((b) => b.dest).sort()).toEqual([
+      expect.stringMatching(/^\/etc\/alternatives\/libblas\.so\.3-/),
+      expect.stringMatching(/^\/etc\/alternatives\/liblapack\.so\.3-/),
+    ]);
+    for (const bind of alternatives) expect(bind.source).toMatch(/\/(blas\/libblas|lapack\/liblapack)\.so\.3/);
+  });
+
   it.each(CASES.map((c) => [c.file, c] as const))("%s", async (_name, c) => {
     const key = keyFor(source(c.file), { templateVersionId: c.file });
     // Generous limits unless the case is about time (importing numpy on a busy machine takes a while).
