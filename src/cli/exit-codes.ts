@@ -1,4 +1,4 @@
-import { ApiError } from "./client.js";
+import { ClientError } from "../api-client/http.js";
 
 /**
  * The exit codes of `oodle` (documented in `oodle --help` and the README):
@@ -49,8 +49,4 @@ export function exitCodeOf(code: string): number {
 }
 
 /** An error of the CLI itself (bad flag, unreadable file) with its API-like code and field. */
-export class CliError extends ApiError {
-  constructor(code: "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "UNAUTHENTICATED", message: string, field?: string, details: unknown[] = []) {
-    super(code, message, field ? [{ path: field, message }] : [], details);
-  }
-}
+export class CliError extends ClientError {}

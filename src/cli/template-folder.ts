@@ -2,10 +2,10 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parse as parseYaml, stringify as toYaml } from "yaml";
-import { ApiError } from "./client.js";
+import { ApiError } from "../api-client/http.js";
 import { CliError } from "./exit-codes.js";
 import { readText } from "./inputs.js";
-import type { Operations, Setting, TemplateRecord } from "./operations.js";
+import type { Operations, Setting, TemplateRecord } from "../api-client/operations.js";
 
 /**
  * A template as a folder, for authoring with an editor and git:
@@ -73,14 +73,17 @@ export function settingToSpec(setting: Setting): Record<string, unknown> {
 export async function pullTemplate(ops: Operations, ref: string, dir: string): Promise<{ template: TemplateRecord; files: string[]; lock: Lock }> {
   const template = await ops.getTemplate(ref);
   const latest = template.latestVersion;
+  // JSON fields of the API: libraryPins and resolvedLibraries are {library name: version}.
+  const libraryPins = latest.libraryPins as Record<string, number>;
+  const resolvedLibraries = latest.resolvedLibraries as Record<string, number>;
   const settings = latest.params.map(settingToSpec);
-  const manifest: Manifest = { name: template.name, ...(template.description ? { description: template.description } : {}), settings, libraryPins: latest.libraryPins };
+  const manifest: Manifest = { name: template.name, ...(template.description ? { description: template.description } : {}), settings, libraryPins };
   mkdirSync(dir, { recursive: true });
   const files: string[] = [FILES.code, FILES.manifest];
   writeFileSync(join(dir, FILES.code), latest.sourceCode);
   writeFileSync(join(dir, FILES.manifest), manifestYaml(manifest));
   const libraries: Lock["libraries"] = {};
-  for (const [name, version] of Object.entries(latest.resolvedLibraries)) {
+  for (const [name, version] of Object.entries(resolvedLibraries)) {
     const library = await ops.getLibrary(name, version);
     const source = library.version!.sourceCode;
     mkdirSync(join(dir, FILES.shared), { recursive: true });
@@ -88,7 +91,7 @@ export async function pullTemplate(ops: Operations, ref: string, dir: string): P
     files.push(join(FILES.shared, `${name}.py`));
     libraries[name] = { version, sha256: sha256(source) };
   }
-  const lock: Lock = { template: { id: template.id, name: template.name, version: latest.version, sha256: versionHash(latest.sourceCode, settings, latest.libraryPins) }, libraries };
+  const lock: Lock = { template: { id: template.id, name: template.name, version: latest.version, sha256: versionHash(latest.sourceCode, settings, libraryPins) }, libraries };
   writeFileSync(join(dir, FILES.lock), `${JSON.stringify(lock, null, 2)}\n`);
   files.push(FILES.lock);
   return { template, files, lock };

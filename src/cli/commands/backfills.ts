@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, type CommandContext } from "../context.js";
 import { CliError, EXIT } from "../exit-codes.js";
 import { jsonOrFile, numberFlag, parseDataFile } from "../inputs.js";
-import type { BackfillEstimateRecord, BackfillRecord } from "../operations.js";
+import type { BackfillEstimateRecord, BackfillRecord } from "../../api-client/operations.js";
 import { emit, fields, table } from "../output.js";
 import { readTimeFlag, sayTimesRead, TIME_FLAG_RULE, type TimeRead } from "../time.js";
 

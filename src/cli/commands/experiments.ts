@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, type CommandContext } from "../context.js";
 import { CliError, EXIT } from "../exit-codes.js";
 import { numberFlag } from "../inputs.js";
-import type { ExperimentRecord } from "../operations.js";
+import type { ExperimentRecord } from "../../api-client/operations.js";
 import { emit, table } from "../output.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
