@@ -35,12 +35,19 @@ export class ApiError extends Error {
 }
 
 /**
+ * The codes of errors the client finds itself: the API's (BAD_USER_INPUT, NOT_FOUND, CONFLICT,
+ * UNAUTHENTICATED) and WAIT_TIMEOUT, a wait the caller asked for (`--timeout`) that ended before
+ * the work it follows (which goes on).
+ */
+export type ClientErrorCode = "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "UNAUTHENTICATED" | "WAIT_TIMEOUT";
+
+/**
  * An error the client finds without the API's answer (a reference that names nothing, or several
  * things), with an API-like code and the field it is about, so that callers report it as they
  * report the API's own errors.
  */
 export class ClientError extends ApiError {
-  constructor(code: "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "UNAUTHENTICATED", message: string, field?: string, details: unknown[] = []) {
+  constructor(code: ClientErrorCode, message: string, field?: string, details: unknown[] = []) {
     super(code, message, field ? [{ path: field, message }] : [], details);
   }
 }
