@@ -174,7 +174,7 @@ export async function pushFolder(ops: Operations, dir: string, options: { force?
   const libraryNames = new Set(Object.keys(folder.libraries));
   const check = await ops.validateTemplate({ ...folderDraft(folder), libraryPins: Object.fromEntries(Object.entries(folder.manifest.libraryPins).filter(([n]) => !libraryNames.has(n))) });
   const blocking = check.issues.filter((i) => !(i.path === "sourceCode" && [...libraryNames].some((n) => i.message.includes(`shared.${n},`))));
-  if (blocking.length) throw new ApiError("BAD_USER_INPUT", "the folder has problems", blocking.map((i) => ({ ...i, path: pathInFolder(i.path) })));
+  if (blocking.length) throw new ApiError("BAD_USER_INPUT", "the folder has problems", blocking.map((i) => ({ ...i, path: pathInFolder(i.path, folder.manifest.settings) })));
 
   const published: PushResult["published"] = [];
   const pins = { ...folder.manifest.libraryPins };
@@ -203,10 +203,21 @@ export async function pushFolder(ops: Operations, dir: string, options: { force?
   return { template, created: !current, newVersion, published };
 }
 
-/** An API field of a template save → where it lives in the folder (`params[1].default` → `template.yaml settings[1].default`). */
-export function pathInFolder(path: string): string {
+/**
+ * An API field of a template save → where it lives in the folder, a setting named by its name as
+ * in template.yaml (`params[1].default` → `template.yaml settings.mode.default`); a setting
+ * without a usable name (missing, or not a plain identifier) keeps its position (`settings[1]`).
+ * @param settings - the folder's settings list (template.yaml `settings`), whose names the positions refer to
+ */
+export function pathInFolder(path: string, settings: readonly unknown[] = []): string {
   if (path === "sourceCode") return FILES.code;
-  if (path.startsWith("params")) return `${FILES.manifest} settings${path.slice("params".length)}`;
+  if (path.startsWith("params")) {
+    const rest = path.slice("params".length);
+    const at = /^\[(\d+)\]/.exec(rest);
+    const name = at ? (settings[Number(at[1])] as { name?: unknown } | undefined)?.name : undefined;
+    if (at && typeof name === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `${FILES.manifest} settings.${name}${rest.slice(at[0].length)}`;
+    return `${FILES.manifest} settings${rest}`;
+  }
   if (path.startsWith("libraryPins")) return `${FILES.manifest} ${path}`;
   if (path === "name" || path === "description") return `${FILES.manifest} ${path}`;
   return path;

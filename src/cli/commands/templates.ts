@@ -54,7 +54,7 @@ function templateFields(options: Record<string, any>): Record<string, unknown> {
 async function printValidation(ctx: CommandContext, dir: string): Promise<number> {
   const folder = readFolder(dir);
   const result = await ctx.ops.validateTemplate({ ...folderDraft(folder), values: ctx.options.params ? jsonOrFile(ctx.options.params, "--params") : undefined });
-  const issues = result.issues.map((i) => ({ field: pathInFolder(i.path), apiField: i.path, message: i.message }));
+  const issues = result.issues.map((i) => ({ field: pathInFolder(i.path, folder.manifest.settings), apiField: i.path, message: i.message }));
   const unpublished = changedLibraries(folder);
   emit(ctx.output, { valid: result.valid, issues, entryPoint: result.entryPoint, sharedImports: result.sharedImports, unpublishedLibraries: unpublished }, () =>
     result.valid
