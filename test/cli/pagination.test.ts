@@ -5,6 +5,8 @@ import { cliRunner, serviceForThisFile } from "./service.js";
 
 // A list command or tool reads every page: a workspace with more records than one page (100, the
 // API's maximum) lists them all, where the CLI and MCP used to stop at the first 100 without a word.
+// Records made in the same millisecond share a creation time: the pages must still hold each record
+// once (the connections order by creation time, then id).
 const service = serviceForThisFile();
 
 const T = 300_000;
@@ -29,10 +31,18 @@ const names = (prefix: string) => Array.from({ length: COUNT }, (_, i) => `${pre
 
 describe("lists read every page", () => {
   it("datasets list and evaluators list show all of 105 records; MCP list_evaluators returns all of them", { timeout: T }, async () => {
-    const { key } = await service.workspace("pages");
+    const { name, key } = await service.workspace("pages");
     const oodle = cliRunner(service, key);
     await createMany((i) => graphql(key, "mutation($input: CreateDatasetInput!) { createDataset(input: $input) { dataset { id } } }", { input: { name: `Set ${String(i).padStart(3, "0")}` } }));
     await createMany((i) => graphql(key, "mutation($input: CreateEvaluatorInput!) { createEvaluator(input: $input) { evaluator { id } } }", { input: { name: `Posted ${String(i).padStart(3, "0")}`, kind: "external" } }));
+
+    // Creation times as a burst leaves them: the first 90 a millisecond apart, the last 15 (across the page boundary at 100) in one millisecond.
+    const { id: workspaceId } = await service.app.prisma.workspace.findFirstOrThrow({ where: { name } });
+    const at = (i: number) => new Date(Date.parse("2026-11-30T12:00:00.000Z") + Math.min(i, 90));
+    for (const model of [service.app.prisma.dataset, service.app.prisma.evaluator] as const) {
+      const rows: { id: string; name: string }[] = await (model as any).findMany({ where: { workspaceId }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+      await service.app.prisma.$transaction(rows.map((row, i) => (model as any).update({ where: { id: row.id }, data: { createdAt: at(i) } })));
+    }
 
     const datasets = await oodle(["--json", "datasets", "list"]);
     expect(datasets.exitCode, datasets.stderr).toBe(0);
