@@ -33,6 +33,14 @@ module.exports = {
         ],
       },
     },
+    {
+      name: "api-client-stands-alone",
+      comment:
+        "src/api-client is a client of the API over HTTP (schema.graphql is its only contract): it imports no service, module, GraphQL schema code or CLI/MCP adapter, so the CLI and MCP never reach past the API.",
+      severity: "error",
+      from: { path: "^src/api-client/" },
+      to: { path: "^src/", pathNot: "^src/api-client/" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -1,9 +1,9 @@
 import type { Command } from "commander";
-import { createApiClient } from "./client.js";
+import { createApiClient } from "../api-client/http.js";
 import { resolveConnection } from "./config.js";
 import { EXIT } from "./exit-codes.js";
 import { withFlagNames } from "./flag-names.js";
-import { createOperations, type Operations } from "./operations.js";
+import { createOperations, type Operations } from "../api-client/operations.js";
 import { processOutput, reportError, type Output } from "./output.js";
 
 /** What every command gets: the operations over the API, the output, and the global flags. */

@@ -1,4 +1,4 @@
-import { ApiError } from "./client.js";
+import { ClientError } from "../api-client/http.js";
 
 /**
  * The exit codes of `oodle` (documented in `oodle --help` and the README):
@@ -7,7 +7,8 @@ import { ApiError } from "./client.js";
  * (a flag, a file or a field the API refused; also a template with problems on `validate`);
  * 3 not found; 4 conflict (HTTP 409: e.g. evaluators hold values the new settings refuse, or the
  * server's template version moved since the pull); 5 authentication (no, unknown or revoked key);
- * 6 the evaluator ran but did not end ok (`try`, `templates test`: user_error, timeout, …).
+ * 6 the evaluator ran but did not end ok (`try`, `templates test`: user_error, timeout, …);
+ * 7 WAIT_TIMEOUT: `--timeout` ended the wait before the experiment or backfill finished (it goes on).
  */
 export const EXIT = {
   ok: 0,
@@ -17,6 +18,7 @@ export const EXIT = {
   conflict: 4,
   auth: 5,
   evaluationFailed: 6,
+  waitTimeout: 7,
 } as const;
 
 /** The help text listing the exit codes. */
@@ -27,7 +29,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   3  not found
   4  conflict (HTTP 409; lists the evaluators that block the change)
   5  authentication (no, unknown or revoked API key)
-  6  the evaluator ran but did not end ok (try, templates test)`;
+  6  the evaluator ran but did not end ok (try, templates test)
+  7  WAIT_TIMEOUT: still running when --timeout ended the wait (experiments run, backfills create --wait); it goes on`;
 
 /** The exit code of an API error code. */
 export function exitCodeOf(code: string): number {
@@ -43,14 +46,12 @@ export function exitCodeOf(code: string): number {
     case "UNAUTHENTICATED":
     case "FORBIDDEN":
       return EXIT.auth;
+    case "WAIT_TIMEOUT":
+      return EXIT.waitTimeout;
     default:
       return EXIT.server;
   }
 }
 
 /** An error of the CLI itself (bad flag, unreadable file) with its API-like code and field. */
-export class CliError extends ApiError {
-  constructor(code: "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "UNAUTHENTICATED", message: string, field?: string, details: unknown[] = []) {
-    super(code, message, field ? [{ path: field, message }] : [], details);
-  }
-}
+export class CliError extends ClientError {}

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import { ApiError } from "./client.js";
+import { ApiError } from "../api-client/http.js";
 
 /** An API field path the flag rule reads: a top-level argument, or one field of `input` / `filter`. */
 const FLAG_PATH = /^(?:input\.|filter\.)?(\w+)$/;

@@ -1,4 +1,4 @@
-import { ApiError } from "./client.js";
+import { ApiError } from "../api-client/http.js";
 import { exitCodeOf } from "./exit-codes.js";
 
 /** Where a command writes (replaceable in tests; the process streams by default). */

@@ -1,10 +1,10 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ApiError } from "./client.js";
+import { ApiError } from "../api-client/http.js";
 import { CliError } from "./exit-codes.js";
 import { readText } from "./inputs.js";
-import type { Operations, Setting, TemplateRecord } from "./operations.js";
+import type { Operations, Setting, TemplateRecord } from "../api-client/operations.js";
 import { readTemplateYaml, TemplateYamlError, writeTemplateYaml } from "./template-yaml.js";
 
 /**
@@ -63,14 +63,17 @@ export function settingToSpec(setting: Setting): Record<string, unknown> {
 export async function pullTemplate(ops: Operations, ref: string, dir: string): Promise<{ template: TemplateRecord; files: string[]; lock: Lock }> {
   const template = await ops.getTemplate(ref);
   const latest = template.latestVersion;
+  // JSON fields of the API: libraryPins and resolvedLibraries are {library name: version}.
+  const libraryPins = latest.libraryPins as Record<string, number>;
+  const resolvedLibraries = latest.resolvedLibraries as Record<string, number>;
   const settings = latest.params.map(settingToSpec);
-  const manifest: Manifest = { name: template.name, ...(template.description ? { description: template.description } : {}), settings, libraryPins: latest.libraryPins };
+  const manifest: Manifest = { name: template.name, ...(template.description ? { description: template.description } : {}), settings, libraryPins };
   mkdirSync(dir, { recursive: true });
   const files: string[] = [FILES.code, FILES.manifest];
   writeFileSync(join(dir, FILES.code), latest.sourceCode);
   writeFileSync(join(dir, FILES.manifest), writeTemplateYaml(manifest));
   const libraries: Lock["libraries"] = {};
-  for (const [name, version] of Object.entries(latest.resolvedLibraries)) {
+  for (const [name, version] of Object.entries(resolvedLibraries)) {
     const library = await ops.getLibrary(name, version);
     const source = library.version!.sourceCode;
     mkdirSync(join(dir, FILES.shared), { recursive: true });
@@ -78,7 +81,7 @@ export async function pullTemplate(ops: Operations, ref: string, dir: string): P
     files.push(join(FILES.shared, `${name}.py`));
     libraries[name] = { version, sha256: sha256(source) };
   }
-  const lock: Lock = { template: { id: template.id, name: template.name, version: latest.version, sha256: versionHash(latest.sourceCode, settings, latest.libraryPins) }, libraries };
+  const lock: Lock = { template: { id: template.id, name: template.name, version: latest.version, sha256: versionHash(latest.sourceCode, settings, libraryPins) }, libraries };
   writeFileSync(join(dir, FILES.lock), `${JSON.stringify(lock, null, 2)}\n`);
   files.push(FILES.lock);
   return { template, files, lock };
@@ -161,7 +164,7 @@ export async function pushFolder(ops: Operations, dir: string, options: { force?
   const libraryNames = new Set(Object.keys(folder.libraries));
   const check = await ops.validateTemplate({ ...folderDraft(folder), libraryPins: Object.fromEntries(Object.entries(folder.manifest.libraryPins).filter(([n]) => !libraryNames.has(n))) });
   const blocking = check.issues.filter((i) => !(i.path === "sourceCode" && [...libraryNames].some((n) => i.message.includes(`shared.${n},`))));
-  if (blocking.length) throw new ApiError("BAD_USER_INPUT", "the folder has problems", blocking.map((i) => ({ ...i, path: pathInFolder(i.path) })));
+  if (blocking.length) throw new ApiError("BAD_USER_INPUT", "the folder has problems", blocking.map((i) => ({ ...i, path: pathInFolder(i.path, folder.manifest.settings) })));
 
   const published: PushResult["published"] = [];
   const pins = { ...folder.manifest.libraryPins };
@@ -190,10 +193,21 @@ export async function pushFolder(ops: Operations, dir: string, options: { force?
   return { template, created: !current, newVersion, published };
 }
 
-/** An API field of a template save → where it lives in the folder (`params[1].default` → `template.yaml settings[1].default`). */
-export function pathInFolder(path: string): string {
+/**
+ * An API field of a template save → where it lives in the folder, a setting named by its name as
+ * in template.yaml (`params[1].default` → `template.yaml settings.mode.default`); a setting
+ * without a usable name (missing, or not a plain identifier) keeps its position (`settings[1]`).
+ * @param settings - the folder's settings list (template.yaml `settings`), whose names the positions refer to
+ */
+export function pathInFolder(path: string, settings: readonly unknown[] = []): string {
   if (path === "sourceCode") return FILES.code;
-  if (path.startsWith("params")) return `${FILES.manifest} settings${path.slice("params".length)}`;
+  if (path.startsWith("params")) {
+    const rest = path.slice("params".length);
+    const at = /^\[(\d+)\]/.exec(rest);
+    const name = at ? (settings[Number(at[1])] as { name?: unknown } | undefined)?.name : undefined;
+    if (at && typeof name === "string" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return `${FILES.manifest} settings.${name}${rest.slice(at[0].length)}`;
+    return `${FILES.manifest} settings${rest}`;
+  }
   if (path.startsWith("libraryPins")) return `${FILES.manifest} ${path}`;
   if (path === "name" || path === "description") return `${FILES.manifest} ${path}`;
   return path;

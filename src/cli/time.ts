@@ -1,4 +1,4 @@
-import { ApiError } from "./client.js";
+import { ApiError } from "../api-client/http.js";
 import { CliError } from "./exit-codes.js";
 import { epochToMillis } from "../lib/epoch.js";
 

@@ -1,7 +1,7 @@
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Plugin } from "graphql-yoga";
-import { createApiClient } from "../cli/client.js";
-import { createOperations } from "../cli/operations.js";
+import { createApiClient } from "../api-client/http.js";
+import { createOperations } from "../api-client/operations.js";
 import type { App } from "../app.js";
 import { createMcpServer } from "./server.js";
 

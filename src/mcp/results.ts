@@ -1,5 +1,5 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { ApiError, type ApiIssue } from "../cli/client.js";
+import { ApiError, type ApiIssue } from "../api-client/http.js";
 
 /** A successful tool result: structured content plus a short text. Lists are wrapped as `{items}`. */
 export function toolResult(data: unknown, text: string): CallToolResult {

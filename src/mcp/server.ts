@@ -1,7 +1,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import type { Operations } from "../cli/operations.js";
+import type { Operations } from "../api-client/operations.js";
 import { toInputIssues, type InputIssue } from "../lib/errors.js";
 import { RENAMED_FIELDS } from "../lib/renamed-fields.js";
 import { badArguments, toolError } from "./results.js";

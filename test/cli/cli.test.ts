@@ -107,7 +107,7 @@ describe("authoring from a folder", () => {
     writeFileSync(join(dir, "template.yaml"), JSON.stringify(manifest));
     const invalid = await oodle(["--json", "genai", "templates", "validate", dir]);
     expect(invalid.exitCode).toBe(2);
-    expect(JSON.parse(invalid.stdout).issues[0]).toMatchObject({ field: "template.yaml settings[0].default", apiField: "params[0].default" });
+    expect(JSON.parse(invalid.stdout).issues[0]).toMatchObject({ field: "template.yaml settings.required.default", apiField: "params[0].default" });
 
     // A compatible edit: the code also scores the reply's length; push saves version 2.
     writeFileSync(join(dir, "template.yaml"), original);

@@ -1,6 +1,6 @@
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../src/cli/client.js";
+import { ApiError } from "../../src/api-client/http.js";
 import { flagOf, withFlagNames } from "../../src/cli/flag-names.js";
 
 // The API's field paths in a CLI error are given as the command's flags (trial finding 9).

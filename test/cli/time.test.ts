@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../src/cli/client.js";
+import { ApiError } from "../../src/api-client/http.js";
 import { readTimeFlag, readTimeValue, sayTimesRead } from "../../src/cli/time.js";
 
 describe("readTimeFlag", () => {

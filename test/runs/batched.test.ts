@@ -8,7 +8,7 @@ import { createLogger } from "../../src/lib/logger.js";
 import { createRedis } from "../../src/lib/redis.js";
 import { SandboxFaultError } from "../../src/modules/runs/processor.js";
 import { evaluationJobId, spanBatchJobId } from "../../src/queues/registry.js";
-import { explanationLine } from "../../src/cli/operations.js";
+import { explanationLine } from "../../src/cli/commands/evaluators.js";
 import { spanKey } from "../../src/modules/spans/ingest-write.js";
 import { chatSpan } from "../dependencies/helpers.js";
 import { liveHarness, waitFor } from "./helpers.js";

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, type CommandContext } from "../context.js";
 import { CliError, EXIT } from "../exit-codes.js";
 import { jsonOrFile, numberFlag, parseDataFile } from "../inputs.js";
-import type { BackfillEstimateRecord, BackfillRecord } from "../operations.js";
+import type { BackfillEstimateRecord, BackfillRecord } from "../../api-client/operations.js";
 import { emit, fields, table } from "../output.js";
 import { readTimeFlag, sayTimesRead, TIME_FLAG_RULE, type TimeRead } from "../time.js";
 
@@ -37,7 +37,10 @@ export function estimateText(e: BackfillEstimateRecord): string {
   ].join("\n");
 }
 
-/** Polls until the backfill is no longer queued or running: a bar on a terminal, plain lines otherwise. */
+/**
+ * Polls until the backfill is no longer queued or running: a bar on a terminal, plain lines otherwise.
+ * @throws CliError WAIT_TIMEOUT (exit 7) when `timeoutMs` passes first.
+ */
 async function follow(ctx: CommandContext, id: string, timeoutMs: number | null): Promise<BackfillRecord> {
   const started = Date.now();
   let last = "";
@@ -54,7 +57,11 @@ async function follow(ctx: CommandContext, id: string, timeoutMs: number | null)
       if (ctx.output.tty && !ctx.output.json) process.stderr.write("\n");
       return ctx.ops.getBackfill(id, true);
     }
-    if (timeoutMs !== null && Date.now() - started > timeoutMs) throw new CliError("BAD_USER_INPUT", `still ${b.status} after --timeout; follow it with oodle backfills get ${id}`, "--timeout");
+    if (timeoutMs !== null && Date.now() - started > timeoutMs) {
+      if (ctx.output.tty && !ctx.output.json) process.stderr.write("\n");
+      // Not bad input: the wait the user asked for ended first (exit 7); the backfill goes on.
+      throw new CliError("WAIT_TIMEOUT", `backfill "${b.name}" is still ${b.status} after --timeout ${timeoutMs / 1000} s (${p.spansDone}/${p.spansTotal} spans); it goes on: oodle backfills get ${id}`, "--timeout");
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -148,7 +155,7 @@ export function backfillsCommand(parent: Command): void {
     .option("--batch-size <n>", "spans per queued job (default 200)")
     .option("--dry-run", "print the estimate (spans, runs per evaluator) and create nothing")
     .option("--wait", "follow it until it finishes, then print the summary")
-    .option("--timeout <seconds>", "with --wait: give up following after this long (the backfill keeps running)")
+    .option("--timeout <seconds>", "with --wait: give up following after this long: exit 7 (WAIT_TIMEOUT); the backfill keeps running")
     .addHelpText("after", `\n--start and --end take ${TIME_FLAG_RULE}.`)
     .addHelpText("after", '\nExamples:\n  oodle backfills create --evaluator "Refund mentioned" --start -7d --sample-rate 0.1 --dry-run\n  oodle backfills create --evaluator "Refund mentioned" --start -7d --include-dependencies --wait')
     .action(

@@ -2,21 +2,27 @@ import type { Command } from "commander";
 import { action } from "../context.js";
 import { CliError } from "../exit-codes.js";
 import { jsonOrFile, keyValues, numberFlag, parseDataFile } from "../inputs.js";
-import { explanationLine, type EvaluatorRecord } from "../operations.js";
+import type { EvaluatorRecord, MatchExplanationRecord } from "../../api-client/operations.js";
 import { emit, fields, table } from "../output.js";
 
 /** The rule of an evaluator in one line: `chat spans, name "*", app.channel=support, 100% sampled`. */
 export function describeRule(e: EvaluatorRecord): string {
   const parts = [`${e.spanKind} spans`];
   if (e.spanNamePattern) parts.push(`name matching "${e.spanNamePattern}"`);
-  for (const [k, v] of Object.entries(e.attributeEquals)) parts.push(`${k}=${JSON.stringify(v)}`);
+  for (const [k, v] of Object.entries(e.attributeEquals as Record<string, unknown>)) parts.push(`${k}=${JSON.stringify(v)}`);
   parts.push(`${Math.round(e.samplingRate * 1000) / 10}% sampled`);
   return parts.join(", ");
 }
 
+/** The one-line answer of explainMatch for people (CLI and MCP): the rule's decision, then the run on the span if any (a match can still be skipped by a gate). */
+export function explanationLine(r: Pick<MatchExplanationRecord, "matched" | "reason" | "detail"> & { run: { outcome: string; skipReason: string | null } | null }): string {
+  const rule = `${r.matched ? "matches" : `does not match (${r.reason})`}: ${r.detail}`;
+  return r.run ? `${rule}; its run: ${r.run.outcome}${r.run.skipReason ? ` (${r.run.skipReason})` : ""}` : rule;
+}
+
 function evaluatorText(e: EvaluatorRecord): string {
   const version = e.templateVersion ? `version ${e.templateVersion.version} (${e.followsLatest ? "follows the latest" : `pinned to ${e.pinnedVersion}`})` : "-";
-  const set = Object.entries(e.params);
+  const set = Object.entries(e.params as Record<string, unknown>);
   return [
     fields([
       ["name", e.name],

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action, type CommandContext } from "../context.js";
 import { CliError, EXIT } from "../exit-codes.js";
 import { numberFlag } from "../inputs.js";
-import type { ExperimentRecord } from "../operations.js";
+import type { ExperimentRecord } from "../../api-client/operations.js";
 import { emit, table } from "../output.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
@@ -19,7 +19,26 @@ export function summaryText(e: ExperimentRecord): string {
   return lines.join("\n");
 }
 
-/** Polls the experiment until it completes or is cancelled: a bar on a terminal, plain lines otherwise. */
+/**
+ * The comparison's sentence in the table's own counts: the items that changed, then the score
+ * changes as the columns add them up (improved, regressed, no direction) and the run outcome
+ * changes, which belong to no score row (changeCount counts both).
+ */
+export function changesSentence(c: { changedItems: number; changeCount: number; scores: { improved: number; regressed: number; changed: number }[] }): string {
+  const sum = (k: "improved" | "regressed" | "changed") => c.scores.reduce((n, s) => n + s[k], 0);
+  const [improved, regressed, other] = [sum("improved"), sum("regressed"), sum("changed")];
+  const outcomes = c.changeCount - improved - regressed - other;
+  if (c.changeCount === 0) return "no item changed";
+  return (
+    `${c.changedItems} item(s) changed: ${improved + regressed + other} score change(s) (${improved} improved, ${regressed} regressed, ${other} with no direction)` +
+    (outcomes ? ` and ${outcomes} run outcome change(s)` : "")
+  );
+}
+
+/**
+ * Polls the experiment until it completes or is cancelled: a bar on a terminal, plain lines otherwise.
+ * @throws CliError WAIT_TIMEOUT (exit 7) when `timeoutMs` passes first.
+ */
 async function follow(ctx: CommandContext, id: string, timeoutMs: number | null): Promise<ExperimentRecord> {
   const started = Date.now();
   let last = "";
@@ -41,7 +60,12 @@ async function follow(ctx: CommandContext, id: string, timeoutMs: number | null)
       if (ctx.output.tty && !ctx.output.json) process.stderr.write("\n");
       return ctx.ops.getExperiment(id, true);
     }
-    if (timeoutMs !== null && Date.now() - started > timeoutMs) throw new CliError("BAD_USER_INPUT", `still ${e.status} after --timeout; follow it with oodle experiments get ${id}`, "--timeout");
+    if (timeoutMs !== null && Date.now() - started > timeoutMs) {
+      if (ctx.output.tty && !ctx.output.json) process.stderr.write("\n");
+      // Not bad input: the wait the user asked for ended first (exit 7); the experiment goes on.
+      const where = `${p.runsRecorded}/${p.runsTotal} runs, ${p.pending} item(s) pending`;
+      throw new CliError("WAIT_TIMEOUT", `experiment "${e.name}" is still ${e.status} after --timeout ${timeoutMs / 1000} s (${where}); it goes on: oodle experiments get ${id}`, "--timeout");
+    }
     await new Promise((r) => setTimeout(r, 500));
   }
 }
@@ -59,7 +83,7 @@ export function experimentsCommand(program: Command): void {
     .option("--name <name>")
     .option("--batch-size <n>", "items per queued job")
     .option("--no-wait", "print the experiment and return at once")
-    .option("--timeout <seconds>", "give up following after this long (the experiment keeps running)")
+    .option("--timeout <seconds>", "give up following after this long: exit 7 (WAIT_TIMEOUT); the experiment keeps running")
     .addHelpText("after", "\nExample:\n  oodle experiments run --dataset xstest --evaluator 'Refusal' --template 'Keyword check'")
     .action(
       action(async (ctx) => {
@@ -110,11 +134,12 @@ export function experimentsCommand(program: Command): void {
         emit(ctx.output, c, () =>
           [
             table(
-              ["evaluator", "score", "base mean", "cand. mean", "Δ mean", "base pass", "cand. pass", "Δ pass", "improved", "regressed", "changed"],
+              ["evaluator", "score", "base mean", "cand. mean", "Δ mean", "base pass", "cand. pass", "Δ pass", "improved", "regressed", "no direction"],
               c.scores.map((s) => [s.evaluatorName, s.name, s.base?.mean, s.candidate?.mean, signed(s.meanDelta, (x) => x.toFixed(3)), percent(s.base?.passRate), percent(s.candidate?.passRate), signed(s.passRateDelta, (x) => `${(x * 100).toFixed(1)}pp`), s.improved, s.regressed, s.changed]),
             ),
-            `${c.changedItems} item(s) changed (${c.changeCount} change(s))`,
+            changesSentence(c),
             ...(c.changes.length ? [table(["item", "evaluator", "score", "direction", "base", "candidate"], c.changes.map((ch) => [ch.externalId ?? ch.position, ch.evaluatorName, ch.scoreName ?? "(outcome)", ch.direction, ch.scoreName ? ch.baseValue : ch.baseOutcome, ch.scoreName ? ch.candidateValue : ch.candidateOutcome]))] : []),
+            ...(c.changes.length < c.changeCount ? [`(the first ${c.changes.length} of ${c.changeCount} changes; a larger --limit lists more)`] : []),
           ].join("\n"),
         );
       }),

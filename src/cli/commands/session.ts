@@ -1,9 +1,9 @@
 import type { Command } from "commander";
-import { createApiClient } from "../client.js";
+import { createApiClient } from "../../api-client/http.js";
 import { profilesPath, resolveConnection, writeProfile } from "../config.js";
 import { action } from "../context.js";
 import { CliError } from "../exit-codes.js";
-import { createOperations } from "../operations.js";
+import { createOperations } from "../../api-client/operations.js";
 import { emit } from "../output.js";
 import { MCP_TOOL_NAMES } from "../../mcp/tool-names.js";
 

@@ -2,7 +2,7 @@ import type { Command } from "commander";
 import { action } from "../context.js";
 import { CliError, EXIT } from "../exit-codes.js";
 import { numberFlag, parseJsonFlag, readJsonLines } from "../inputs.js";
-import type { SpanFilterInput, SpanRecord } from "../operations.js";
+import type { SpanFilterInput, SpanRecord } from "../../api-client/operations.js";
 import { cell, emit, table } from "../output.js";
 import { parseTimeFlag, TIME_FLAG_RULE } from "../time.js";
 
@@ -45,11 +45,13 @@ export function spansCommand(program: Command): void {
         if (o.trace !== undefined) filter.traceId = o.trace;
         if (o.name !== undefined) filter.name = o.name;
         if (o.kind !== undefined) filter.kind = o.kind;
-        if (o.from !== undefined) filter.from = parseTimeFlag(o.from, "--from");
-        if (o.to !== undefined) filter.to = parseTimeFlag(o.to, "--to");
+        const from = o.from !== undefined ? parseTimeFlag(o.from, "--from") : undefined;
+        const to = o.to !== undefined ? parseTimeFlag(o.to, "--to") : undefined;
+        if (from !== undefined) filter.from = from;
+        if (to !== undefined) filter.to = to;
         // --from at or after --to matches nothing: refused, naming both and what they were read as.
-        if (filter.from !== undefined && filter.to !== undefined && filter.from >= filter.to) {
-          throw new CliError("BAD_USER_INPUT", `must be after --from (--from "${o.from}" was read as ${filter.from}, --to "${o.to}" as ${filter.to}): no span starts at or after --from and before --to`, "--to");
+        if (from !== undefined && to !== undefined && from >= to) {
+          throw new CliError("BAD_USER_INPUT", `must be after --from (--from "${o.from}" was read as ${from}, --to "${o.to}" as ${to}): no span starts at or after --from and before --to`, "--to");
         }
         if (o.evaluator !== undefined) filter.evaluatorId = (await ctx.ops.getEvaluator(o.evaluator)).id;
         if (o.outcome !== undefined) filter.outcome = o.outcome;

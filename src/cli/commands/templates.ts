@@ -3,7 +3,7 @@ import type { Command } from "commander";
 import { action, type CommandContext } from "../context.js";
 import { CliError, EXIT } from "../exit-codes.js";
 import { jsonOrFile, parseDataFile, readText } from "../inputs.js";
-import type { Setting, TemplateRecord } from "../operations.js";
+import type { Setting, TemplateRecord } from "../../api-client/operations.js";
 import { emit, fields, table } from "../output.js";
 import { changedLibraries, FILES, folderDraft, pathInFolder, pullTemplate, pushFolder, readFolder } from "../template-folder.js";
 import { buildSample, printTryResult, sampleOptions, type SampleFlags } from "./try.js";
@@ -23,7 +23,7 @@ function templateText(t: TemplateRecord, withCode: boolean): string {
       ["id", t.id],
       ["version", v.version],
       ["entry point", `${v.entryPoint.kind} ${v.entryPoint.name}`],
-      ["library pins", Object.keys(v.libraryPins).length ? v.libraryPins : "none"],
+      ["library pins", Object.keys(v.libraryPins as Record<string, number>).length ? v.libraryPins : "none"],
       ["shared imports", v.sharedImports.length ? v.sharedImports.join(", ") : "none"],
       ["updated", t.updatedAt],
     ]),
@@ -54,7 +54,7 @@ function templateFields(options: Record<string, any>): Record<string, unknown> {
 async function printValidation(ctx: CommandContext, dir: string): Promise<number> {
   const folder = readFolder(dir);
   const result = await ctx.ops.validateTemplate({ ...folderDraft(folder), values: ctx.options.params ? jsonOrFile(ctx.options.params, "--params") : undefined });
-  const issues = result.issues.map((i) => ({ field: pathInFolder(i.path), apiField: i.path, message: i.message }));
+  const issues = result.issues.map((i) => ({ field: pathInFolder(i.path, folder.manifest.settings), apiField: i.path, message: i.message }));
   const unpublished = changedLibraries(folder);
   emit(ctx.output, { valid: result.valid, issues, entryPoint: result.entryPoint, sharedImports: result.sharedImports, unpublishedLibraries: unpublished }, () =>
     result.valid

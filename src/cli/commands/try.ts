@@ -3,7 +3,8 @@ import type { Command } from "commander";
 import { action, type CommandContext } from "../context.js";
 import { CliError, EXIT } from "../exit-codes.js";
 import { jsonOrFile, parseDataFile, parseJsonFlag, readText } from "../inputs.js";
-import type { TryCodeRecord } from "../operations.js";
+import { ClientError } from "../../api-client/http.js";
+import type { TryCodeRecord } from "../../api-client/operations.js";
 import { cell, emit, table } from "../output.js";
 
 /** The sample flags of `try` and `templates test`. */
@@ -43,7 +44,7 @@ export async function buildSample(ctx: CommandContext, flags: SampleFlags): Prom
   }
   if (flags.span) {
     const spanId = await ctx.ops.spanGlobalId(flags.span, undefined, "--span").catch((error: unknown) => {
-      if (error instanceof CliError && error.code === "BAD_USER_INPUT") {
+      if (error instanceof ClientError && error.code === "BAD_USER_INPUT") {
         throw new CliError("BAD_USER_INPUT", `"${flags.span}" is neither a file nor a stored span (give a span file, a span's global id or TRACE_ID:SPAN_ID; oodle spans list shows them)`, "--span");
       }
       throw error;

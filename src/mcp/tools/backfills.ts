@@ -2,7 +2,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { backfillText, estimateText } from "../../cli/commands/backfills.js";
 import { readTimeValue, sayTimesRead } from "../../cli/time.js";
-import type { Operations } from "../../cli/operations.js";
+import type { Operations } from "../../api-client/operations.js";
 import { BACKFILL_STATUSES, backfillInputSchema } from "../../modules/backfills/schemas.js";
 import { badArguments, toolResult } from "../results.js";
 

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { attributeEqualsSchema, evaluatorNameSchema, isolationSchema, pinnedVersionSchema, samplingRateSchema, spanKindSchema } from "../../modules/evaluators/schemas.js";
 import { dependenciesInputSchema, evaluatorKindSchema } from "../../modules/dependencies/schemas.js";
 import { sourceCodeSchema, templateDescriptionSchema, templateNameSchema } from "../../modules/templates/schemas.js";
-import type { Operations } from "../../cli/operations.js";
+import type { Operations } from "../../api-client/operations.js";
 import { badArguments, toolResult } from "../results.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 

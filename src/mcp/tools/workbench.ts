@@ -1,6 +1,7 @@
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { explanationLine, type Operations, type SpanFilterInput, type TryCodeRecord } from "../../cli/operations.js";
+import type { Operations, SpanFilterInput, TryCodeRecord } from "../../api-client/operations.js";
+import { explanationLine } from "../../cli/commands/evaluators.js";
 import { parseTimeFlag } from "../../cli/time.js";
 import { libraryPinsSchema, tryCodeInputSchema } from "../../modules/try-code/schemas.js";
 import { sourceCodeSchema } from "../../modules/templates/schemas.js";

@@ -15,7 +15,7 @@ export const DatasetRef = builder.prismaNode("Dataset", {
     description: t.exposeString("description"),
     itemCount: t.exposeInt("itemCount"),
     items: t.relatedConnection("items", { cursor: "id", description: "The items in import order.", query: { orderBy: { position: "asc" } } }),
-    experiments: t.relatedConnection("experiments", { cursor: "id", description: "Experiments on this dataset, newest first.", query: { orderBy: { createdAt: "desc" } } }),
+    experiments: t.relatedConnection("experiments", { cursor: "id", description: "Experiments on this dataset, newest first.", query: { orderBy: [{ createdAt: "desc" }, { id: "desc" }] } }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
   }),
@@ -53,7 +53,9 @@ builder.queryFields((t) => ({
     type: "Dataset",
     cursor: "id",
     description: "The workspace's datasets, oldest first.",
-    resolve: (query, _root, _args, ctx) => ctx.prisma.dataset.findMany({ ...query, where: { workspaceId: ctx.principal.workspaceId }, orderBy: { createdAt: "asc" } }),
+    // Then id: a cursor on a creation time that others share (one millisecond) would repeat rows on the next page.
+    resolve: (query, _root, _args, ctx) =>
+      ctx.prisma.dataset.findMany({ ...query, where: { workspaceId: ctx.principal.workspaceId }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
   }),
   dataset: t.prismaField({
     type: "Dataset",

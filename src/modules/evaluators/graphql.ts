@@ -68,7 +68,8 @@ builder.queryFields((t) => ({
           ...(args.includeArchived ? {} : { archivedAt: null }),
           ...(args.templateId ? { templateId: uuidOrNil(args.templateId.id) } : {}),
         },
-        orderBy: { createdAt: "asc" },
+        // Then id: a cursor on a creation time that others share (one millisecond) would repeat rows on the next page.
+        orderBy: [{ createdAt: "asc" }, { id: "asc" }],
       }),
   }),
   evaluator: t.prismaField({

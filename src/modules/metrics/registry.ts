@@ -60,7 +60,9 @@ export interface RecordedRunEvent {
 /** Creates the registry and the metric families; `close` releases the queue readers. */
 export function createMetrics(sources: MetricSources) {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "oodle_process_" });
+  // prom-client's default names already say what they are (process_cpu_user_seconds_total,
+  // nodejs_eventloop_lag_seconds): the prefix is only ours, so they read oodle_process_…, oodle_nodejs_….
+  collectDefaultMetrics({ register: registry, prefix: "oodle_" });
   const readers = new Map<QueueName, Queue>();
   const reader = (name: QueueName) => {
     let queue = readers.get(name);

@@ -68,7 +68,7 @@ export const TemplateRef = builder.prismaNode("Template", {
     evaluators: t.relatedConnection("evaluators", {
       cursor: "id",
       description: "The live evaluators that run this template.",
-      query: { where: { archivedAt: null }, orderBy: { createdAt: "asc" } },
+      query: { where: { archivedAt: null }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] },
     }),
   }),
 });
@@ -151,7 +151,7 @@ builder.queryFields((t) => ({
     cursor: "id",
     description: "The workspace's live templates, oldest first.",
     resolve: (query, _root, _args, ctx) =>
-      ctx.prisma.template.findMany({ ...query, where: { workspaceId: ctx.principal.workspaceId, deletedAt: null }, orderBy: { createdAt: "asc" } }),
+      ctx.prisma.template.findMany({ ...query, where: { workspaceId: ctx.principal.workspaceId, deletedAt: null }, orderBy: [{ createdAt: "asc" }, { id: "asc" }] }),
   }),
   template: t.prismaField({
     type: "Template",

@@ -10,7 +10,7 @@ export const WorkspaceRef = builder.prismaNode("Workspace", {
   fields: (t) => ({
     name: t.exposeString("name"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
-    apiKeys: t.relatedConnection("apiKeys", { cursor: "id", query: { orderBy: { createdAt: "asc" } } }),
+    apiKeys: t.relatedConnection("apiKeys", { cursor: "id", query: { orderBy: [{ createdAt: "asc" }, { id: "asc" }] } }),
   }),
 });
 

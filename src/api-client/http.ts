@@ -1,5 +1,6 @@
 import { openAsBlob } from "node:fs";
 import { basename } from "node:path";
+import type { TypedDocumentString } from "./generated/graphql.js";
 
 /** One problem of a bad input, as the API reports it: the field and the rule. */
 export interface ApiIssue {
@@ -33,6 +34,24 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The codes of errors the client finds itself: the API's (BAD_USER_INPUT, NOT_FOUND, CONFLICT,
+ * UNAUTHENTICATED) and WAIT_TIMEOUT, a wait the caller asked for (`--timeout`) that ended before
+ * the work it follows (which goes on).
+ */
+export type ClientErrorCode = "BAD_USER_INPUT" | "NOT_FOUND" | "CONFLICT" | "UNAUTHENTICATED" | "WAIT_TIMEOUT";
+
+/**
+ * An error the client finds without the API's answer (a reference that names nothing, or several
+ * things), with an API-like code and the field it is about, so that callers report it as they
+ * report the API's own errors.
+ */
+export class ClientError extends ApiError {
+  constructor(code: ClientErrorCode, message: string, field?: string, details: unknown[] = []) {
+    super(code, message, field ? [{ path: field, message }] : [], details);
+  }
+}
+
 /** Where the API is and how to call it. `fetch` is replaceable (the in-process /mcp passes yoga's). */
 export interface ApiClientOptions {
   /** The service's base URL, e.g. http://127.0.0.1:4000 (the GraphQL endpoint is `<url>/graphql`). */
@@ -49,15 +68,18 @@ interface GraphQLBody<T> {
   errors?: { message: string; extensions?: { code?: string; issues?: ApiIssue[]; details?: unknown[] } }[];
 }
 
-/** A typed GraphQL client over HTTP: every CLI command and MCP tool goes through it. */
+/**
+ * A typed GraphQL client over HTTP: every CLI command and MCP tool goes through it. An operation
+ * is a generated document (generated/graphql.ts) that carries its result and variable types.
+ */
 export interface ApiClient {
   /** Runs one operation; @throws ApiError for any error the API reports (the first one). */
-  request<T>(query: string, variables?: Record<string, unknown>): Promise<T>;
+  request<R, V>(document: TypedDocumentString<R, V>, variables?: V): Promise<R>;
   /**
    * Runs one operation with a file upload (GraphQL multipart request): `filePath` is sent as
-   * the variable at `fileVariable` (e.g. `input.file`).
+   * the variable at `fileVariable` (e.g. `input.file`, given as null in `variables`).
    */
-  upload<T>(query: string, variables: Record<string, unknown>, fileVariable: string, filePath: string): Promise<T>;
+  upload<R, V>(document: TypedDocumentString<R, V>, variables: V, fileVariable: string, filePath: string): Promise<R>;
 }
 
 /** Creates the API client. */
@@ -99,11 +121,11 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
   }
 
   return {
-    request: (query, variables = {}) =>
-      send({ body: JSON.stringify({ query, variables }), headers: { "content-type": "application/json" } }),
-    async upload(query, variables, fileVariable, filePath) {
+    request: (document, variables) =>
+      send({ body: JSON.stringify({ query: document.toString(), variables: variables ?? {} }), headers: { "content-type": "application/json" } }),
+    async upload(document, variables, fileVariable, filePath) {
       const form = new FormData();
-      form.set("operations", JSON.stringify({ query, variables }));
+      form.set("operations", JSON.stringify({ query: document.toString(), variables }));
       form.set("map", JSON.stringify({ "0": [`variables.${fileVariable}`] }));
       form.set("0", new File([await openAsBlob(filePath)], basename(filePath), { type: "application/x-ndjson" }));
       return send({ body: form, headers: {} });
