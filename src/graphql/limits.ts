@@ -205,8 +205,9 @@ const readCosts = new WeakMap<object, number>();
 
 /**
  * What one read takes from the workspace's read budget: 1 point per started 1,000 of its read
- * cost, at least 1 (GitHub's rule with 100: a simple query costs 1; a page of 100 items with
- * their runs and scores about 13).
+ * cost, at least 1 — after GitHub's GraphQL rate-limit score (the nodes a query can return / 100,
+ * at least 1), scaled to this cost: a simple query takes 1 point, a page of 100 experiment items
+ * with their runs and scores 13.
  */
 export function readCostPoints(cost: number): number {
   return Math.max(1, Math.ceil(cost / 1000));
