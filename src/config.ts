@@ -40,6 +40,11 @@ export const configSchema = z.object({
   RATE_LIMIT_TRY_CODE_PER_MINUTE: z.coerce.number().int().min(0).default(60),
   /** Per-workspace mutations per minute, other than ingestSpans and tryCode (0: no limit). */
   RATE_LIMIT_MUTATIONS_PER_MINUTE: z.coerce.number().int().min(0).default(600),
+  /**
+   * Per-workspace read points per minute (0: no limit): each query or subscription takes 1 point
+   * per started 1,000 of its read cost (src/graphql/query-cost.ts), at least 1.
+   */
+  RATE_LIMIT_READS_PER_MINUTE: z.coerce.number().int().min(0).default(1_200),
   /** Cap of an OTLP/HTTP request body (`POST /v1/traces`), in bytes, compressed and after decompression. */
   OTLP_MAX_BODY_BYTES: z.coerce.number().int("must be a whole number").min(1024).max(64 * 1024 * 1024).default(4 * 1024 * 1024),
   /** Bearer token of `GET /metrics` on the API port; unset: /metrics is not served there (use METRICS_PORT). */

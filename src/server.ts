@@ -6,6 +6,7 @@ import type { GraphQLContext } from "./graphql/context.js";
 import { rateLimitPlugin, requestLimitPlugins } from "./graphql/limits.js";
 import { argumentError } from "./graphql/argument-errors.js";
 import { inputErrorsPlugin } from "./graphql/input-errors.js";
+import { strictUtf8Plugin } from "./graphql/strict-utf8.js";
 import { schema } from "./graphql/schema.js";
 import { toGraphQLError } from "./graphql/errors.js";
 import { AppError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
@@ -58,6 +59,7 @@ export function createServer(app: App) {
     logging: false,
     plugins: [
       healthPlugin(app),
+      strictUtf8Plugin(),
       inputErrorsPlugin(),
       // MCP over streamable HTTP at /mcp: its tools call this same yoga in-process with the caller's
       // key, so the request limits below apply to every tool call too.
@@ -68,7 +70,12 @@ export function createServer(app: App) {
       ...requestLimitPlugins(),
       rateLimitPlugin(
         app.redis,
-        { ingestPerMinute: app.config.RATE_LIMIT_INGEST_PER_MINUTE, tryCodePerMinute: app.config.RATE_LIMIT_TRY_CODE_PER_MINUTE, mutationsPerMinute: app.config.RATE_LIMIT_MUTATIONS_PER_MINUTE },
+        {
+          ingestPerMinute: app.config.RATE_LIMIT_INGEST_PER_MINUTE,
+          tryCodePerMinute: app.config.RATE_LIMIT_TRY_CODE_PER_MINUTE,
+          mutationsPerMinute: app.config.RATE_LIMIT_MUTATIONS_PER_MINUTE,
+          readsPerMinute: app.config.RATE_LIMIT_READS_PER_MINUTE,
+        },
         app.config.QUEUE_PREFIX,
       ),
     ],

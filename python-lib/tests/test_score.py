@@ -23,6 +23,10 @@ def test_data_type_is_inferred_from_the_value():
     [
         (Score("", 1), "1-100 characters"),
         (Score("a\nb", 1), "no newline"),
+        (Score("   ", 1), "must not be empty"),
+        (Score("exact\u200bmatch", 1), "invisible character U\\+200B \\(character 6\\)"),
+        (Score("\u202ehctam", 1), "bidirectional control U\\+202E"),
+        (Score("a\tb", 1), "control character U\\+0009"),
         (Score("n", 1, data_type="BOOLEAN"), "BOOLEAN value must be True or False"),
         (Score("n", True, data_type="NUMERIC"), "NUMERIC value must be a number"),
         (Score("n", math.nan), "must be finite"),
@@ -36,6 +40,15 @@ def test_data_type_is_inferred_from_the_value():
 def test_each_rule_names_the_score(score, message):
     with pytest.raises(ScoreError, match=message):
         score.validate()
+
+
+def test_names_keep_the_joiners_scripts_and_emoji_need():
+    """ZWNJ/ZWJ between non-ASCII characters (Persian spelling, emoji sequences), and an emoji
+    presentation selector, are part of a name; the same joiner between ASCII letters is not."""
+    for name in ("\u0645\u06cc\u200c\u062e\u0648\u0627\u0645", "\U0001f469\u200d\U0001f4bb", "\u2764\ufe0f"):
+        Score(name, 1).validate()
+    with pytest.raises(ScoreError, match="U\\+200D"):
+        Score("exact\u200dmatch", 1).validate()
 
 
 def test_a_valid_score_and_no_value_pass():

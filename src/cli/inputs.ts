@@ -1,14 +1,25 @@
 import { readFileSync } from "node:fs";
 import { parse as parseYaml } from "yaml";
+import { invalidUtf8Offset } from "../lib/utf8.js";
 import { CliError } from "./exit-codes.js";
 
-/** Reads a file; a missing or unreadable one is bad input naming the flag. */
+/**
+ * Reads a UTF-8 text file; a missing or unreadable one, or one that is not valid UTF-8 (named by
+ * line and byte: never decoded to U+FFFD and sent as such), is bad input naming the flag.
+ */
 export function readText(path: string, field: string): string {
+  let bytes: Buffer;
   try {
-    return readFileSync(path === "-" ? 0 : path, "utf8");
+    bytes = readFileSync(path === "-" ? 0 : path);
   } catch (error) {
     throw new CliError("BAD_USER_INPUT", `cannot read ${path}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, field);
   }
+  const bad = invalidUtf8Offset(bytes);
+  if (bad >= 0) {
+    const line = bytes.subarray(0, bad).filter((b) => b === 0x0a).length + 1;
+    throw new CliError("BAD_USER_INPUT", `${path} is not valid UTF-8 at line ${line} (byte 0x${bytes[bad]!.toString(16).padStart(2, "0")} at byte ${bad + 1}): save it as UTF-8`, field);
+  }
+  return bytes.toString("utf8");
 }
 
 /** Parses a JSON flag value (`--params '{"at": 0.7}'`); bad JSON names the flag. */

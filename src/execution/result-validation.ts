@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { invisibleCharacterProblem } from "../lib/text-rules.js";
 
 /** Bounds on one result (docs/scores.md § Score); anything else is `invalid_result`. */
 export const RESULT_BOUNDS = {
@@ -53,7 +54,12 @@ export const scoreSchema = z
       .string()
       .min(1, "name must not be empty")
       .max(RESULT_BOUNDS.maxNameChars, `name must be at most ${RESULT_BOUNDS.maxNameChars} characters`)
-      .refine((name) => !/[\r\n]/.test(name), "name must not contain a newline"),
+      .refine((name) => !/[\r\n]/.test(name), "name must not contain a newline")
+      .superRefine((name, ctx) => {
+        // The name rule of every door (src/lib/text-rules.ts): not blank, nothing invisible.
+        const problem = name.trim() === "" ? "must not be empty (it is only whitespace)" : invisibleCharacterProblem(name);
+        if (problem) ctx.addIssue({ code: "custom", message: `name ${problem}` });
+      }),
     value: scoreValue,
     data_type: z.enum(["BOOLEAN", "NUMERIC", "CATEGORICAL"]),
     higher_is_better: z.boolean(),

@@ -4,8 +4,11 @@ import type { AppError, ConflictRecord } from "../lib/errors.js";
 
 /**
  * The HTTP status of an AppError answered over GraphQL: 409 for CONFLICT, 401 for
- * UNAUTHENTICATED, 503 for SERVICE_UNAVAILABLE, 429 for a LIMIT_EXCEEDED that says when to retry
- * (a rate limit); 200 otherwise (GraphQL's own errors in the body, as validation errors).
+ * UNAUTHENTICATED, 503 for SERVICE_UNAVAILABLE; for LIMIT_EXCEEDED 429 when it says when to retry
+ * (a rate limit or a full backlog: send the same request later) and 400 otherwise (a request too
+ * large, deep or costly, or past a count or size limit: the same request will be refused again,
+ * so it must change — every such limit answers 400, the document limits checked while parsing
+ * included); 200 otherwise (GraphQL's own errors in the body, as validation errors).
  */
 export function httpStatusOf(error: AppError): number {
   switch (error.code) {
@@ -16,7 +19,7 @@ export function httpStatusOf(error: AppError): number {
     case "SERVICE_UNAVAILABLE":
       return 503;
     case "LIMIT_EXCEEDED":
-      return error.details.retryAfterSeconds === undefined ? 200 : 429;
+      return error.details.retryAfterSeconds === undefined ? 400 : 429;
     default:
       return 200;
   }

@@ -13,8 +13,13 @@ import {
 } from "graphql";
 import { getArgumentValues } from "graphql";
 
-/** True when `value` is not a global id this API could have given out (for one of `types`, when known). */
+/**
+ * True when `value` is not a global id this API could have given out (for one of `types`, when
+ * known). A number is never one (GraphQL's ID takes `123`, and it reaches the resolver as a
+ * string that decodes to nothing).
+ */
 function badId(value: unknown, types: readonly string[] | null): boolean {
+  if (typeof value === "number" || typeof value === "bigint") return true;
   if (typeof value !== "string") return false;
   try {
     const { typename } = decodeGlobalID(value);

@@ -1,11 +1,12 @@
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
-import { GraphQLError, Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
+import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import { BadUserInputError, RateLimitedError } from "../lib/errors.js";
+import { BadUserInputError, LimitExceededError, RateLimitedError } from "../lib/errors.js";
 import { toGraphQLError } from "./errors.js";
 import { unstorableValues } from "../lib/json-safety.js";
 import type { Redis } from "../lib/redis.js";
+import { MAX_READ_COST, readCostOf } from "./query-cost.js";
 
 /** Limits on one request's document (units in the names). */
 export const REQUEST_LIMITS = {
@@ -17,8 +18,12 @@ export const REQUEST_LIMITS = {
   maxTokens: 5_000,
   /** Directives in one document. */
   maxDirectives: 50,
-  /** The weighted cost of the fields that do work (see {@link FIELD_WEIGHTS}). */
+  /** The weighted cost of the root fields that do work (see {@link FIELD_WEIGHTS}). */
   maxWeightedCost: 100,
+  /** The read cost: objects and JSON values the answer can hold, connections weighed by page size (query-cost.ts). */
+  maxReadCost: MAX_READ_COST,
+  /** Bytes of the JSON answer (`data` and `errors`); more is refused whole (as much as one ingestSpans call may send). */
+  maxResponseBytes: 8 * 1024 * 1024,
 } as const;
 
 /**
@@ -60,18 +65,70 @@ function rootFields(document: DocumentNode, operationName: string | null | undef
   return { kind: operation.operation, names };
 }
 
-function limitError(message: string, original?: GraphQLError): GraphQLError {
-  return new GraphQLError(message.replace(/^Syntax Error: /, ""), { nodes: original?.nodes, extensions: { code: "LIMIT_EXCEEDED", http: { status: 400 } } });
+/**
+ * A refused request as the AppError every limit answers: LIMIT_EXCEEDED, HTTP 400 (errors.ts:
+ * the same request will be refused again, unlike a rate limit's 429). An AppError, not a
+ * GraphQLError: yoga marks a GraphQLError thrown while parsing (the token limit) as a parse error,
+ * answered 200 under `application/json`; an AppError goes through maskError to its own status.
+ */
+function limitError(message: string, details?: Record<string, unknown>): LimitExceededError {
+  return new LimitExceededError(message.replace(/^Syntax Error: /, ""), details);
+}
+
+/** The JSON size in bytes of an answer's `data` and `errors` (iterative: no stack for deep JSON). */
+function answerBytes(result: { data?: unknown; errors?: readonly unknown[] }): number {
+  let bytes = 0;
+  const stack: unknown[] = [result.data, result.errors];
+  while (stack.length) {
+    const value = stack.pop();
+    if (typeof value === "string") bytes += Buffer.byteLength(value, "utf8") + 2;
+    else if (typeof value === "number" || typeof value === "boolean" || value === null) bytes += String(value).length;
+    else if (Array.isArray(value)) {
+      bytes += 1 + value.length;
+      stack.push(...value);
+    } else if (typeof value === "object" && value !== undefined) {
+      if (value instanceof GraphQLError) {
+        bytes += Buffer.byteLength(value.message, "utf8") + 100;
+        continue;
+      }
+      for (const [key, v] of Object.entries(value)) {
+        bytes += Buffer.byteLength(key, "utf8") + 4;
+        stack.push(v);
+      }
+    }
+  }
+  return bytes;
 }
 
 /**
- * Depth, alias, token, directive and cost limits on every document (graphql-armor), their errors
- * given the code LIMIT_EXCEEDED, and the weighted cost of the root fields that do work.
+ * The read-cost check of one operation, before it runs. @returns the LIMIT_EXCEEDED error, or
+ * null with the cost (null too when the variables do not fit: execution reports that).
+ */
+function checkReadCost(args: ExecutionArgs): { cost: number; error: GraphQLError | null } | null {
+  let cost: number;
+  try {
+    cost = readCostOf(args.schema, args.document, args.variableValues as Record<string, unknown> | undefined, args.operationName);
+  } catch {
+    return null;
+  }
+  if (cost <= REQUEST_LIMITS.maxReadCost) return { cost, error: null };
+  const message =
+    `the request's read cost ${cost} is above ${REQUEST_LIMITS.maxReadCost}: every object of the answer counts 1 (and every JSON payload of a span or dataset item), and a connection ` +
+    `multiplies what is under it by its page size (first/last), a list by its size (10 unless stated); ask for smaller pages, fewer aliases or fewer nested lists`;
+  return { cost, error: toGraphQLError(limitError(message, { cost, limit: REQUEST_LIMITS.maxReadCost })) };
+}
+
+/**
+ * Depth, alias, token and directive limits on every document (graphql-armor), bracket nesting
+ * and unstorable variables (checked on the text, before parsing), the weighted cost of the root
+ * fields that do work, the read cost of every operation (query-cost.ts: refused before it runs)
+ * and the size of every answer (refused whole past {@link REQUEST_LIMITS.maxResponseBytes}).
+ * Each refusal is LIMIT_EXCEEDED with HTTP 400 (or BAD_USER_INPUT for a variable).
  */
 export function requestLimitPlugins(): Plugin[] {
   // armor throws its own uncoded error after calling onReject: throwing ours first gives the code.
   const onReject = [(_: unknown, error: GraphQLError) => {
-    throw limitError(error.message, error);
+    throw limitError(error.message);
   }];
   const armor = EnvelopArmorPlugin({
     maxDepth: { n: REQUEST_LIMITS.maxDepth, ignoreIntrospection: true, exposeLimits: true, onReject },
@@ -102,18 +159,58 @@ export function requestLimitPlugins(): Plugin[] {
       }
     },
     onValidate({ params }) {
-      return ({ result, setResult }) => {
+      return ({ result }) => {
         if (result.length > 0) return;
         const found = rootFields(params.documentAST, undefined);
         if (!found) return;
         const cost = found.names.reduce((sum, name) => sum + (FIELD_WEIGHTS[name] ?? 1), 0);
+        // Thrown, not set as a validation result: yoga answers validation errors 200 under application/json.
         if (cost > REQUEST_LIMITS.maxWeightedCost) {
-          setResult([limitError(`the request's weighted cost ${cost} is above ${REQUEST_LIMITS.maxWeightedCost} (tryCode costs ${FIELD_WEIGHTS.tryCode}, ingestSpans ${FIELD_WEIGHTS.ingestSpans}, other fields 1): split it`)]);
+          throw limitError(`the request's weighted cost ${cost} is above ${REQUEST_LIMITS.maxWeightedCost} (tryCode costs ${FIELD_WEIGHTS.tryCode}, ingestSpans ${FIELD_WEIGHTS.ingestSpans}, other fields 1): split it`);
         }
       };
     },
+    onExecute({ args, setResultAndStopExecution }) {
+      const checked = checkReadCost(args);
+      if (checked?.error) {
+        setResultAndStopExecution({ errors: [checked.error] });
+        return;
+      }
+      if (checked) readCosts.set(args.contextValue as object, checked.cost);
+      return {
+        onExecuteDone({ result, setResult }) {
+          // A stream (@defer, SSE) is not measured here: its parts are bounded by the read cost.
+          if (!("data" in result || "errors" in result)) return;
+          const bytes = answerBytes(result);
+          if (bytes > REQUEST_LIMITS.maxResponseBytes) {
+            setResult({
+              errors: [toGraphQLError(limitError(`the answer would be ${bytes} bytes; at most ${REQUEST_LIMITS.maxResponseBytes}: ask for smaller pages or fewer fields (the large JSON values: input, output, document)`))],
+            });
+          }
+        },
+      };
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      // A subscription's events are answers too: refused whole before it starts when they could cost too much.
+      const checked = checkReadCost(args);
+      if (checked?.error) setResultAndStopExecution({ errors: [checked.error] });
+      else if (checked) readCosts.set(args.contextValue as object, checked.cost);
+    },
   };
   return [guards, armor];
+}
+
+/** The read cost of the request a GraphQL context belongs to, once checked (see {@link readCostPoints}). */
+const readCosts = new WeakMap<object, number>();
+
+/**
+ * What one read takes from the workspace's read budget: 1 point per started 1,000 of its read
+ * cost, at least 1 — after GitHub's GraphQL rate-limit score (the nodes a query can return / 100,
+ * at least 1), scaled to this cost: a simple query takes 1 point, a page of 100 experiment items
+ * with their runs and scores 13.
+ */
+export function readCostPoints(cost: number): number {
+  return Math.max(1, Math.ceil(cost / 1000));
 }
 
 /** Deepest bracket nesting ({, [, () of a document's text, outside string literals. */
@@ -141,10 +238,17 @@ export interface RateLimits {
   ingestPerMinute: number;
   tryCodePerMinute: number;
   mutationsPerMinute: number;
+  /** Read points per minute: queries and subscriptions, each taking {@link readCostPoints} of its read cost. */
+  readsPerMinute: number;
 }
 
-/** The per-workspace budgets; `ingest` is shared by `ingestSpans` and `POST /v1/traces`. */
-export type RateBudget = "ingest" | "try-code" | "mutation";
+/**
+ * The per-workspace budgets, each counted in Redis under its own key (`<prefix>:rate:<budget>`):
+ * `ingest` is shared by `ingestSpans` and `POST /v1/traces`; `read` is taken by queries and
+ * subscriptions only. A limiter of a service (another budget name) sits beside these with its own
+ * key, made by the same {@link rateLimiter}.
+ */
+export type RateBudget = "ingest" | "try-code" | "mutation" | "read";
 
 /**
  * A per-workspace limiter of `points` calls a minute for one budget, counted in Redis under
@@ -158,13 +262,13 @@ export function rateLimiter(redis: Redis, budget: RateBudget, points: number, pr
 }
 
 /**
- * Takes one call of `workspaceId` from a limiter. @returns null when it fits, else the seconds
- * to wait before the next call fits (at least 1).
+ * Takes `points` (default 1) of `workspaceId` from a limiter. @returns null when they fit, else
+ * the seconds to wait before they fit (at least 1).
  */
-export async function takeRate(limiter: RateLimiterRedis | null, workspaceId: string): Promise<number | null> {
+export async function takeRate(limiter: RateLimiterRedis | null, workspaceId: string, points = 1): Promise<number | null> {
   if (!limiter) return null;
   try {
-    await limiter.consume(workspaceId, 1);
+    await limiter.consume(workspaceId, points);
     return null;
   } catch (rejection) {
     if (!(rejection instanceof RateLimiterRes)) throw rejection;
@@ -172,21 +276,52 @@ export async function takeRate(limiter: RateLimiterRedis | null, workspaceId: st
   }
 }
 
+/** The LIMIT_EXCEEDED answer (HTTP 429, `Retry-After`) of a spent budget. */
+function rateLimited(what: string, limiter: RateLimiterRedis, rejection: RateLimiterRes): GraphQLError {
+  return toGraphQLError(new RateLimitedError(`rate limit: at most ${limiter.points} ${what} per minute per workspace; retry in ${Math.ceil(rejection.msBeforeNext / 1000)} s`, rejection.msBeforeNext / 1000));
+}
+
 /**
- * Per-workspace rate limits on mutations, counted in Redis (shared by every API process; an
- * in-memory limiter stands in while Redis is down): `ingestSpans`, `tryCode` and every other
- * mutation each have their own budget per minute, every root field (alias) counting once.
- * Past it the request does nothing and gets HTTP 429, LIMIT_EXCEEDED and `Retry-After`.
+ * Per-workspace rate limits, counted in Redis (shared by every API process; an in-memory limiter
+ * stands in while Redis is down): `ingestSpans`, `tryCode` and every other mutation each have
+ * their own budget per minute, every root field (alias) counting once; queries and subscriptions
+ * take {@link readCostPoints} of their read cost from the `read` budget (a subscription once, when
+ * it starts). Past a budget the request does nothing and gets HTTP 429, LIMIT_EXCEEDED and
+ * `Retry-After`. Runs after {@link requestLimitPlugins} (a refused request takes nothing).
  */
 export function rateLimitPlugin(redis: Redis, limits: RateLimits, prefix: string): Plugin {
   const make = (name: RateBudget, points: number) => rateLimiter(redis, name, points, prefix);
   const limiters = { ingestSpans: make("ingest", limits.ingestPerMinute), tryCode: make("try-code", limits.tryCodePerMinute), mutation: make("mutation", limits.mutationsPerMinute) };
+  const reads = make("read", limits.readsPerMinute);
   const budgetOf = (field: string): keyof typeof limiters => (field === "ingestSpans" || field === "tryCode" ? field : "mutation");
+  /** Takes a read's points. @returns the 429 error when the budget is spent. */
+  const takeRead = async (args: ExecutionArgs, workspaceId: string): Promise<GraphQLError | null> => {
+    if (!reads) return null;
+    const cost = readCosts.get(args.contextValue as object) ?? 0;
+    try {
+      await reads.consume(workspaceId, readCostPoints(cost));
+      return null;
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      return rateLimited("read points (1 per started 1,000 of a read's cost)", reads, rejection);
+    }
+  };
+  const workspaceOf = (args: ExecutionArgs) => (args.contextValue as { principal?: { workspaceId?: string } }).principal?.workspaceId;
   return {
+    async onSubscribe({ args, setResultAndStopExecution }) {
+      const workspaceId = workspaceOf(args);
+      const refused = workspaceId ? await takeRead(args, workspaceId) : null;
+      if (refused) setResultAndStopExecution({ errors: [refused] });
+    },
     async onExecute({ args, setResultAndStopExecution }) {
       const found = rootFields(args.document, args.operationName);
-      const workspaceId = (args.contextValue as { principal?: { workspaceId?: string } }).principal?.workspaceId;
-      if (!found || found.kind !== "mutation" || !workspaceId) return;
+      const workspaceId = workspaceOf(args);
+      if (!found || !workspaceId) return;
+      if (found.kind !== "mutation") {
+        const refused = await takeRead(args, workspaceId);
+        if (refused) setResultAndStopExecution({ errors: [refused] });
+        return;
+      }
       const counts = new Map<keyof typeof limiters, number>();
       for (const name of found.names) counts.set(budgetOf(name), (counts.get(budgetOf(name)) ?? 0) + 1);
       for (const [budget, points] of counts) {
@@ -196,9 +331,7 @@ export function rateLimitPlugin(redis: Redis, limits: RateLimits, prefix: string
           await limiter.consume(workspaceId, points);
         } catch (rejection) {
           if (!(rejection instanceof RateLimiterRes)) throw rejection;
-          const what = budget === "mutation" ? "mutations" : `${budget} calls`;
-          const error = new RateLimitedError(`rate limit: at most ${limiter.points} ${what} per minute per workspace; retry in ${Math.ceil(rejection.msBeforeNext / 1000)} s`, rejection.msBeforeNext / 1000);
-          setResultAndStopExecution({ errors: [toGraphQLError(error)] });
+          setResultAndStopExecution({ errors: [rateLimited(budget === "mutation" ? "mutations" : `${budget} calls`, limiter, rejection)] });
           return;
         }
       }

@@ -68,10 +68,14 @@ export class UnauthenticatedError extends AppError {
   }
 }
 
-/** A size or count limit was exceeded; the message names the limit. */
+/**
+ * A size, count or cost limit was exceeded (HTTP 400 over GraphQL: the same request will be
+ * refused again); the message names the limit.
+ * @param details - facts a client can act on, e.g. `{ cost, limit }` of a read refused for its cost.
+ */
 export class LimitExceededError extends AppError {
-  constructor(message: string) {
-    super("LIMIT_EXCEEDED", message);
+  constructor(message: string, details: Readonly<Record<string, unknown>> = {}) {
+    super("LIMIT_EXCEEDED", message, details);
   }
 }
 

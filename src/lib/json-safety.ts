@@ -50,3 +50,34 @@ export function unstorableValues(value: unknown, options: { prefix?: (string | n
   }
   return issues;
 }
+
+/** Bytes of `value` as UTF-8 JSON (0 for undefined). Recurses: call it on values whose depth is bounded. */
+export function jsonBytes(value: unknown): number {
+  const text = JSON.stringify(value);
+  return text === undefined ? 0 : Buffer.byteLength(text, "utf8");
+}
+
+/**
+ * The field that makes a JSON object too large: the biggest of its fields, and within it (when it
+ * is an object or a list) the biggest member, `levels` deep — `input`, `attributes.prompt`,
+ * `input[3]` — with its size in bytes of UTF-8 JSON. Null for a scalar or an empty container.
+ * Recurses through JSON.stringify: call it on values whose depth is bounded.
+ */
+export function largestField(value: unknown, levels = 2): { path: string; bytes: number } | null {
+  const path: (string | number)[] = [];
+  let current = value;
+  let bytes = 0;
+  for (let level = 0; level < levels && typeof current === "object" && current !== null; level++) {
+    const entries: [string | number, unknown][] = Array.isArray(current) ? current.map((v, i) => [i, v]) : Object.entries(current);
+    let best: { key: string | number; value: unknown; bytes: number } | null = null;
+    for (const [key, v] of entries) {
+      const size = jsonBytes(v);
+      if (!best || size > best.bytes) best = { key, value: v, bytes: size };
+    }
+    if (!best) break;
+    path.push(best.key);
+    current = best.value;
+    bytes = best.bytes;
+  }
+  return path.length ? { path: formatPath(path), bytes } : null;
+}

@@ -78,7 +78,7 @@ describe("experiment results: summaries, filters, failures, retry, cancel, compa
     expect(refusedRow.passRate).toBeCloseTo(1 - refusedRow.mean, 9);
 
     // Items filtered by score: replies that refused (value 1 of a BOOLEAN) are the ones that fail "refused".
-    const itemsQuery = `query ($id: ID!, $filter: ExperimentItemFilter) { experiment(id: $id) { items(filter: $filter, first: 500) {
+    const itemsQuery = `query ($id: ID!, $filter: ExperimentItemFilter) { experiment(id: $id) { items(filter: $filter, first: 100) {
       edges { node { item { externalId output } runs { outcome evaluator { name } scores { name value } } } } } } }`;
     const refusedItems = (await query(itemsQuery, { id: baseId, filter: { scoreName: "refused", minValue: 1 } })).experiment.items.edges;
     const failingRefused = (await query(itemsQuery, { id: baseId, filter: { scoreName: "refused", passed: false } })).experiment.items.edges;
@@ -121,7 +121,7 @@ describe("experiment results: summaries, filters, failures, retry, cancel, compa
     expect(within.passRate).toBeCloseTo(within.mean, 9);
     expect(within.passed).toBe(Math.round(within.mean * 80));
     const items = async (filter: Record<string, unknown>) =>
-      (await query(`query ($id: ID!, $filter: ExperimentItemFilter) { experiment(id: $id) { items(filter: $filter, first: 500) { edges { node { item { id } } } } } }`, { id, filter })).experiment.items.edges.length;
+      (await query(`query ($id: ID!, $filter: ExperimentItemFilter) { experiment(id: $id) { items(filter: $filter, first: 100) { edges { node { item { id } } } } } }`, { id, filter })).experiment.items.edges.length;
     expect(await items({ scoreName: "word_count", passed: true })).toBe(0);
     expect(await items({ scoreName: "word_count", passed: false })).toBe(0);
     expect(await items({ scoreName: "word_count", minValue: 0 })).toBe(80);

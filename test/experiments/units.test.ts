@@ -77,6 +77,6 @@ describe("itemColumnsOf (one items.jsonl line)", () => {
     expect(ok.columns).toMatchObject({ externalId: "7", input: "hi", output: null, traceSpans: [{ name: "s", kind: "tool" }], metadata: {} });
     expect(itemColumnsOf({ id: "x", outptu: "typo" }).issues).toEqual([{ path: "outptu", message: "unknown field" }]);
     expect(itemColumnsOf([1, 2]).issues).toEqual([{ path: "", message: "must be a JSON object" }]);
-    expect(itemColumnsOf({ output: "a\u0000b" }, JSON.stringify({ output: "a\u0000b" })).issues?.[0]?.message).toMatch(/U\+0000/);
+    expect(itemColumnsOf({ output: "a\u0000b" }).issues).toEqual([{ path: "output", message: "must not contain the character U+0000 (PostgreSQL cannot store it)" }]);
   });
 });

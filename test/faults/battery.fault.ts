@@ -197,6 +197,7 @@ describe("fault battery", () => {
       RATE_LIMIT_INGEST_PER_MINUTE: "0",
       RATE_LIMIT_TRY_CODE_PER_MINUTE: "0",
       RATE_LIMIT_MUTATIONS_PER_MINUTE: "0",
+      RATE_LIMIT_READS_PER_MINUTE: "0",
     };
     app = createApp(loadConfig(env));
     await startWorker();

@@ -48,6 +48,30 @@ describe("request limits", () => {
     expect(result.data).toBeUndefined();
   });
 
+  // One status for every limit refusal (issue 35, point 5): 400, the request as sent will be
+  // refused again (it must change); 429 only for a rate, with Retry-After (send it again later).
+  // Before, the token limit (checked while parsing) answered 200 and the others 400, and a
+  // service's count or size limit (1,001 spans) answered 200.
+  it("answers HTTP 400 and LIMIT_EXCEEDED for every limit that is not a rate, the token limit included", async () => {
+    const { secret: own } = await createTestWorkspace(app, "limits-status");
+    let deep = "name";
+    for (let i = 0; i < REQUEST_LIMITS.maxDepth; i++) deep = `dependents { ${deep} }`;
+    const refusals: [string, string, Record<string, unknown>?][] = [
+      ["tokens", `{ ${"viewer { workspace { id } } ".repeat(1000)} }`],
+      ["nesting", `{ ${"viewer { ".repeat(100)}${"}".repeat(100)} }`],
+      ["aliases", `{ ${Array.from({ length: REQUEST_LIMITS.maxAliases + 1 }, (_, i) => `a${i}: viewer { workspace { id } }`).join(" ")} }`],
+      ["depth", `{ evaluators(first: 1) { edges { node { ${deep} } } } }`],
+      ["directives", `{ viewer ${"@include(if: true) ".repeat(REQUEST_LIMITS.maxDirectives + 1)}{ workspace { id } } }`],
+      ["weighted cost", `mutation { ${Array.from({ length: 5 }, (_, i) => `t${i}: tryCode(input: {starterId: "exact-match", document: {output: "x"}}) { outcome }`).join(" ")} }`],
+      ["read cost", "{ experiments(first: 100) { edges { node { items(first: 100) { edges { node { item { id input } } } } } } } }"],
+      ["a service's limit", "mutation ($s: [JSON!]!) { ingestSpans(input: {spans: $s}) { evaluationsQueued } }", { s: Array.from({ length: 1001 }, (_, i) => ({ traceId: "t", spanId: `s${i}`, name: "n" })) }],
+    ];
+    for (const [label, query, variables] of refusals) {
+      const result = await client.request(query, variables ?? {}, own);
+      expect([label, result.status, result.errors?.[0]?.extensions?.code]).toEqual([label, 400, "LIMIT_EXCEEDED"]);
+    }
+  });
+
   it("rate-limits ingest per workspace with HTTP 429, LIMIT_EXCEEDED and Retry-After", async () => {
     const { secret: own } = await createTestWorkspace(app, "limits-rate");
     const ingest = () => client.yoga.fetch("http://localhost/graphql", {

@@ -111,7 +111,7 @@ describe("normaliseSpan", () => {
     expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", input: { q: 1 }, output: "hi" }, now)).toMatchObject({ span: { kind: "other" } });
     expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", output: "hi" }, now)).toMatchObject({ span: { kind: "other" } });
     expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", output: "a\u0000b" }, now)).toEqual({
-      issues: [{ path: "", message: "must not contain the character U+0000 (PostgreSQL cannot store it)" }],
+      issues: [{ path: "output", message: "must not contain the character U+0000 (PostgreSQL cannot store it)" }],
     });
     // The six characters backslash-u-0-0-0-0 are ordinary text.
     expect(normaliseSpan({ traceId: "t", spanId: "s", name: "n", output: "C:\\u0000" }, now)).toHaveProperty("span");

@@ -171,7 +171,7 @@ describe("tenancy: every query, mutation and subscription with another workspace
 
   beforeAll(async () => {
     // No rate limits here: B sends many mutations on purpose.
-    app = createTestApp({ RATE_LIMIT_MUTATIONS_PER_MINUTE: "0", RATE_LIMIT_INGEST_PER_MINUTE: "0", RATE_LIMIT_TRY_CODE_PER_MINUTE: "0" });
+    app = createTestApp({ RATE_LIMIT_MUTATIONS_PER_MINUTE: "0", RATE_LIMIT_INGEST_PER_MINUTE: "0", RATE_LIMIT_TRY_CODE_PER_MINUTE: "0", RATE_LIMIT_READS_PER_MINUTE: "0" });
     client = graphqlClient(app);
     a = await createTestWorkspace(app, "tenancy-a");
     b = await createTestWorkspace(app, "tenancy-b");

@@ -1,6 +1,7 @@
 """Score, the list of scores returned by every check, and EvaluationResult.
 
-Rules (docs/scores.md § Score): name is 1-100 characters with no newline; data_type is
+Rules (docs/scores.md § Score): name is 1-100 characters with no newline, not only whitespace and
+with no control or invisible character (the service's name rule, src/lib/text-rules.ts); data_type is
 BOOLEAN, NUMERIC or CATEGORICAL, inferred from the value's Python type when omitted
 (bool or numpy.bool_ -> BOOLEAN, any number -> NUMERIC, str -> CATEGORICAL); None means "no value".
 A numpy scalar, a Decimal or another real number becomes the plain bool / int / float it converts
@@ -20,6 +21,41 @@ DATA_TYPES = ("BOOLEAN", "NUMERIC", "CATEGORICAL")
 # more: src/execution/result-validation.ts, RESULT_BOUNDS.maxMetadataDepth).
 MAX_METADATA_DEPTH = 64
 
+# Unicode's Default_Ignorable_Code_Point ranges (DerivedCoreProperties.txt, Unicode 15.1): the same
+# table as the service's name rule (src/lib/text-rules.ts), so a local run refuses what it refuses.
+_DEFAULT_IGNORABLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160), (0x17B4, 0x17B5),
+    (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E), (0x2060, 0x206F), (0x3164, 0x3164),
+    (0xFE00, 0xFE0F), (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)
+_BIDI_CONTROLS = {0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)}
+
+
+def invisible_character_problem(name: str) -> str | None:
+    """What breaks the name rule's character rules in ``name``, or None (docs/scores.md § Score).
+
+    Refused: control characters (U+0000-U+001F, U+007F-U+009F), U+2028/U+2029, and default-ignorable
+    characters (zero-width space, bidirectional overrides, soft hyphen...), except U+200C/U+200D
+    between two non-ASCII characters and variation selectors or tags after a non-ASCII character.
+    """
+    cps = [ord(c) for c in name]
+    for i, cp in enumerate(cps):
+        at = f"(character {i + 1})"
+        if cp <= 0x1F or 0x7F <= cp <= 0x9F or cp in (0x2028, 0x2029):
+            return f"must not contain the control character U+{cp:04X} {at}: a name is one line of visible text"
+        if not any(first <= cp <= last for first, last in _DEFAULT_IGNORABLE):
+            continue
+        before = cps[i - 1] if i > 0 else None
+        after = cps[i + 1] if i + 1 < len(cps) else None
+        if cp in (0x200C, 0x200D) and before is not None and before > 0x7F and after is not None and after > 0x7F:
+            continue
+        if (0xFE00 <= cp <= 0xFE0F or 0xE0020 <= cp <= 0xE007F) and before is not None and before > 0x7F:
+            continue
+        kind = "bidirectional control" if cp in _BIDI_CONTROLS else "invisible character"
+        return f"must not contain the {kind} U+{cp:04X} {at}: it makes a name display as another"
+    return None
+
 
 class ScoreError(ValueError):
     """A score that breaks the Score rules; the message names the score."""
@@ -30,7 +66,7 @@ class Score:
     """One named value written by an evaluator.
 
     Attributes:
-        name: 1-100 characters, no newline.
+        name: 1-100 characters, no newline, not only whitespace, nothing invisible.
         value: bool, int, float, str or None ("no value"); also numpy.bool_, any real number
             (numpy's, Decimal, Fraction), turned into the plain value it converts to when the
             score is made and again by ``validate`` (score_value.plain_value).
@@ -64,6 +100,11 @@ class Score:
         Decimal...) by its plain bool / int / float."""
         if not isinstance(self.name, str) or not 1 <= len(self.name) <= 100 or "\n" in self.name:
             raise ScoreError(f"score name {self.name!r}: must be a string of 1-100 characters with no newline")
+        if not self.name.strip():
+            raise ScoreError(f"score name {self.name!r}: must not be empty (it is only whitespace)")
+        problem = invisible_character_problem(self.name)
+        if problem:
+            raise ScoreError(f"score name {self.name!r}: {problem}")
         if self.data_type not in DATA_TYPES:
             raise ScoreError(f"score {self.name!r}: data_type must be one of {', '.join(DATA_TYPES)}")
         self._validate_metadata()

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { typeError } from "../../lib/validation.js";
 import { attributeEqualsSchema, spanNamePatternSchema } from "../evaluators/schemas.js";
+import { nameSchema } from "../../lib/text-rules.js";
 
 /** Shared input schemas of the backfills feature (GraphQL, CLI and MCP use the same). */
 
@@ -51,7 +52,7 @@ const instant = (what: string) =>
 export const backfillInputSchema = z
   .object({
     evaluatorId: z.string({ error: typeError("an evaluator id") }).describe("The evaluator to run."),
-    name: z.string({ error: typeError("a string") }).trim().min(1, "must not be empty").max(200, "must be at most 200 characters").describe("Defaults to the evaluator's name and the window to the second (UTC), with a suffix (2), (3), … when the workspace already has that name.").optional(),
+    name: nameSchema(200).describe("Defaults to the evaluator's name and the window to the second (UTC), with a suffix (2), (3), … when the workspace already has that name.").optional(),
     templateVersion: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").describe("Run this version of its template (default: the version it runs now: its pin, else the latest).").optional(),
     windowStart: instant("windowStart").describe("Spans that started at or after this."),
     windowEnd: instant("windowEnd").describe("Spans that started before this (default now): at most 90 days after windowStart, not in the future.").optional(),

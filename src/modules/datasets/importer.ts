@@ -54,7 +54,8 @@ function describe(issues: { path: string; message: string }[]): string {
  * never sit in memory, and a failed import leaves nothing behind. The dataset row is locked for
  * the import, so concurrent imports into one dataset append one after the other.
  *
- * Bad lines (not JSON, or not the items shape) are reported by line number. `abort` (the default)
+ * Bad lines (not UTF-8, longer than 1 MiB, not JSON, holding what cannot be stored — U+0000, a
+ * lone surrogate, nesting past 64 — or not the items shape) are reported by line number. `abort` (the default)
  * imports nothing when any line is bad, reading on to report every bad line; `skip` imports the
  * good lines and reports the bad ones.
  * @throws BadUserInputError in `abort` mode when a line is bad (issues at `line N`), or when the
@@ -79,7 +80,7 @@ export async function importJsonLines(prisma: PrismaClient, target: ImportTarget
         chunk = [];
       };
       for await (const entry of readJsonLines(stream)) {
-        const parsed = entry.error === undefined ? itemColumnsOf(entry.value, entry.text) : null;
+        const parsed = entry.error === undefined ? itemColumnsOf(entry.value) : null;
         const message = entry.error ?? (parsed?.issues ? describe(parsed.issues) : undefined);
         if (message !== undefined || !parsed?.columns) {
           badLineCount += 1;

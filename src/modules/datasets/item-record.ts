@@ -1,4 +1,5 @@
 import { toInputIssues, type InputIssue } from "../../lib/errors.js";
+import { unstorableValues } from "../../lib/json-safety.js";
 import { itemLineSchema, type ItemLine } from "./schemas.js";
 
 /** The columns of a DatasetItem that come from one line (no dataset, workspace or position); null = SQL NULL. */
@@ -24,15 +25,18 @@ function spansOf(line: ItemLine): unknown[] | null {
 const orNull = (value: unknown) => (value === undefined ? null : value);
 
 /**
- * Turns the parsed JSON value of one items.jsonl line into DatasetItem columns. Pure.
- * @param text the line's JSON text, to refuse U+0000 (PostgreSQL cannot store it in jsonb).
+ * Turns the parsed JSON value of one items.jsonl line into DatasetItem columns. Pure. The checks
+ * GraphQL variables get come first, iteratively (so a line nested 100,000 deep is answered, not a
+ * stack overflow): U+0000 and lone surrogates (PostgreSQL's jsonb refuses both), non-finite
+ * numbers, nesting past 64 — each at its field's path.
  * @returns the columns, or the issues (paths like `tool_calls[0].name`) when the value breaks the shape.
  */
-export function itemColumnsOf(value: unknown, text?: string): { columns: ItemColumns; issues: null } | { columns: null; issues: InputIssue[] } {
+export function itemColumnsOf(value: unknown): { columns: ItemColumns; issues: null } | { columns: null; issues: InputIssue[] } {
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return { columns: null, issues: [{ path: "", message: "must be a JSON object" }] };
   }
-  if (text?.includes("\\u0000")) return { columns: null, issues: [{ path: "", message: "holds the character U+0000, which cannot be stored" }] };
+  const unstorable = unstorableValues(value);
+  if (unstorable.length) return { columns: null, issues: unstorable };
   const parsed = itemLineSchema.safeParse(value);
   if (!parsed.success) return { columns: null, issues: toInputIssues(parsed.error.issues) };
   const line = parsed.data;

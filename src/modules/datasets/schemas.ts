@@ -1,14 +1,11 @@
 import { z } from "zod";
+import { nameSchema } from "../../lib/text-rules.js";
 import { typeError } from "../../lib/validation.js";
 
 /** Shared input schemas of the datasets feature (GraphQL, CLI and MCP use the same). */
 
 /** A dataset's name: unique in the workspace. */
-export const datasetNameSchema = z
-  .string({ error: typeError("a string") })
-  .trim()
-  .min(1, "must not be empty")
-  .max(200, "must be at most 200 characters");
+export const datasetNameSchema = nameSchema(200);
 
 /** A dataset's description: free text. */
 export const datasetDescriptionSchema = z.string({ error: typeError("a string") }).max(2000, "must be at most 2000 characters");

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { nestingDepth, RESULT_BOUNDS } from "../../execution/result-validation.js";
 import { EVALUATOR_KINDS, SCORE_DATA_TYPES } from "../../lib/closed-lists.js";
+import { exactNameSchema, nameSchema } from "../../lib/text-rules.js";
 import { typeError } from "../../lib/validation.js";
 
 /** Most dependencies of one evaluator. */
@@ -10,7 +12,7 @@ export { EVALUATOR_KINDS, type EvaluatorKind } from "../../lib/closed-lists.js";
 
 /** A gate of a dependency input: the dependency's score that must pass, and the NUMERIC threshold. */
 export const gateInputSchema = z.object({
-  score: z.string({ error: typeError("a score name") }).trim().min(1, "must not be empty").max(100, "must be at most 100 characters").describe("The dependency's score name, e.g. is_json."),
+  score: nameSchema(100).describe("The dependency's score name, e.g. is_json."),
   at: z.number({ error: typeError("a number") }).finite("must be a finite number").nullable().optional().describe("The threshold of a NUMERIC score (default 0.5)."),
 });
 
@@ -34,11 +36,7 @@ export const evaluatorKindSchema = z.enum(EVALUATOR_KINDS, { error: `must be one
 /** One score posted for an external evaluator (docs/scores.md § Score). */
 export const postedScoreSchema = z
   .object({
-    name: z
-      .string({ error: typeError("a string") })
-      .min(1, "must not be empty")
-      .max(100, "must be at most 100 characters")
-      .refine((n) => !/[\r\n]/.test(n), "must not contain a newline"),
+    name: exactNameSchema(100),
     value: z
       .union([z.boolean(), z.number().finite(), z.string().max(1_000, "must be at most 1,000 characters"), z.null()], {
         error: "must be true/false, a finite number, a string or null",
@@ -47,7 +45,20 @@ export const postedScoreSchema = z
     dataType: z.enum(SCORE_DATA_TYPES, { error: "must be BOOLEAN, NUMERIC or CATEGORICAL" }).nullable().optional(),
     higherIsBetter: z.boolean({ error: typeError("true or false") }).nullable().optional().describe("Default true."),
     comment: z.string({ error: typeError("a string") }).max(4_000, "must be at most 4,000 characters").nullable().optional(),
-    metadata: z.record(z.string(), z.unknown(), { error: "must be an object" }).nullable().optional(),
+    metadata: z
+      .record(z.string(), z.unknown(), { error: "must be an object" })
+      .superRefine((m, ctx) => {
+        // The bounds of a code evaluator's score metadata (src/execution/result-validation.ts), so a
+        // posted score is held to what a computed one is.
+        if (nestingDepth(m, RESULT_BOUNDS.maxMetadataDepth) > RESULT_BOUNDS.maxMetadataDepth) {
+          ctx.addIssue({ code: "custom", message: `must nest at most ${RESULT_BOUNDS.maxMetadataDepth} levels deep` });
+          return;
+        }
+        const bytes = Buffer.byteLength(JSON.stringify(m), "utf8");
+        if (bytes > RESULT_BOUNDS.maxMetadataBytes) ctx.addIssue({ code: "custom", message: `must be at most ${RESULT_BOUNDS.maxMetadataBytes} bytes of JSON (got ${bytes}), as a code evaluator's score metadata` });
+      })
+      .nullable()
+      .optional(),
   })
   .superRefine((score, ctx) => {
     const type = score.dataType ?? inferDataType(score.value);

@@ -5,6 +5,7 @@ import type { Principal } from "../../lib/principal.js";
 import type { ReleaseDeps } from "./release.js";
 import { postedScoresSchema } from "./schemas.js";
 import { insertPostedRun, type SubmitScoresResult } from "./submit.js";
+import { requireLookupName } from "../../lib/id-or-name.js";
 
 /** The input of submitScores for a dataset item of an experiment. */
 export interface SubmitExperimentScoresInput {
@@ -36,6 +37,7 @@ export async function submitExperimentScores(deps: ReleaseDeps, principal: Princ
   if (item.datasetId !== experiment.datasetId || item.position >= experiment.itemCount) {
     issues.push({ path: "datasetItemId", message: "is not an item of this experiment (another dataset, or added after the experiment was created)" });
   }
+  requireLookupName(input.evaluator, "evaluator");
   const evaluator = await prisma.evaluator.findFirst({
     where: { workspaceId, archivedAt: null, OR: [...(isUuid(input.evaluator) ? [{ id: input.evaluator }] : []), { liveName: input.evaluator }] },
   });

@@ -10,6 +10,7 @@ import type { Principal } from "../../lib/principal.js";
 import { lockSpan } from "./input-runs.js";
 import { rerunAfterPost, type ReleaseDeps } from "./release.js";
 import { inferDataType, postedScoresSchema, type PostedScore } from "./schemas.js";
+import { requireLookupName } from "../../lib/id-or-name.js";
 
 /** The input of submitScores. */
 export interface SubmitScoresInput {
@@ -75,6 +76,7 @@ export async function submitScores(deps: ReleaseDeps, principal: Principal, inpu
   const { data: scores, issues } = parseIssues(postedScoresSchema, input.scores, "scores");
   const span = isUuid(input.spanId) ? await prisma.span.findFirst({ where: { id: input.spanId, workspaceId }, select: { id: true } }) : null;
   if (!span) throw new NotFoundError("span", input.spanId);
+  requireLookupName(input.evaluator, "evaluator");
   const evaluator = await prisma.evaluator.findFirst({
     where: { workspaceId, archivedAt: null, OR: [...(isUuid(input.evaluator) ? [{ id: input.evaluator }] : []), { liveName: input.evaluator }] },
   });

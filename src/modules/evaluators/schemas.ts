@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ISOLATIONS, SPAN_KINDS } from "../../lib/closed-lists.js";
+import { notBlank, nameSchema, visibleText } from "../../lib/text-rules.js";
 import { typeError } from "../../lib/validation.js";
 import { dependenciesInputSchema, evaluatorKindSchema } from "../dependencies/schemas.js";
 
@@ -8,12 +9,8 @@ import { dependenciesInputSchema, evaluatorKindSchema } from "../dependencies/sc
 /** The span kinds an evaluator can run on (the span model's kinds, declared in src/lib/closed-lists.ts). */
 export { SPAN_KINDS, type SpanKind } from "../../lib/closed-lists.js";
 
-/** An evaluator's name: unique among the workspace's live evaluators. */
-export const evaluatorNameSchema = z
-  .string({ error: typeError("a string") })
-  .trim()
-  .min(1, "must not be empty")
-  .max(100, "must be at most 100 characters");
+/** An evaluator's name: unique among the workspace's live evaluators (the name rule of src/lib/text-rules.ts). */
+export const evaluatorNameSchema = nameSchema(100);
 
 /** The kind of span the evaluator runs on. */
 export const spanKindSchema = z.enum(SPAN_KINDS, { error: `must be one of ${SPAN_KINDS.join(", ")}` });
@@ -23,13 +20,20 @@ export const spanNamePatternSchema = z
   .string({ error: typeError("a string") })
   .min(1, "must not be empty (use null to match every name)")
   .max(256, "must be at most 256 characters")
+  .superRefine(notBlank)
+  .superRefine(visibleText)
   .nullable();
 
-/** Span attributes that must be equal: flat key → string, number or boolean; at most 32. */
+/** Longest string value of an `attributeEquals` condition (a span attribute compared for equality). */
+export const MAX_ATTRIBUTE_VALUE_CHARS = 1_000;
+
+/** Span attributes that must be equal: flat key → string (at most 1,000 characters), finite number or boolean; at most 32. */
 export const attributeEqualsSchema = z
   .record(
-    z.string().min(1, "attribute keys must not be empty").max(256, "attribute keys must be at most 256 characters"),
-    z.union([z.string(), z.number(), z.boolean()], { error: "must be a string, a number or a boolean" }),
+    z.string().min(1, "attribute keys must not be empty").max(256, "attribute keys must be at most 256 characters").superRefine(notBlank).superRefine(visibleText),
+    z.union([z.string().max(MAX_ATTRIBUTE_VALUE_CHARS, `must be at most ${MAX_ATTRIBUTE_VALUE_CHARS} characters`), z.number().finite("must be a finite number"), z.boolean()], {
+      error: "must be a string, a number or a boolean",
+    }),
     { error: "must be an object of attribute key to value" },
   )
   .refine((value) => Object.keys(value).length <= 32, "must have at most 32 attributes");

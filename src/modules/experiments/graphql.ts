@@ -3,7 +3,7 @@ import type { Experiment } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
 import type { ExperimentEvaluatorSource, ExperimentStatus, RunOutcome } from "../../lib/closed-lists.js";
 import { ExperimentEvaluatorSourceEnum, ExperimentStatusEnum, RunOutcomeEnum } from "../../graphql/enums.js";
-import { pageSizeExtension, type PageSize } from "../../graphql/connections.js";
+import { PAGE_SIZE, pageSizeExtension, type PageSize } from "../../graphql/connections.js";
 import { DatasetItemRef, DatasetRef } from "../datasets/graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { scoreSummaryFields } from "../runs/score-summary-graphql.js";
@@ -94,8 +94,8 @@ const ItemFilterRef = builder.inputType("ExperimentItemFilter", {
   }),
 });
 
-/** Items of an experiment page in bigger steps than other connections (results are read in bulk). */
-const ITEMS_PAGE_SIZE: PageSize = { default: 50, max: 500 };
+/** Items of an experiment: 50 by default (results are read in bulk), at most 100 like every connection. */
+const ITEMS_PAGE_SIZE: PageSize = { default: 50, max: PAGE_SIZE.max };
 
 /** An experiment of the caller's workspace. */
 export const ExperimentRef = builder.prismaNode("Experiment", {

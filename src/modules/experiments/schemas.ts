@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { RUN_OUTCOMES } from "../../lib/closed-lists.js";
+import { nameSchema } from "../../lib/text-rules.js";
 import { typeError } from "../../lib/validation.js";
 
 /**
@@ -34,7 +35,7 @@ const idList = (what: string) =>
 export const createExperimentInputSchema = z
   .object({
     datasetId: z.string({ error: typeError("a dataset id") }),
-    name: z.string({ error: typeError("a string") }).trim().min(1, "must not be empty").max(200, "must be at most 200 characters").optional().describe("Defaults to the dataset's name and the time."),
+    name: nameSchema(200).optional().describe("Defaults to the dataset's name and the time."),
     evaluatorIds: idList("evaluator").optional().describe("Evaluators to run, with their own setting values."),
     templateIds: idList("template").optional().describe("Templates to run with their defaults (when no evaluator is given for them)."),
     batchSize: z

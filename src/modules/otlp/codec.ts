@@ -5,6 +5,8 @@
  * string). Both decode to the same protobufjs message, generated from the official .proto files
  * in proto/ (scripts/generate-otlp-proto.sh).
  */
+import protobuf from "protobufjs/minimal.js";
+import { decodeUtf8Strict, utf8Problem } from "../../lib/utf8.js";
 import { google, opentelemetry } from "./generated/otlp.js";
 
 const { ExportTraceServiceRequest, ExportTraceServiceResponse } = opentelemetry.proto.collector.trace.v1;
@@ -65,17 +67,36 @@ function idsToBytes(body: Record<string, unknown>): void {
 }
 
 /**
+ * A protobuf reader whose strings must be valid UTF-8 (proto3 requires it of `string` fields, and
+ * Go's and Java's parsers refuse it): protobufjs would decode bad bytes to U+FFFD and store a span
+ * name or attribute the client never sent.
+ */
+class StrictUtf8Reader extends protobuf.Reader {
+  override string(): string {
+    try {
+      return decodeUtf8Strict(this.bytes());
+    } catch (error) {
+      throw new OtlpDecodeError(`a string field is ${error instanceof Error ? error.message : "not valid UTF-8"}`);
+    }
+  }
+}
+
+/**
  * Decodes a request body. @throws OtlpDecodeError naming what is wrong (not protobuf, not JSON,
- * not an object, a field of the wrong type, a non-hex id).
+ * not UTF-8 — the JSON body, or a string field of protobuf —, not an object, a field of the wrong
+ * type, a non-hex id).
  */
 export function decodeTraceRequest(body: Uint8Array, encoding: OtlpEncoding): TraceRequest {
   if (encoding === "protobuf") {
     try {
-      return ExportTraceServiceRequest.decode(body);
+      return ExportTraceServiceRequest.decode(new StrictUtf8Reader(body));
     } catch (error) {
+      if (error instanceof OtlpDecodeError) throw error;
       throw new OtlpDecodeError(`not a protobuf ExportTraceServiceRequest: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
+  const notUtf8 = utf8Problem(body);
+  if (notUtf8) throw new OtlpDecodeError(`the body ${notUtf8.replace(": save the file as UTF-8", "")}`);
   let parsed: unknown;
   try {
     parsed = JSON.parse(Buffer.from(body).toString("utf8"));

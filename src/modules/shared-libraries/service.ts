@@ -4,6 +4,7 @@ import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { formatPosition } from "../../lib/inspect-python.js";
 import { parseIssues } from "../../lib/validation.js";
+import { requireLookupName } from "../../lib/id-or-name.js";
 import { authorKeyOf, type Principal } from "../../lib/principal.js";
 import { unifiedDiff } from "./diff.js";
 import { inspectLibrary, type LibraryInspector } from "./inspect-library.js";
@@ -56,6 +57,7 @@ export function createSharedLibraryService(deps: { prisma: PrismaClient; logger:
 
   /** The library of the workspace named `name`. @throws NotFoundError */
   async function getLibrary(workspaceId: string, name: string): Promise<SharedLibrary> {
+    requireLookupName(name, "name");
     const library = isLibraryName(name) ? await prisma.sharedLibrary.findUnique({ where: { workspaceId_name: { workspaceId, name } } }) : null;
     if (!library) throw new NotFoundError("shared library", name);
     return library;
@@ -144,7 +146,7 @@ export function createSharedLibraryService(deps: { prisma: PrismaClient; logger:
 
     /** The library of the workspace named `name`, or null (a foreign or malformed name reads as absent). */
     async findLibrary(workspaceId: string, name: string): Promise<SharedLibrary | null> {
-      if (!isLibraryName(name)) return null;
+      if (!isLibraryName(requireLookupName(name, "name"))) return null;
       return prisma.sharedLibrary.findUnique({ where: { workspaceId_name: { workspaceId, name } } });
     },
 
@@ -193,7 +195,7 @@ export function createSharedLibraryService(deps: { prisma: PrismaClient; logger:
      * @throws NotFoundError for an unknown library; ConflictError while pinned.
      */
     async deleteLibrary(workspaceId: string, name: string): Promise<{ id: string; name: string }> {
-      if (!isLibraryName(name)) throw new NotFoundError("shared library", name);
+      if (!isLibraryName(requireLookupName(name, "name"))) throw new NotFoundError("shared library", name);
       return prisma.$transaction(async (tx) => {
         const locked = await tx.$queryRaw<{ id: string }[]>`
           SELECT id FROM "SharedLibrary" WHERE "workspaceId" = ${workspaceId}::uuid AND name = ${name} FOR UPDATE`;

@@ -9,6 +9,7 @@ import { DependencyWaitRef } from "../dependencies/waiting-graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { RunRef } from "../runs/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
+import { requireLookupName } from "../../lib/id-or-name.js";
 import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH, spanFilterFieldsSchema } from "./schemas.js";
 import { spanCursor, type EvaluationBacklog, type IngestResult, type MatchExplanation } from "./service.js";
 
@@ -174,7 +175,7 @@ builder.queryFields((t) => ({
     description: "The spans of a trace (by its trace id), ordered by start time.",
     args: { traceId: t.arg.string({ required: true }) },
     resolve: async (_root, args, ctx) => {
-      const spans = await ctx.services.spans.traceSpans(ctx.principal.workspaceId, args.traceId);
+      const spans = await ctx.services.spans.traceSpans(ctx.principal.workspaceId, requireLookupName(args.traceId, "traceId"));
       if (spans.length === 0) throw new NotFoundError("trace", args.traceId);
       return { traceId: args.traceId, spans };
     },

@@ -3,6 +3,7 @@ import { toInputIssues } from "../../lib/errors.js";
 import { RUN_OUTCOMES, SPAN_KINDS, SPAN_STATUSES, type SpanKind } from "../../lib/closed-lists.js";
 import { unstorableValues } from "../../lib/json-safety.js";
 import { EPOCH_RULE, epochToMillis } from "../../lib/epoch.js";
+import { exactNameSchema, notBlank, visibleText } from "../../lib/text-rules.js";
 
 /** Shared input schemas of the spans feature (GraphQL, CLI and MCP use the same). */
 
@@ -16,11 +17,14 @@ export const MAX_SPAN_BYTES = 1024 * 1024;
 /** The span status codes of OpenTelemetry (declared in src/lib/closed-lists.ts). */
 export { SPAN_STATUSES } from "../../lib/closed-lists.js";
 
+/** A trace or span id: 1 to 128 characters, not only whitespace, nothing invisible (src/lib/text-rules.ts). */
 const id = (what: string) =>
   z
     .string({ error: (i) => (i.input === undefined ? "is required" : `must be a string (the ${what})`) })
     .min(1, "must not be empty")
-    .max(128, "must be at most 128 characters");
+    .max(128, "must be at most 128 characters")
+    .superRefine(notBlank)
+    .superRefine(visibleText);
 
 /** The filters of a span listing; every given one must hold. Score filters apply to one score of one run. */
 export const spanFilterFieldsSchema = z.object({
@@ -89,7 +93,7 @@ export const spanInputSchema = z
     traceId: id("trace id"),
     spanId: id("span id"),
     parentSpanId: id("parent span id").nullish(),
-    name: z.string({ error: (i) => (i.input === undefined ? "is required" : "must be a string") }).min(1, "must not be empty").max(256, "must be at most 256 characters"),
+    name: exactNameSchema(256, { error: (i) => (i.input === undefined ? "is required" : "must be a string") }),
     kind: z.enum(SPAN_KINDS, { error: `must be one of ${SPAN_KINDS.join(", ")}` }).optional(),
     startTime: instant.optional(),
     endTime: instant.nullish(),
@@ -176,24 +180,11 @@ export function defaultKind(attrs: Record<string, unknown>, input?: unknown): Sp
   return "other";
 }
 
-/** True when any string (or object key) in a JSON value holds U+0000. */
-function containsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (typeof value === "object" && value !== null) {
-    return Object.entries(value).some(([key, v]) => key.includes("\u0000") || containsNul(v));
-  }
-  return false;
-}
-
 /** Validates one span and fills its defaults. `now` is the ingest time (default startTime). */
 export function normaliseSpan(raw: unknown, now: Date): { span: NormalisedSpan } | { issues: { path: string; message: string }[] } {
-  // PostgreSQL stores no U+0000 in text or jsonb: refuse the span here, by index, not the batch later.
-  if (containsNul(raw)) {
-    return { issues: [{ path: "", message: "must not contain the character U+0000 (PostgreSQL cannot store it)" }] };
-  }
-  // Lone surrogates (traceId and spanId included), 1e400 and absurd nesting: refused, never stored changed.
-  const unstorable = unstorableValues(raw, { nul: false });
+  // U+0000 (PostgreSQL stores none in text or jsonb), lone surrogates (traceId and spanId
+  // included), 1e400 and absurd nesting: refused at their field's path, never stored changed.
+  const unstorable = unstorableValues(raw);
   if (unstorable.length) return { issues: unstorable };
   const parsed = spanInputSchema.safeParse(raw);
   if (!parsed.success) {

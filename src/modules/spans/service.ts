@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Run, Span } from "../../generated/prisma/client.js";
 import { BadUserInputError, LimitExceededError, NotFoundError, RateLimitedError, type InputIssue } from "../../lib/errors.js";
 import { isInfrastructureError } from "../../lib/infra-errors.js";
-import { unstorableValues } from "../../lib/json-safety.js";
+import { largestField, unstorableValues } from "../../lib/json-safety.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
@@ -171,7 +171,7 @@ export function createSpanService(deps: {
     if (!Array.isArray(spans)) throw new BadUserInputError([{ path: "spans", message: "must be a list of spans" }]);
     if (spans.length > MAX_SPANS_PER_BATCH) throw new LimitExceededError(`at most ${MAX_SPANS_PER_BATCH} spans per batch (got ${spans.length}): split the batch`);
     // Checked first, iteratively: a span nested 100,000 deep would overflow JSON.stringify's stack.
-    const unstorable = spans.map((s) => unstorableValues(s, { nul: false }));
+    const unstorable = spans.map((s) => unstorableValues(s));
     const sizes = spans.map((s, i) => (unstorable[i]!.length ? 0 : Buffer.byteLength(JSON.stringify(s) ?? "", "utf8")));
     const total = sizes.reduce((a, b) => a + b, 0);
     if (total > MAX_BATCH_BYTES) throw new LimitExceededError(`at most ${MAX_BATCH_BYTES} bytes of spans per batch (got ${total}): split the batch`);
@@ -194,7 +194,10 @@ export function createSpanService(deps: {
         return;
       }
       if (sizes[index]! > MAX_SPAN_BYTES) {
-        rejected.push({ index, issues: [{ path: "", message: `a span must be at most ${MAX_SPAN_BYTES} bytes of JSON (got ${sizes[index]})` }] });
+        // Named at the field that makes it large (`input`, `attributes.prompt`), not at the bare span.
+        const largest = largestField(raw);
+        const message = `makes the span ${sizes[index]} bytes of JSON; a span is at most ${MAX_SPAN_BYTES} bytes`;
+        rejected.push({ index, issues: [{ path: largest?.path ?? "", message: largest ? `is ${largest.bytes} bytes of JSON, which ${message}` : message }] });
         return;
       }
       const result = normaliseSpan(raw, now);

@@ -1,15 +1,12 @@
 import { z } from "zod";
 import type { InputIssue } from "../../lib/errors.js";
+import { nameSchema } from "../../lib/text-rules.js";
 import { parseIssues, typeError } from "../../lib/validation.js";
 import { parseLibraryPins } from "../shared-libraries/schemas.js";
 import { validateParamSpecs, type ParamSpec } from "./settings.js";
 
 /** Shared input schemas of the templates feature (GraphQL, CLI and MCP use the same). */
-export const templateNameSchema = z
-  .string({ error: typeError("a string") })
-  .trim()
-  .min(1, "must not be empty")
-  .max(100, "must be at most 100 characters");
+export const templateNameSchema = nameSchema(100);
 
 /** A template's description: free text, at most 2,000 characters. */
 export const templateDescriptionSchema = z.string({ error: typeError("a string") }).max(2000, "must be at most 2000 characters");
