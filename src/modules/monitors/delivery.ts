@@ -11,7 +11,7 @@ import { signWebhook } from "./signature.js";
  * Sending alert deliveries (docs/monitors.md § Deliveries): one attempt per `monitor-delivery`
  * job, claimed in Postgres first (so two workers never send the same attempt), then the POST, then
  * its answer appended to the delivery's log. 2xx: delivered. A refusal that retrying cannot fix
- * (4xx other than 408 and 429): failed at once. Anything else (5xx, 408, 429, no answer) is tried
+ * (4xx other than 408 and 429; an address refused as private; secrets that do not open): failed at once. Anything else (5xx, 408, 429, no answer) is tried
  * again after a backoff doubling from ALERT_RETRY_BASE_MS, up to ALERT_DELIVERY_ATTEMPTS.
  */
 
@@ -75,18 +75,18 @@ export function createDeliverySender(deps: { prisma: PrismaClient; queues: Queue
       const payload = delivery.payload as unknown as AlertEventPayload;
       const body = JSON.stringify(destination.kind === "slack" ? slackMessage(payload) : payload);
       const now = clock.now();
-      let answer;
+      let answer: { statusCode: number | null; body: string; error: string | null; refused?: boolean; durationMs: number };
       try {
         const url = secrets.open(destination.urlSealed, destination.id);
         const headers = destination.kind === "webhook" && destination.secretSealed ? signWebhook(secrets.open(destination.secretSealed, destination.id), body, now.getTime() / 1000, delivery.id) : {};
         answer = await postJson(url, body, headers, { timeoutMs: options.timeoutMs, allowPrivate: options.allowPrivate });
       } catch (error) {
         // A secret that does not open (another key): never retried, and never logged with the secret.
-        answer = { statusCode: null, body: "", error: `the destination's secrets do not open: ${error instanceof Error ? error.message : "unknown"}`, durationMs: 0 };
+        answer = { statusCode: null, body: "", error: `the destination's secrets do not open: ${error instanceof Error ? error.message : "unknown"}`, refused: true, durationMs: 0 };
       }
       const code = answer.statusCode;
       const ok = code !== null && code >= 200 && code < 300;
-      const permanent = (code !== null && code >= 400 && code < 500 && code !== 408 && code !== 429) || answer.error?.startsWith("the destination's secrets") === true;
+      const permanent = (code !== null && code >= 400 && code < 500 && code !== 408 && code !== 429) || answer.refused === true;
       const result: AttemptResult = ok ? "delivered" : permanent || attempt >= options.maxAttempts ? "failed" : "retrying";
       const entry: AttemptLogEntry = { attempt, at: now.toISOString(), statusCode: code, body: answer.body, error: answer.error, durationMs: answer.durationMs };
       const delay = retryDelayMs(attempt, options.retryBaseMs);

@@ -30,6 +30,8 @@ export interface PostAnswer {
   /** The response body, cut to 1 KiB. */
   body: string;
   error: string | null;
+  /** True when the address was refused before connecting (private or loopback): retrying cannot help. */
+  refused?: boolean;
   durationMs: number;
 }
 
@@ -63,7 +65,7 @@ export function postJson(url: string, body: string, headers: Record<string, stri
     }
     const host = target.hostname.replace(/^\[|\]$/g, "");
     if (!options.allowPrivate && isIP(host) && isPrivateAddress(host)) {
-      return resolve(done({ statusCode: null, body: "", error: `${host} is a private or loopback address (set ALERT_ALLOW_PRIVATE_DESTINATIONS=true to allow)` }));
+      return resolve(done({ statusCode: null, body: "", error: `${host} is a private or loopback address (set ALERT_ALLOW_PRIVATE_DESTINATIONS=true to allow)`, refused: true }));
     }
     const send = target.protocol === "https:" ? httpsRequest : httpRequest;
     const req = send(
@@ -86,7 +88,7 @@ export function postJson(url: string, body: string, headers: Record<string, stri
       },
     );
     req.on("timeout", () => req.destroy(new Error(`no answer within ${options.timeoutMs} ms`)));
-    req.on("error", (error) => resolve(done({ statusCode: null, body: "", error: error.message })));
+    req.on("error", (error) => resolve(done({ statusCode: null, body: "", error: error.message, ...((error as NodeJS.ErrnoException).code === "EPRIVATE" ? { refused: true } : {}) })));
     req.end(body);
   });
 }
