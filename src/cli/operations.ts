@@ -1,5 +1,6 @@
 import type { ApiClient } from "./client.js";
 import { CliError } from "./exit-codes.js";
+import { createMonitorOperations } from "./monitor-operations.js";
 
 /**
  * The GraphQL operations of the CLI and the MCP tools, one typed function each. Both adapters
@@ -234,6 +235,8 @@ export function createOperations(api: ApiClient) {
     (await api.request<{ evaluator: EvaluatorRecord }>(`query($id: ID, $name: String) { evaluator(id: $id, name: $name) { ${EVALUATOR} } }`, idOrName("Evaluator", ref))).evaluator;
 
   return {
+    /** Monitors, alert destinations and deliveries (their own file: monitor-operations.ts). */
+    monitors: createMonitorOperations(api),
     viewer: async () => (await api.request<{ viewer: { workspace: { id: string; name: string }; apiKey: { name: string; prefix: string } } }>(`{ viewer { workspace { id name } apiKey { name prefix } } }`)).viewer,
 
     listStarters: async () =>

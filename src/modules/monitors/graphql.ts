@@ -178,8 +178,9 @@ builder.queryFields((t) => ({
     type: "Monitor",
     cursor: "id",
     description: "The workspace's monitors, newest first.",
-    args: { state: t.arg({ type: StateEnum, ...describedBy(listMonitorsInputSchema)("state") }), evaluatorId: t.arg.globalID({ for: EvaluatorRef, ...describedBy(listMonitorsInputSchema)("evaluatorId") }) },
-    resolve: (query, _root, args, ctx) => ctx.services.monitors.listMonitors(ctx.principal, { ...(args.state ? { state: args.state } : {}), ...(args.evaluatorId ? { evaluatorId: args.evaluatorId.id } : {}) }, query),
+    args: { state: t.arg({ type: StateEnum, ...describedBy(listMonitorsInputSchema)("state") }), evaluatorId: t.arg.globalID({ for: EvaluatorRef, ...describedBy(listMonitorsInputSchema)("evaluatorId") }), name: t.arg.string(describedBy(listMonitorsInputSchema)("name")) },
+    resolve: (query, _root, args, ctx) =>
+      ctx.services.monitors.listMonitors(ctx.principal, { ...(args.state ? { state: args.state } : {}), ...(args.evaluatorId ? { evaluatorId: args.evaluatorId.id } : {}), ...(args.name != null ? { name: args.name } : {}) }, query),
   }),
   monitor: t.prismaField({
     type: "Monitor",

@@ -139,6 +139,7 @@ export const muteMonitorInputSchema = z
 export const listMonitorsInputSchema = z.object({
   state: z.enum(MONITOR_STATES, { error: `must be one of ${MONITOR_STATES.join(", ")}` }).optional().describe("Only monitors in this state."),
   evaluatorId: z.string().optional().describe("Only monitors of this evaluator."),
+  name: z.string().optional().describe("Only the monitor with this name."),
 });
 
 /** The input of createAlertDestination. */

@@ -189,6 +189,7 @@ export function createMonitorService(deps: MonitorServiceDeps) {
       const where: Prisma.MonitorWhereInput = { workspaceId: principal.workspaceId };
       if (data.state) where.state = data.state;
       if (data.evaluatorId) where.evaluatorId = uuidOrNil(data.evaluatorId);
+      if (data.name !== undefined) where.name = data.name;
       return prisma.monitor.findMany({ ...page, where, orderBy: [{ createdAt: "desc" }, { id: "desc" }] }) as Promise<Monitor[]>;
     },
 
