@@ -156,7 +156,7 @@ CREATE INDEX "AlertDelivery_workspaceId_createdAt_idx" ON "AlertDelivery"("works
 CREATE INDEX "AlertDelivery_destinationId_idx" ON "AlertDelivery"("destinationId");
 
 -- CreateIndex
-CREATE INDEX "Run_evaluatorId_createdAt_outcome_spanId_idx" ON "Run"("evaluatorId", "createdAt", "outcome", "spanId");
+CREATE INDEX "Run_evaluatorId_createdAt_outcome_spanId_templateVersionId_idx" ON "Run"("evaluatorId", "createdAt", "outcome", "spanId", "templateVersionId");
 
 -- CreateIndex
 CREATE INDEX "Score_evaluatorId_name_createdAt_numericValue_dataType_high_idx" ON "Score"("evaluatorId", "name", "createdAt", "numericValue", "dataType", "higherIsBetter", "spanId");

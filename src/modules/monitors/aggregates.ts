@@ -8,8 +8,10 @@ import { passedSql } from "../runs/passed.js";
  * Reads). Every read is one range scan of an index chosen for it:
  * - one score name: `Score (evaluatorId, name, createdAt, numericValue, dataType, higherIsBetter, spanId)`,
  *   an index-only scan (every column read is in the index);
- * - runs: `Run (evaluatorId, createdAt, outcome, spanId)`, index-only too;
- * - per template version (baseline previous_version): the score index, then the run by primary key;
+ * - runs: `Run (evaluatorId, createdAt, outcome, spanId, templateVersionId)`, index-only too;
+ * - per template version (baseline previous_version): that run index over the window, then each
+ *   run's score by `Score (runId, name)` (a score is written in the same statement as its run, with
+ *   the same createdAt, so the run's window is the score's);
  * - backlog: `OwedEvaluation (evaluatorId, createdAt)`.
  * Windows are half-open, [start, end), over the time a run (and its scores) was recorded. Only runs
  * on spans count (live and backfill), never experiment runs.
@@ -150,8 +152,8 @@ export async function versionAggregates(prisma: PrismaClient, q: WindowQuery): P
   if (q.scoreName === null) return [];
   const rows = await prisma.$queryRaw<(ScoreRow & { tv: string; version: number })[]>`
     SELECT r."templateVersionId" AS tv, v.version, ${scoreColumns(null)}
-    FROM "Score" s JOIN "Run" r ON r.id = s."runId" JOIN "TemplateVersion" v ON v.id = r."templateVersionId"
-    WHERE ${scoreWhere({ ...q, scoreName: q.scoreName })}
+    FROM "Run" r JOIN "Score" s ON s."runId" = r.id AND s.name = ${q.scoreName} JOIN "TemplateVersion" v ON v.id = r."templateVersionId"
+    WHERE r."evaluatorId" = ${q.evaluatorId}::uuid AND r."createdAt" >= ${q.start} AND r."createdAt" < ${q.end} AND r."spanId" IS NOT NULL
     GROUP BY 1, 2 ORDER BY 2 DESC`;
   return rows.map((r) => ({ templateVersionId: r.tv, version: r.version, ...fromScoreRow(q.metric, r) }));
 }
