@@ -5,6 +5,8 @@
 // loopback address is refused unless private destinations are allowed.
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server } from "node:http";
+import { Writable } from "node:stream";
+import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
@@ -222,6 +224,31 @@ describe("private addresses", () => {
       expect(hook.received).toHaveLength(0);
     } finally {
       await strict.close();
+      await hook.close();
+    }
+  });
+});
+
+describe("secrets", () => {
+  it("never reach the logs, even at trace level through a failed delivery", async () => {
+    const hook = await receiver(() => ({ status: 500, body: "down" }));
+    let logs = "";
+    const logger = pino({ level: "trace" }, new Writable({ write: (chunk, _e, done) => ((logs += String(chunk)), done()) }));
+    const traced = createApp(loadConfig({ ...process.env, QUEUE_PREFIX: `oodle-test-mon-logs-${randomUUID().slice(0, 8)}`, ALERT_ALLOW_PRIVATE_DESTINATIONS: "true", ALERT_DELIVERY_ATTEMPTS: "2", ALERT_RETRY_BASE_MS: "10", ALERT_SECRETS_KEY: secretsKey }), { clock, logger });
+    try {
+      const fx = await monitorFixture(traced, "del-logs");
+      const url = `${hook.url}/T000/B000/secret-path-part`;
+      const { destination, signingSecret } = await traced.services.monitors.createDestination(fx.principal, { name: "hook", kind: "webhook", url });
+      const m = await traced.services.monitors.createMonitor(fx.principal, { name: "logs", evaluatorId: fx.evaluator.id, metric: "count", windowSeconds: 3600, cadenceSeconds: CADENCE, condition: "threshold", alertLevel: 1, destinationIds: [destination.id] });
+      const { deliveries } = await traced.services.monitors.testFireMonitor(fx.principal, { id: m.id });
+      expect(await traced.services.monitors.attemptDelivery(deliveries[0]!.id)).toBe("failed");
+      expect(logs).toContain("alert delivery failed");
+      expect(logs).not.toContain(signingSecret!);
+      expect(logs).not.toContain("secret-path-part");
+      const row = await traced.prisma.alertDelivery.findUniqueOrThrow({ where: { id: deliveries[0]!.id } });
+      expect(JSON.stringify(row)).not.toContain(signingSecret!);
+    } finally {
+      await traced.close();
       await hook.close();
     }
   });
