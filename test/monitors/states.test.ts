@@ -102,6 +102,12 @@ describe("states over successive windows", () => {
     expect(await app.prisma.monitorTransition.count({ where: { monitorId: m.id } })).toBe(2);
     // The same job again does nothing.
     expect(await app.services.monitors.evaluateDue(m.id)).toMatchObject({ evaluated: 0 });
+    // Disabled for five windows, then enabled again: it resumes at the newest due window only.
+    await app.services.monitors.updateMonitor(fx.principal, { id: m.id, enabled: false });
+    clock.set(new Date(t0.getTime() + 12 * W + 3_000));
+    await app.services.monitors.updateMonitor(fx.principal, { id: m.id, enabled: true });
+    expect(await app.services.monitors.evaluateDue(m.id)).toMatchObject({ evaluated: 1, states: ["ALERT"] });
+    expect((await app.prisma.monitor.findUniqueOrThrow({ where: { id: m.id } })).lastWindowEnd).toEqual(new Date(t0.getTime() + 12 * W));
   });
 });
 

@@ -158,7 +158,9 @@ export function createMonitorService(deps: MonitorServiceDeps) {
             await tx.monitorDestination.deleteMany({ where: { monitorId: id } });
             await tx.monitorDestination.createMany({ data: destinations.map((destinationId) => ({ monitorId: id, destinationId })) });
           }
-          return tx.monitor.update({ where: { id }, data: columns(settings) });
+          // Enabled again: evaluation resumes at the newest due window, the disabled time is not caught up.
+          const resumed = !current.enabled && settings.enabled ? { lastWindowEnd: new Date(latestDueWindowEnd(clock.now(), settings.cadenceSeconds).getTime() - settings.cadenceSeconds * 1000) } : {};
+          return tx.monitor.update({ where: { id }, data: { ...columns(settings), ...resumed } });
         }),
       );
       if (monitor.enabled !== current.enabled || monitor.cadenceSeconds !== current.cadenceSeconds) await scheduling.scheduleQuietly(monitor);
