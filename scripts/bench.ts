@@ -7,6 +7,7 @@ const SECTIONS: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   sandbox: () => import("./bench/sandbox.js"),
   live: () => import("./bench/live.js"),
   experiments: () => import("./bench/experiments.js"),
+  monitors: () => import("./bench/monitors.js"),
 };
 
 const name = process.argv[2];

@@ -29,6 +29,8 @@ import { createTemplateService } from "./modules/templates/service.js";
 import { createWorkspaceService } from "./modules/workspaces/service.js";
 import { createQueues, type Queues } from "./queues/queues.js";
 import { createReconciler, type Reconciler } from "./modules/reconcile/service.js";
+import { createMonitorService, type MonitorService } from "./modules/monitors/service.js";
+import { systemClock, type Clock } from "./lib/clock.js";
 
 /** The services of every feature, built once and shared by GraphQL, jobs, CLI and MCP. */
 export interface Services {
@@ -68,6 +70,8 @@ export interface Services {
   backfillResumer: BackfillResumer;
   /** Re-queues owed evaluations and experiment batches that Redis lost (run periodically by the worker). */
   reconciler: Reconciler;
+  /** Monitors of scores (thresholds, drops), their destinations and deliveries, schedulers and reconciler. */
+  monitors: MonitorService;
 }
 
 /** Everything a process needs: connections, queues, services; `close` releases them. */
@@ -109,7 +113,7 @@ async function owedBacklog(prisma: PrismaClient): Promise<{ queued: number; olde
 /** The composition root: builds Prisma, Redis, queues and services from the configuration. */
 export function createApp(
   config: Config,
-  overrides: { logger?: Logger; execution?: Executor; enqueueEvaluations?: EvaluationEnqueuer } = {},
+  overrides: { logger?: Logger; execution?: Executor; enqueueEvaluations?: EvaluationEnqueuer; clock?: Clock } = {},
 ): App {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const prisma = createPrisma(config.DATABASE_URL, (err) => logger.warn({ err: err.message }, "postgres connection error (the pool reconnects)"));
@@ -117,7 +121,9 @@ export function createApp(
   redis.on("error", (err: Error) => logger.warn({ err: err.message }, "redis connection error (ioredis reconnects)"));
   const queues = createQueues(redis, config.QUEUE_PREFIX, logger);
   let executor: Executor | undefined = overrides.execution;
-  const metrics = createMetrics({ redis, queuePrefix: config.QUEUE_PREFIX, pool: () => executor?.stats?.(), owed: () => owedBacklog(prisma) });
+  const clock = overrides.clock ?? systemClock;
+  let monitors: MonitorService | undefined;
+  const metrics = createMetrics({ redis, queuePrefix: config.QUEUE_PREFIX, pool: () => executor?.stats?.(), owed: () => owedBacklog(prisma), monitorStates: () => monitors!.stateCounts() });
   const execution = (): Executor => (executor ??= createExecutor({ logger, observer: metrics.runnerObserver }));
   const scoreExporter = config.SCORE_EXPORT_OTLP_ENDPOINT ? createScoreExporter({ endpoint: config.SCORE_EXPORT_OTLP_ENDPOINT, prisma, logger }) : undefined;
   const evaluators = createEvaluatorService({ prisma, logger });
@@ -163,6 +169,16 @@ export function createApp(
     backfillBatch: createBackfillBatchProcessor({ prisma, execution, preparer: runPreparer, logger, afterEvaluation: dependencies.afterEvaluation, onRecorded }),
     backfillResumer: createBackfillResumer({ prisma, queues, logger, graceMs: config.RECONCILE_GRACE_MS }),
     reconciler: createReconciler({ prisma, queues, enqueue, logger, options: { graceMs: config.RECONCILE_GRACE_MS } }),
+    monitors: (monitors = createMonitorService({
+      prisma,
+      queues,
+      logger,
+      clock,
+      ...(config.ALERT_SECRETS_KEY ? { secretsKey: config.ALERT_SECRETS_KEY } : {}),
+      delivery: { maxAttempts: config.ALERT_DELIVERY_ATTEMPTS, retryBaseMs: config.ALERT_RETRY_BASE_MS, timeoutMs: config.ALERT_DELIVERY_TIMEOUT_MS, allowPrivate: config.ALERT_ALLOW_PRIVATE_DESTINATIONS },
+      graceMs: config.RECONCILE_GRACE_MS,
+      observer: { evaluated: (state) => metrics.monitorEvaluated(state), delivered: (result) => metrics.alertDeliveryAttempted(result) },
+    })),
   };
   return {
     config,

@@ -55,6 +55,23 @@ export const configSchema = z.object({
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
   /** OTLP/HTTP logs endpoint (e.g. http://collector:4318/v1/logs) that receives every live run's scores as `gen_ai.evaluation.result` events; unset: no export. */
   SCORE_EXPORT_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  /**
+   * Key sealing alert destinations' secrets at rest (webhook signing secrets, Slack webhook URLs):
+   * 32 bytes, base64 (`openssl rand -base64 32`). Unset: stored unsealed (the destination says
+   * `sealed: false`), still never returned after creation, logged or exported.
+   */
+  ALERT_SECRETS_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded (openssl rand -base64 32)")
+    .optional(),
+  /** Alert destinations on loopback, private or link-local addresses are refused unless this is true (tests, on-premises receivers). */
+  ALERT_ALLOW_PRIVATE_DESTINATIONS: z.enum(["true", "false"], { error: "must be true or false" }).default("false").transform((v) => v === "true"),
+  /** Attempts of one alert delivery before it is marked failed. */
+  ALERT_DELIVERY_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(6),
+  /** Backoff before the second attempt of a delivery (ms), doubling with each attempt after (5 s, 10 s, 20 s, …). */
+  ALERT_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
+  /** Time one delivery attempt may take (ms). */
+  ALERT_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
 });
 
 /** The parsed configuration. */

@@ -45,6 +45,11 @@ function processors(app: App): { [Q in QueueName]: Processor<Q> } {
         throw error;
       }
     },
+    "monitor-evaluate": async (payload) => {
+      const report = await app.services.monitors.evaluateDue(payload.monitorId);
+      return { evaluated: report.evaluated, already: report.already, more: report.more };
+    },
+    "monitor-delivery": (payload) => app.services.monitors.attemptDelivery(payload.deliveryId),
   };
 }
 
@@ -137,10 +142,13 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
   const interval = options.reconcileIntervalMs ?? app.config.RECONCILE_INTERVAL_MS;
   const stopReconciler = interval > 0 ? app.services.reconciler.start(interval) : undefined;
   const stopResumer = interval > 0 && names.includes("backfill-batch") ? app.services.backfillResumer.start(interval) : undefined;
+  // Monitors: puts back job schedulers and deliveries Redis lost, and catches up overdue windows (at start, then every interval).
+  const stopMonitors = interval > 0 && names.includes("monitor-evaluate") ? app.services.monitors.scheduling.start(interval) : undefined;
   return {
     async close() {
       await stopReconciler?.();
       await stopResumer?.();
+      await stopMonitors?.();
       await Promise.all(workers.map((w) => w.close()));
       connection.disconnect();
     },

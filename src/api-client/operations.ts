@@ -1,5 +1,6 @@
 import * as Doc from "./generated/graphql.js";
 import { ApiError, ClientError, type ApiClient } from "./http.js";
+import { createMonitorOperations } from "./monitor-operations.js";
 import { allNodes, PAGE_SIZE } from "./pages.js";
 
 /**
@@ -63,6 +64,8 @@ export function createOperations(api: ApiClient) {
   const getEvaluator = async (ref: string) => (await api.request(Doc.GetEvaluatorDocument, idOrName("Evaluator", ref))).evaluator;
 
   return {
+    /** Monitors, alert destinations and deliveries (their own file: monitor-operations.ts). */
+    monitors: createMonitorOperations(api),
     viewer: async () => (await api.request(Doc.ViewerDocument)).viewer,
 
     listStarters: async () => allNodes(async (after) => (await api.request(Doc.ListStartersDocument, { first: PAGE_SIZE, after })).starters),

@@ -9,6 +9,7 @@ import { datasetsCommand } from "./commands/datasets.js";
 import { evaluatorsCommand } from "./commands/evaluators.js";
 import { experimentsCommand } from "./commands/experiments.js";
 import { librariesCommand } from "./commands/libraries.js";
+import { monitorsCommand } from "./commands/monitors.js";
 import { sessionCommands } from "./commands/session.js";
 import { spansCommand } from "./commands/spans.js";
 import { templatesCommand } from "./commands/templates.js";
@@ -19,7 +20,7 @@ import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 /** The whole command tree. */
 export function buildProgram(): Command {
   const program = new Command("oodle")
-    .description("Oodle code evaluators: templates, evaluators, shared libraries, spans, datasets, experiments and backfills")
+    .description("Oodle code evaluators: templates, evaluators, shared libraries, spans, datasets, experiments, backfills and monitors")
     .option("--url <url>", `the service (default: OODLE_API_URL, the profile's, else ${DEFAULT_API_URL})`)
     .option("--api-key <key>", "the workspace's API key (default: OODLE_API_KEY, else the profile's)")
     .option("--profile <name>", "a profile saved by oodle login (default: OODLE_PROFILE, else default)")
@@ -36,6 +37,7 @@ export function buildProgram(): Command {
   datasetsCommand(program);
   experimentsCommand(program);
   backfillsCommand(program);
+  monitorsCommand(program);
   sessionCommands(program);
   // Usage errors (unknown command, missing argument) are bad input: exit 2, as commander's own default.
   const exitOverride = (c: Command) => {

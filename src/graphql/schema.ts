@@ -14,6 +14,7 @@ import "../modules/datasets/graphql.js";
 import "../modules/experiments/graphql.js";
 import "../modules/sandbox/graphql.js";
 import "../modules/backfills/graphql.js";
+import "../modules/monitors/graphql.js";
 
 /** The executable GraphQL schema. */
 export const schema = applyPageSizeLimits(builder.toSchema({ sortSchema: true }));

@@ -52,6 +52,69 @@ export const ENTRY_POINT_KINDS = ["evaluate", "main", "opik"] as const;
 /** One entry-point kind. */
 export type EntryPointKind = (typeof ENTRY_POINT_KINDS)[number];
 
+
+/** What a monitor measures over its window (src/modules/monitors, docs/monitors.md § Metrics). */
+export const MONITOR_METRICS = ["pass_rate", "mean", "percentile", "count", "not_ok_share", "backlog_age"] as const;
+/** One monitor metric. */
+export type MonitorMetric = (typeof MONITOR_METRICS)[number];
+
+/** How a monitor decides: a fixed threshold, or a significant drop against a baseline. */
+export const MONITOR_CONDITIONS = ["threshold", "drop"] as const;
+/** One monitor condition. */
+export type MonitorCondition = (typeof MONITOR_CONDITIONS)[number];
+
+/** What a drop is measured against: the window before, the same window a week before, or the evaluator's previous template version over the same window. */
+export const MONITOR_BASELINES = ["previous_window", "week_before", "previous_version"] as const;
+/** One monitor baseline. */
+export type MonitorBaseline = (typeof MONITOR_BASELINES)[number];
+
+/** The states of a monitor. */
+export const MONITOR_STATES = ["OK", "WARNING", "ALERT", "NO_DATA"] as const;
+/** One monitor state. */
+export type MonitorState = (typeof MONITOR_STATES)[number];
+
+/** The states a drop fires with. */
+export const MONITOR_SEVERITIES = ["WARNING", "ALERT"] as const;
+/** One drop severity. */
+export type MonitorSeverity = (typeof MONITOR_SEVERITIES)[number];
+
+/** What changed a monitor's state: an evaluation, or a person resolving it. */
+export const MONITOR_TRANSITION_CAUSES = ["evaluation", "resolved_by_hand"] as const;
+/** One transition cause. */
+export type MonitorTransitionCause = (typeof MONITOR_TRANSITION_CAUSES)[number];
+
+/** Where alerts go: a signed webhook, or a Slack incoming webhook. */
+export const ALERT_DESTINATION_KINDS = ["webhook", "slack"] as const;
+/** One destination kind. */
+export type AlertDestinationKind = (typeof ALERT_DESTINATION_KINDS)[number];
+
+/** What a delivery tells: a monitor started firing, resolved, is still firing (renotify), or a test. */
+export const ALERT_EVENTS = ["firing", "resolved", "renotify", "test"] as const;
+/** One alert event. */
+export type AlertEvent = (typeof ALERT_EVENTS)[number];
+
+/** Where a delivery stands: pending (attempts left), delivered, or failed (out of attempts). */
+export const ALERT_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
+/** One delivery status. */
+export type AlertDeliveryStatus = (typeof ALERT_DELIVERY_STATUSES)[number];
+
+/** The monitors' closed columns (their CHECK constraints: prisma/migrations/…_add_monitors). */
+export const MONITOR_CLOSED_COLUMNS = [
+  { table: "Monitor", column: "metric", values: MONITOR_METRICS },
+  { table: "Monitor", column: "condition", values: MONITOR_CONDITIONS },
+  { table: "Monitor", column: "baseline", values: MONITOR_BASELINES },
+  { table: "Monitor", column: "dropSeverity", values: MONITOR_SEVERITIES },
+  { table: "Monitor", column: "state", values: MONITOR_STATES },
+  { table: "Monitor", column: "notifiedState", values: MONITOR_STATES },
+  { table: "MonitorEvaluation", column: "state", values: MONITOR_STATES },
+  { table: "MonitorTransition", column: "fromState", values: MONITOR_STATES },
+  { table: "MonitorTransition", column: "toState", values: MONITOR_STATES },
+  { table: "MonitorTransition", column: "cause", values: MONITOR_TRANSITION_CAUSES },
+  { table: "AlertDestination", column: "kind", values: ALERT_DESTINATION_KINDS },
+  { table: "AlertDelivery", column: "event", values: ALERT_EVENTS },
+  { table: "AlertDelivery", column: "status", values: ALERT_DELIVERY_STATUSES },
+] as const;
+
 /** Every closed list by the table and column that holds it (the CHECK constraints). */
 export const CLOSED_COLUMNS = [
   { table: "Run", column: "outcome", values: RUN_OUTCOMES },
@@ -65,4 +128,5 @@ export const CLOSED_COLUMNS = [
   { table: "ExperimentEvaluator", column: "source", values: EXPERIMENT_EVALUATOR_SOURCES },
   { table: "Score", column: "dataType", values: SCORE_DATA_TYPES },
   { table: "TemplateVersion", column: "entryPointKind", values: ENTRY_POINT_KINDS },
+  ...MONITOR_CLOSED_COLUMNS,
 ] as const;

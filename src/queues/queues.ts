@@ -22,6 +22,15 @@ export interface Queues {
   states(queue: QueueName, jobIds: readonly string[]): Promise<string[]>;
   /** Removes a finished (failed or completed) job so that its id can be queued again; false when it could not be removed. */
   remove(queue: QueueName, jobId: string): Promise<boolean>;
+  /**
+   * Creates or updates a BullMQ job scheduler: a job with `payload` every `everyMs`, at slots
+   * `offsetMs` after multiples of `everyMs` since the epoch (idempotent).
+   */
+  upsertScheduler<Q extends QueueName>(queue: Q, schedulerId: string, repeat: { everyMs: number; offsetMs: number }, payload: JobPayload<Q>): Promise<void>;
+  /** Removes a job scheduler (and its next job); true when it existed. */
+  removeScheduler(queue: QueueName, schedulerId: string): Promise<boolean>;
+  /** Every job scheduler of a queue: its id and period (ms). */
+  schedulers(queue: QueueName): Promise<{ id: string; everyMs: number | null }[]>;
   close(): Promise<void>;
 }
 
@@ -81,6 +90,17 @@ export function createQueues(connection: Redis, prefix: string, logger: Logger):
       } catch {
         return false; // active (locked) or just taken: it is alive, leave it
       }
+    },
+    async upsertScheduler(queue, schedulerId, repeat, payload) {
+      const data = queueRegistry[queue].payload.parse(payload);
+      await queues.get(queue)!.upsertJobScheduler(schedulerId, { every: repeat.everyMs, offset: repeat.offsetMs }, { name: queue, data, opts: queueRegistry[queue].jobOptions });
+    },
+    async removeScheduler(queue, schedulerId) {
+      return queues.get(queue)!.removeJobScheduler(schedulerId);
+    },
+    async schedulers(queue) {
+      const list = await queues.get(queue)!.getJobSchedulers(0, -1, true);
+      return list.map((s) => ({ id: s.key, everyMs: s.every ?? null }));
     },
     async add(queue, payload, opts) {
       const data = queueRegistry[queue].payload.parse(payload);

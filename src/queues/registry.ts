@@ -105,6 +105,30 @@ export const queueRegistry = {
     /** One batch at a time per worker: backfills are background work beside live spans and experiments. */
     concurrency: 1,
   },
+  /**
+   * Evaluates one monitor over every window that is due (src/modules/monitors/evaluation.ts): added
+   * by the monitor's BullMQ job scheduler (id `monitor_<monitorId>`, every cadence), and by the
+   * monitors' reconciler as `catchup_<monitorId>_<windowEnd ms>` when Postgres says windows are
+   * overdue (a worker or Redis was down). Each (monitor, window end) is evaluated once: the
+   * evaluation row is unique and written under the monitor's row lock, so a duplicate job changes nothing.
+   */
+  "monitor-evaluate": {
+    payload: z.object({ monitorId: z.uuid() }),
+    jobOptions: { attempts: 3, backoff: { type: "exponential" as const, delay: 1_000 }, removeOnComplete: { count: 1_000 }, removeOnFail: { count: 1_000 } },
+    /** Window reads are SQL: several at once per worker. */
+    concurrency: 8,
+  },
+  /**
+   * One attempt of an alert delivery (src/modules/monitors/delivery.ts), job id
+   * `<deliveryId>_<attempt>`. A failed attempt with attempts left queues the next one delayed
+   * (exponential backoff); Postgres holds the delivery and when it is due, so the reconciler
+   * queues again what Redis lost.
+   */
+  "monitor-delivery": {
+    payload: z.object({ deliveryId: z.uuid() }),
+    jobOptions: { attempts: 1, removeOnComplete: { count: 1_000 }, removeOnFail: { count: 1_000 } },
+    concurrency: 8,
+  },
 } as const;
 
 /**

@@ -34,13 +34,13 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
-/** Starts the real service as a subprocess and waits for /ready. */
-export async function startService(): Promise<RunningService> {
+/** Starts the real service as a subprocess and waits for /ready (`env`: more of its environment). */
+export async function startService(env: Record<string, string> = {}): Promise<RunningService> {
   const port = await sparePort();
   const prefix = `oodle-test-cli-${randomUUID().slice(0, 8)}`;
   const child: ResultPromise = execa(process.execPath, ["--import", "tsx", join(ROOT, "src/main.ts")], {
     cwd: ROOT,
-    env: { DATABASE_URL: TEST_DATABASE_URL, QUEUE_PREFIX: prefix, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent" },
+    env: { DATABASE_URL: TEST_DATABASE_URL, QUEUE_PREFIX: prefix, PORT: String(port), HOST: "127.0.0.1", LOG_LEVEL: "silent", ...env },
     reject: false,
     stdio: ["ignore", "ignore", "pipe"],
   });
@@ -77,10 +77,10 @@ export async function startService(): Promise<RunningService> {
  * The service for the test file that calls it: started before its tests (2 min allowed), stopped
  * after them. The object is filled in once started, so tests read it as they would the started one.
  */
-export function serviceForThisFile(): RunningService {
+export function serviceForThisFile(env: Record<string, string> = {}): RunningService {
   const service = {} as RunningService;
   beforeAll(async () => {
-    Object.assign(service, await startService());
+    Object.assign(service, await startService(env));
   }, 120_000);
   afterAll(async () => {
     await service.stop?.();

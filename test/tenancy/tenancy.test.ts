@@ -21,6 +21,8 @@ interface Fixture {
   span: { gid: string; traceId: string; spanId: string };
   run: { gid: string };
   backfill: { gid: string };
+  monitor: { gid: string };
+  destination: { gid: string; name: string };
   /** B's own records, made before the snapshots, to point at A's from (updateEvaluator, createExperiment). */
   own: { evaluatorGid: string; datasetGid: string };
 }
@@ -56,6 +58,22 @@ const CASES: Record<string, Case[]> = {
   "Query.estimateBackfill": [{ label: "A's evaluator", query: "query($e: ID!, $w: DateTime!) { estimateBackfill(input: { evaluatorId: $e, windowStart: $w }) { runs } }", variables: (fx) => ({ e: fx.evaluator.gid, w: new Date(Date.now() - 3_600_000).toISOString() }), expect: "NOT_FOUND" }],
   "Mutation.createBackfill": [{ label: "A's evaluator", query: "mutation($e: ID!, $w: DateTime!) { createBackfill(input: { evaluatorId: $e, windowStart: $w }) { backfill { id } } }", variables: (fx) => ({ e: fx.evaluator.gid, w: new Date(Date.now() - 3_600_000).toISOString() }), expect: "NOT_FOUND" }],
   "Mutation.cancelBackfill": [{ label: "A's backfill", query: "mutation($id: ID!) { cancelBackfill(input: { id: $id }) { backfill { status } } }", variables: (fx) => ({ id: fx.backfill.gid }), expect: "NOT_FOUND" }],
+  "Query.monitor": [{ label: "A's id", query: "query($id: ID!) { monitor(id: $id) { name } }", variables: (fx) => ({ id: fx.monitor.gid }), expect: "NOT_FOUND" }],
+  "Query.monitors": [{ label: "A's evaluator as filter", query: "query($e: ID) { monitors(first: 100, evaluatorId: $e) { edges { node { id } } } }", variables: (fx) => ({ e: fx.evaluator.gid }), expect: { empty: "monitors.edges" } }],
+  "Query.alertDestinations": [{ label: "lists none of A's", query: "{ alertDestinations(first: 100) { edges { node { id } } } }", expect: { none: "alertDestinations.edges" } }],
+  "Query.alertDeliveries": [{ label: "A's monitor as filter", query: "query($m: ID) { alertDeliveries(first: 100, monitorId: $m) { edges { node { id } } } }", variables: (fx) => ({ m: fx.monitor.gid }), expect: { empty: "alertDeliveries.edges" } }],
+  "Mutation.createMonitor": [
+    { label: "A's evaluator", query: "mutation($e: ID!) { createMonitor(input: { name: \"b mon\", evaluatorId: $e, metric: count, windowSeconds: 3600, cadenceSeconds: 300, condition: threshold, alertLevel: 1 }) { monitor { id } } }", variables: (fx) => ({ e: fx.evaluator.gid }), expect: "NOT_FOUND" },
+    { label: "B's evaluator, A's destination", query: "mutation($e: ID!, $d: [ID!]) { createMonitor(input: { name: \"b mon 2\", evaluatorId: $e, metric: count, windowSeconds: 3600, cadenceSeconds: 300, condition: threshold, alertLevel: 1, destinationIds: $d }) { monitor { id } } }", variables: (fx) => ({ e: fx.own.evaluatorGid, d: [fx.destination.gid] }), expect: "NOT_FOUND" },
+  ],
+  "Mutation.updateMonitor": [{ label: "A's monitor", query: "mutation($id: ID!) { updateMonitor(input: { id: $id, enabled: false }) { monitor { id } } }", variables: (fx) => ({ id: fx.monitor.gid }), expect: "NOT_FOUND" }],
+  "Mutation.deleteMonitor": [{ label: "A's monitor", query: "mutation($id: ID!) { deleteMonitor(input: { id: $id }) { deletedMonitorId } }", variables: (fx) => ({ id: fx.monitor.gid }), expect: "NOT_FOUND" }],
+  "Mutation.muteMonitor": [{ label: "A's monitor", query: "mutation($id: ID!) { muteMonitor(input: { id: $id }) { monitor { muted } } }", variables: (fx) => ({ id: fx.monitor.gid }), expect: "NOT_FOUND" }],
+  "Mutation.unmuteMonitor": [{ label: "A's monitor", query: "mutation($id: ID!) { unmuteMonitor(input: { id: $id }) { monitor { muted } } }", variables: (fx) => ({ id: fx.monitor.gid }), expect: "NOT_FOUND" }],
+  "Mutation.resolveMonitor": [{ label: "A's monitor", query: "mutation($id: ID!) { resolveMonitor(input: { id: $id }) { monitor { state } } }", variables: (fx) => ({ id: fx.monitor.gid }), expect: "NOT_FOUND" }],
+  "Mutation.testFireMonitor": [{ label: "A's monitor", query: "mutation($id: ID!) { testFireMonitor(input: { id: $id }) { deliveries { id } } }", variables: (fx) => ({ id: fx.monitor.gid }), expect: "NOT_FOUND" }],
+  "Mutation.createAlertDestination": [{ label: "A's name", query: "mutation($n: String!) { createAlertDestination(input: { name: $n, kind: slack, url: \"https://hooks.slack.com/services/B/own\" }) { destination { id } } }", variables: (fx) => ({ n: fx.destination.name }), expect: { own: "a destination of the caller's; names are per workspace" } }],
+  "Mutation.deleteAlertDestination": [{ label: "A's destination", query: "mutation($id: ID!) { deleteAlertDestination(input: { id: $id }) { deletedAlertDestinationId } }", variables: (fx) => ({ id: fx.destination.gid }), expect: "NOT_FOUND" }],
   "Query.compareExperiments": [{ label: "A's experiments", query: "query($a: ID!) { compareExperiments(baseId: $a, candidateId: $a) { changeCount } }", variables: (fx) => ({ a: fx.experiment.gid }), expect: "NOT_FOUND" }],
   "Query.dataset": [
     { label: "A's id", query: "query($id: ID) { dataset(id: $id) { name } }", variables: (fx) => ({ id: fx.dataset.gid }), expect: "NOT_FOUND" },
@@ -70,7 +88,7 @@ const CASES: Record<string, Case[]> = {
   "Query.experiment": [{ label: "A's id", query: "query($id: ID!) { experiment(id: $id) { status } }", variables: (fx) => ({ id: fx.experiment.gid }), expect: "NOT_FOUND" }],
   "Query.experiments": [{ label: "A's dataset as filter", query: "query($d: ID) { experiments(first: 100, datasetId: $d) { edges { node { id } } } }", variables: (fx) => ({ d: fx.dataset.gid }), expect: { empty: "experiments.edges" } }],
   "Query.explainMatch": [{ label: "A's evaluator and span", query: "query($e: ID!, $s: ID!) { explainMatch(evaluatorId: $e, spanId: $s) { matched } }", variables: (fx) => ({ e: fx.evaluator.gid, s: fx.span.gid }), expect: "NOT_FOUND" }],
-  "Query.node": ["workspace", "apiKey", "template", "evaluator", "dataset", "experiment", "span", "run", "backfill"].map((key) => ({
+  "Query.node": ["workspace", "apiKey", "template", "evaluator", "dataset", "experiment", "span", "run", "backfill", "monitor", "destination"].map((key) => ({
     label: `A's ${key}`,
     query: "query($id: ID!) { node(id: $id) { id } }",
     variables: (fx: Fixture) => ({ id: (fx[key as keyof Fixture] as { gid: string }).gid }),
@@ -80,7 +98,7 @@ const CASES: Record<string, Case[]> = {
     { label: "A's library version", query: "query($id: ID!) { node(id: $id) { id } }", variables: (fx) => ({ id: fx.library.versionGid }), expect: "NOT_FOUND" },
     { label: "A's dataset item", query: "query($id: ID!) { node(id: $id) { id } }", variables: (fx) => ({ id: fx.dataset.itemGid }), expect: "NOT_FOUND" },
   ]),
-  "Query.nodes": [{ label: "every kind of A's ids", query: "query($ids: [ID!]!) { nodes(ids: $ids) { id } }", variables: (fx) => ({ ids: [fx.workspace.gid, fx.apiKey.gid, fx.template.gid, fx.template.versionGid, fx.evaluator.gid, fx.library.versionGid, fx.dataset.gid, fx.dataset.itemGid, fx.experiment.gid, fx.span.gid, fx.run.gid, fx.backfill.gid] }), expect: "NOT_FOUND" }],
+  "Query.nodes": [{ label: "every kind of A's ids", query: "query($ids: [ID!]!) { nodes(ids: $ids) { id } }", variables: (fx) => ({ ids: [fx.workspace.gid, fx.apiKey.gid, fx.template.gid, fx.template.versionGid, fx.evaluator.gid, fx.library.versionGid, fx.dataset.gid, fx.dataset.itemGid, fx.experiment.gid, fx.span.gid, fx.run.gid, fx.backfill.gid, fx.monitor.gid, fx.destination.gid] }), expect: "NOT_FOUND" }],
   "Query.runs": [{ label: "A's evaluator as filter", query: "query($e: ID) { runs(first: 100, evaluatorId: $e) { edges { node { id } } } }", variables: (fx) => ({ e: fx.evaluator.gid }), expect: { empty: "runs.edges" } }],
   "Query.sandboxCapabilities": [{ label: "no records", query: "{ sandboxCapabilities { pythonVersion } }", expect: { own: "the sandbox's own facts, no workspace's records" } }],
   "Query.sharedLibraries": [{ label: "lists none of A's", query: "{ sharedLibraries(first: 100) { edges { node { name } } } }", expect: { none: "sharedLibraries.edges" } }],
@@ -201,6 +219,8 @@ describe("tenancy: every query, mutation and subscription with another workspace
       update: {},
     });
     const backfill = (await asA("mutation($e: ID!, $w: DateTime!) { createBackfill(input: { evaluatorId: $e, windowStart: $w }) { backfill { id } } }", { e: evaluator.id, w: new Date(Date.now() - 3_600_000).toISOString() })).createBackfill.backfill;
+    const destination = (await asA('mutation { createAlertDestination(input: { name: "tenant A hook", kind: webhook, url: "https://alerts.example.com/a" }) { destination { id } } }')).createAlertDestination.destination;
+    const monitor = (await asA("mutation($e: ID!, $d: [ID!]) { createMonitor(input: { name: \"tenant A monitor\", evaluatorId: $e, metric: count, windowSeconds: 3600, cadenceSeconds: 300, condition: threshold, alertLevel: 1, destinationIds: $d }) { monitor { id } } }", { e: evaluator.id, d: [destination.id] })).createMonitor.monitor;
     // B's own records, made before any snapshot.
     const asB = async (query: string, variables: Record<string, unknown> = {}) => {
       const res = await client.request(query, variables, b.secret);
@@ -221,6 +241,8 @@ describe("tenancy: every query, mutation and subscription with another workspace
       span: { gid: gid("Span", span.id), traceId, spanId: "a-span-1" },
       run: { gid: gid("Run", run.id) },
       backfill: { gid: backfill.id },
+      monitor: { gid: monitor.id },
+      destination: { gid: destination.id, name: "tenant A hook" },
       own: { evaluatorGid: ownEvaluator.id, datasetGid: gid("Dataset", ownDataset.datasetId) },
     };
     plans = await tablePlans(app);
@@ -291,7 +313,7 @@ describe("tenancy: every query, mutation and subscription with another workspace
       expect(result.errors).toBeUndefined();
       const edges = c.expect.none.split(".").reduce((v: any, k) => v?.[k], result.data) as { node: { id?: string; name?: string } }[];
       expect(Array.isArray(edges)).toBe(true);
-      const theirs = new Set([fx.template.gid, fx.dataset.gid, fx.library.name]);
+      const theirs = new Set([fx.template.gid, fx.dataset.gid, fx.library.name, fx.destination.gid, fx.monitor.gid]);
       expect(edges.filter((e) => theirs.has(e.node.id ?? "") || theirs.has(e.node.name ?? ""))).toEqual([]);
     } else if ("empty" in c.expect) {
       expect(result.errors).toBeUndefined();

@@ -7,6 +7,24 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
+/** pending: attempts left; delivered: a 2xx answer; failed: refused for good, or out of attempts. */
+export type AlertDeliveryStatus =
+  | 'delivered'
+  | 'failed'
+  | 'pending';
+
+/** webhook: a JSON POST signed with HMAC-SHA256; slack: a Slack incoming webhook. */
+export type AlertDestinationKind =
+  | 'slack'
+  | 'webhook';
+
+/** firing: the state became WARNING, ALERT or NO_DATA; resolved: back to OK; renotify: still firing after renotifySeconds; test: testFireMonitor. */
+export type AlertEvent =
+  | 'firing'
+  | 'renotify'
+  | 'resolved'
+  | 'test';
+
 /** What selects a backfill's spans and how it runs (estimateBackfill; createBackfill takes the same fields). */
 export type BackfillInput = {
   /** Spans per queued job (default 200). */
@@ -52,6 +70,16 @@ export type BackfillStatus =
   | 'failed'
   | 'queued'
   | 'running';
+
+/** Creates an alert destination. A webhook gets a signing secret, returned here once and never again: keep it to verify Oodle-Signature (docs/monitors.md § Webhooks). */
+export type CreateAlertDestinationInput = {
+  /** webhook: a JSON POST signed with HMAC-SHA256 (docs/monitors.md § Webhooks); slack: a Slack incoming webhook (Slack's message shape, no signature). */
+  kind: AlertDestinationKind;
+  /** Unique in the workspace. */
+  name: string;
+  /** Where to POST. A Slack webhook URL is a secret: it is stored sealed and only its origin and last characters are shown. */
+  url: string;
+};
 
 /** Queues a backfill: its spans are chosen now (see estimateBackfill), then run in batches. */
 export type CreateBackfillInput = {
@@ -123,6 +151,50 @@ export type CreateExperimentInput = {
   templateIds?: Array<string | number> | null | undefined;
 };
 
+/** Creates a monitor and its schedule: it is evaluated every cadence from the next window end on. */
+export type CreateMonitorInput = {
+  /** threshold: ALERT past this level (same side as warningLevel). */
+  alertLevel?: number | null | undefined;
+  /** drop: previous_window (the window just before), week_before (the same window 7 days earlier) or previous_version (the runs of the evaluator's previous template version in the same window). */
+  baseline?: MonitorBaseline | null | undefined;
+  /** Evaluated every this many seconds (60 to 86400), at window ends on multiples of it since the epoch (UTC). */
+  cadenceSeconds: number;
+  /** threshold: warningLevel / alertLevel; drop: a significant change for the worse against the baseline. */
+  condition: MonitorCondition;
+  /** What it watches and what to do when it fires (sent with each event). */
+  description?: string | null | undefined;
+  /** Where its events go (alert destinations of the workspace). */
+  destinationIds?: Array<string | number> | null | undefined;
+  /** drop: the state it fires with, WARNING or ALERT (default ALERT). */
+  dropSeverity?: MonitorSeverity | null | undefined;
+  /** Disabled: not evaluated (default true). */
+  enabled?: boolean | null | undefined;
+  /** The evaluator whose live runs (on spans, live or backfill) it watches. */
+  evaluatorId: string | number;
+  /** drop: fires only when the one-sided p-value is below this (default 0.05). */
+  maxPValue?: number | null | undefined;
+  /** pass_rate (share of the score's values that pass, docs/scores.md § The passed rule), mean, percentile, count (runs, or scores of scoreName), not_ok_share (share of runs that ran and failed: outcome neither ok nor skipped), backlog_age (seconds the evaluator's oldest queued live evaluation has waited). */
+  metric: MonitorMetric;
+  /** Fewer values than this in the window: NO_DATA (default 1). Not for count and backlog_age, which always have a value. */
+  minCount?: number | null | undefined;
+  /** drop: the smallest change for the worse that fires, in the metric's unit (0.05 = 5 points of pass rate). */
+  minEffect?: number | null | undefined;
+  /** drop: both sides need this many values, else the drop is not tested (default 30). */
+  minSampleSize?: number | null | undefined;
+  /** Unique in the workspace. */
+  name: string;
+  /** metric percentile: which one, above 0 and below 100 (95 = p95, continuous interpolation). */
+  percentile?: number | null | undefined;
+  /** While WARNING, ALERT or NO_DATA, tell the destinations again after this many seconds (null: once per change). */
+  renotifySeconds?: number | null | undefined;
+  /** The score watched: required for pass_rate, mean and percentile; for count, its scores are counted instead of runs. */
+  scoreName?: string | null | undefined;
+  /** threshold: WARNING past this level. The bad side is not typed: below for pass_rate, count, and a mean or percentile of a score with higherIsBetter; above for not_ok_share, backlog_age and lower-is-better scores. */
+  warningLevel?: number | null | undefined;
+  /** The window read at each evaluation, in seconds: 300 (5 minutes) to 604800 (7 days). */
+  windowSeconds: number;
+};
+
 export type CreateTemplateFromStarterInput = {
   description?: string | null | undefined;
   /** Defaults to the starter's name. */
@@ -141,6 +213,16 @@ export type CreateTemplateInput = {
   params?: unknown;
   /** Python defining evaluate(ctx) (or a compatible entry point); at most 256 KiB. */
   sourceCode: string;
+};
+
+/** Deletes a destination: monitors stop sending to it, and its delivery log goes with it. */
+export type DeleteAlertDestinationInput = {
+  id: string | number;
+};
+
+/** Deletes a monitor with its history and delivery log, and stops its schedule. */
+export type DeleteMonitorInput = {
+  id: string | number;
 };
 
 /** Run only when this score of the dependency passes (combine.passed): a BOOLEAN when True (False when lower is better), a NUMERIC at >= `at`; a missing score fails. */
@@ -213,6 +295,52 @@ export type Isolation =
   | 'strict'
   | 'warm';
 
+/** previous_window, week_before (the same window 7 days earlier), previous_version (the evaluator's previous template version over the same window). */
+export type MonitorBaseline =
+  | 'previous_version'
+  | 'previous_window'
+  | 'week_before';
+
+/** threshold: warning and alert levels; drop: a significant change for the worse against a baseline. */
+export type MonitorCondition =
+  | 'drop'
+  | 'threshold';
+
+/** pass_rate, mean, percentile (of one score name); count (runs, or scores of scoreName); not_ok_share (runs that ran and failed); backlog_age (seconds the oldest queued live evaluation waited). */
+export type MonitorMetric =
+  | 'backlog_age'
+  | 'count'
+  | 'mean'
+  | 'not_ok_share'
+  | 'pass_rate'
+  | 'percentile';
+
+/** The state a drop fires with: WARNING or ALERT. */
+export type MonitorSeverity =
+  | 'ALERT'
+  | 'WARNING';
+
+/** OK, WARNING, ALERT or NO_DATA (the window holds fewer values than minCount). */
+export type MonitorState =
+  | 'ALERT'
+  | 'NO_DATA'
+  | 'OK'
+  | 'WARNING';
+
+/** evaluation: a window's evaluation; resolved_by_hand: resolveMonitor. */
+export type MonitorTransitionCause =
+  | 'evaluation'
+  | 'resolved_by_hand';
+
+/** Mutes a monitor: it is still evaluated and its transitions kept, but nothing is sent until it is unmuted (or `until` passes); then what changed meanwhile is told. */
+export type MuteMonitorInput = {
+  id: string | number;
+  /** Why (shown with the monitor). */
+  reason?: string | null | undefined;
+  /** Muted until this time (default: until unmuted). */
+  until?: string | null | undefined;
+};
+
 export type PublishSharedLibraryVersionInput = {
   /** Sets the library's description. */
   description?: string | null | undefined;
@@ -222,6 +350,13 @@ export type PublishSharedLibraryVersionInput = {
   note?: string | null | undefined;
   /** The Python source of the new version (parsed, never run, on publish); at most 256 KiB. */
   sourceCode: string;
+};
+
+/** Resolves a firing monitor by hand: OK now, a `resolved` event sent; the next window is evaluated as usual (still bad, it fires again). */
+export type ResolveMonitorInput = {
+  id: string | number;
+  /** Why it was resolved by hand (kept in the transition). */
+  reason?: string | null | undefined;
 };
 
 /** How a run ended: ok; user_error (it raised); timeout; memory_limit; output_limit; invalid_result (broke the Score rules); sandbox_error (never the user's fault); skipped (not run, see skipReason). */
@@ -281,6 +416,11 @@ export type SpanStatus =
   | 'ok'
   | 'unset';
 
+/** Sends a test event (the newest due window evaluated now, nothing recorded) to every destination of the monitor, and answers after each delivery's first attempt. */
+export type TestFireMonitorInput = {
+  id: string | number;
+};
+
 export type TryCodeInput = {
   /** Sample: a stored dataset item (as an experiment runs it). */
   datasetItemId?: string | number | null | undefined;
@@ -306,6 +446,11 @@ export type TryCodeInput = {
   templateVersion?: number | null | undefined;
 };
 
+/** Unmutes a monitor. */
+export type UnmuteMonitorInput = {
+  id: string | number;
+};
+
 export type UpdateEvaluatorInput = {
   attributeEquals?: unknown;
   /** Replaces the dependencies ([] or null removes them all). */
@@ -328,6 +473,51 @@ export type UpdateEvaluatorInput = {
   /** Move to another template (values are checked against it). */
   templateId?: string | number | null | undefined;
   templateName?: string | null | undefined;
+};
+
+/** Changes the given fields of a monitor (null clears scoreName, percentile, levels, baseline, minEffect, renotifySeconds; destinationIds replaces the list). Its state and history stay. */
+export type UpdateMonitorInput = {
+  /** threshold: ALERT past this level (same side as warningLevel). */
+  alertLevel?: number | null | undefined;
+  /** drop: previous_window (the window just before), week_before (the same window 7 days earlier) or previous_version (the runs of the evaluator's previous template version in the same window). */
+  baseline?: MonitorBaseline | null | undefined;
+  /** Evaluated every this many seconds (60 to 86400), at window ends on multiples of it since the epoch (UTC). */
+  cadenceSeconds?: number | null | undefined;
+  /** threshold: warningLevel / alertLevel; drop: a significant change for the worse against the baseline. */
+  condition?: MonitorCondition | null | undefined;
+  /** What it watches and what to do when it fires (sent with each event). */
+  description?: string | null | undefined;
+  /** Where its events go (alert destinations of the workspace). */
+  destinationIds?: Array<string | number> | null | undefined;
+  /** drop: the state it fires with, WARNING or ALERT (default ALERT). */
+  dropSeverity?: MonitorSeverity | null | undefined;
+  /** Disabled: not evaluated (default true). */
+  enabled?: boolean | null | undefined;
+  /** The evaluator whose live runs (on spans, live or backfill) it watches. */
+  evaluatorId?: string | number | null | undefined;
+  id: string | number;
+  /** drop: fires only when the one-sided p-value is below this (default 0.05). */
+  maxPValue?: number | null | undefined;
+  /** pass_rate (share of the score's values that pass, docs/scores.md § The passed rule), mean, percentile, count (runs, or scores of scoreName), not_ok_share (share of runs that ran and failed: outcome neither ok nor skipped), backlog_age (seconds the evaluator's oldest queued live evaluation has waited). */
+  metric?: MonitorMetric | null | undefined;
+  /** Fewer values than this in the window: NO_DATA (default 1). Not for count and backlog_age, which always have a value. */
+  minCount?: number | null | undefined;
+  /** drop: the smallest change for the worse that fires, in the metric's unit (0.05 = 5 points of pass rate). */
+  minEffect?: number | null | undefined;
+  /** drop: both sides need this many values, else the drop is not tested (default 30). */
+  minSampleSize?: number | null | undefined;
+  /** Unique in the workspace. */
+  name?: string | null | undefined;
+  /** metric percentile: which one, above 0 and below 100 (95 = p95, continuous interpolation). */
+  percentile?: number | null | undefined;
+  /** While WARNING, ALERT or NO_DATA, tell the destinations again after this many seconds (null: once per change). */
+  renotifySeconds?: number | null | undefined;
+  /** The score watched: required for pass_rate, mean and percentile; for count, its scores are counted instead of runs. */
+  scoreName?: string | null | undefined;
+  /** threshold: WARNING past this level. The bad side is not typed: below for pass_rate, count, and a mean or percentile of a score with higherIsBetter; above for not_ok_share, backlog_age and lower-is-better scores. */
+  warningLevel?: number | null | undefined;
+  /** The window read at each evaluation, in seconds: 300 (5 minutes) to 604800 (7 days). */
+  windowSeconds?: number | null | undefined;
 };
 
 export type UpdateTemplateInput = {
@@ -583,6 +773,129 @@ export type DeleteLibraryMutationVariables = Exact<{
 
 
 export type DeleteLibraryMutation = { deleteSharedLibrary: { name: string, deletedId: string } };
+
+export type MonitorFieldsFragment = { id: string, name: string, description: string, scoreName: string | null, metric: MonitorMetric, percentile: number | null, windowSeconds: number, cadenceSeconds: number, condition: MonitorCondition, warningLevel: number | null, alertLevel: number | null, baseline: MonitorBaseline | null, minEffect: number | null, maxPValue: number, dropSeverity: MonitorSeverity, minSampleSize: number, minCount: number, renotifySeconds: number | null, enabled: boolean, state: MonitorState, stateSince: string, muted: boolean, mutedUntil: string | null, muteReason: string | null, lastWindowEnd: string | null, createdAt: string, evaluator: { id: string, name: string }, destinations: Array<{ id: string, name: string, kind: AlertDestinationKind }> };
+
+export type MonitorEvaluationFieldsFragment = { windowStart: string, windowEnd: string, state: MonitorState, value: number | null, n: number, baselineValue: number | null, baselineN: number | null, effect: number | null, pValue: number | null, reason: string };
+
+export type MonitorTransitionFieldsFragment = { fromState: MonitorState, toState: MonitorState, cause: MonitorTransitionCause, reason: string, windowEnd: string | null, at: string };
+
+export type AlertDestinationFieldsFragment = { id: string, name: string, kind: AlertDestinationKind, urlHint: string, signed: boolean, sealed: boolean, createdAt: string };
+
+export type AlertDeliveryFieldsFragment = { id: string, event: AlertEvent, status: AlertDeliveryStatus, attempts: number, nextAttemptAt: string | null, createdAt: string, deliveredAt: string | null, monitor: { id: string, name: string }, destination: { name: string, kind: AlertDestinationKind }, log: Array<{ attempt: number, at: string, statusCode: number | null, body: string, error: string | null, durationMs: number }> };
+
+export type MonitorIdByNameQueryVariables = Exact<{
+  name?: string | null | undefined;
+}>;
+
+
+export type MonitorIdByNameQuery = { monitors: { edges: Array<{ node: { id: string } }> } };
+
+export type ListMonitorsQueryVariables = Exact<{
+  state?: MonitorState | null | undefined;
+  evaluatorId?: string | number | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ListMonitorsQuery = { monitors: { edges: Array<{ node: { id: string, name: string, description: string, scoreName: string | null, metric: MonitorMetric, percentile: number | null, windowSeconds: number, cadenceSeconds: number, condition: MonitorCondition, warningLevel: number | null, alertLevel: number | null, baseline: MonitorBaseline | null, minEffect: number | null, maxPValue: number, dropSeverity: MonitorSeverity, minSampleSize: number, minCount: number, renotifySeconds: number | null, enabled: boolean, state: MonitorState, stateSince: string, muted: boolean, mutedUntil: string | null, muteReason: string | null, lastWindowEnd: string | null, createdAt: string, evaluator: { id: string, name: string }, destinations: Array<{ id: string, name: string, kind: AlertDestinationKind }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type GetMonitorQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GetMonitorQuery = { monitor: { id: string, name: string, description: string, scoreName: string | null, metric: MonitorMetric, percentile: number | null, windowSeconds: number, cadenceSeconds: number, condition: MonitorCondition, warningLevel: number | null, alertLevel: number | null, baseline: MonitorBaseline | null, minEffect: number | null, maxPValue: number, dropSeverity: MonitorSeverity, minSampleSize: number, minCount: number, renotifySeconds: number | null, enabled: boolean, state: MonitorState, stateSince: string, muted: boolean, mutedUntil: string | null, muteReason: string | null, lastWindowEnd: string | null, createdAt: string, evaluator: { id: string, name: string }, destinations: Array<{ id: string, name: string, kind: AlertDestinationKind }> } };
+
+export type GetMonitorWithHistoryQueryVariables = Exact<{
+  id: string | number;
+  history: number;
+}>;
+
+
+export type GetMonitorWithHistoryQuery = { monitor: { id: string, name: string, description: string, scoreName: string | null, metric: MonitorMetric, percentile: number | null, windowSeconds: number, cadenceSeconds: number, condition: MonitorCondition, warningLevel: number | null, alertLevel: number | null, baseline: MonitorBaseline | null, minEffect: number | null, maxPValue: number, dropSeverity: MonitorSeverity, minSampleSize: number, minCount: number, renotifySeconds: number | null, enabled: boolean, state: MonitorState, stateSince: string, muted: boolean, mutedUntil: string | null, muteReason: string | null, lastWindowEnd: string | null, createdAt: string, evaluations: { edges: Array<{ node: { windowStart: string, windowEnd: string, state: MonitorState, value: number | null, n: number, baselineValue: number | null, baselineN: number | null, effect: number | null, pValue: number | null, reason: string } }> }, transitions: { edges: Array<{ node: { fromState: MonitorState, toState: MonitorState, cause: MonitorTransitionCause, reason: string, windowEnd: string | null, at: string } }> }, evaluator: { id: string, name: string }, destinations: Array<{ id: string, name: string, kind: AlertDestinationKind }> } };
+
+export type CreateMonitorMutationVariables = Exact<{
+  input: CreateMonitorInput;
+}>;
+
+
+export type CreateMonitorMutation = { createMonitor: { monitor: { id: string, name: string, description: string, scoreName: string | null, metric: MonitorMetric, percentile: number | null, windowSeconds: number, cadenceSeconds: number, condition: MonitorCondition, warningLevel: number | null, alertLevel: number | null, baseline: MonitorBaseline | null, minEffect: number | null, maxPValue: number, dropSeverity: MonitorSeverity, minSampleSize: number, minCount: number, renotifySeconds: number | null, enabled: boolean, state: MonitorState, stateSince: string, muted: boolean, mutedUntil: string | null, muteReason: string | null, lastWindowEnd: string | null, createdAt: string, evaluator: { id: string, name: string }, destinations: Array<{ id: string, name: string, kind: AlertDestinationKind }> } } };
+
+export type UpdateMonitorMutationVariables = Exact<{
+  input: UpdateMonitorInput;
+}>;
+
+
+export type UpdateMonitorMutation = { updateMonitor: { monitor: { id: string, name: string, description: string, scoreName: string | null, metric: MonitorMetric, percentile: number | null, windowSeconds: number, cadenceSeconds: number, condition: MonitorCondition, warningLevel: number | null, alertLevel: number | null, baseline: MonitorBaseline | null, minEffect: number | null, maxPValue: number, dropSeverity: MonitorSeverity, minSampleSize: number, minCount: number, renotifySeconds: number | null, enabled: boolean, state: MonitorState, stateSince: string, muted: boolean, mutedUntil: string | null, muteReason: string | null, lastWindowEnd: string | null, createdAt: string, evaluator: { id: string, name: string }, destinations: Array<{ id: string, name: string, kind: AlertDestinationKind }> } } };
+
+export type DeleteMonitorMutationVariables = Exact<{
+  input: DeleteMonitorInput;
+}>;
+
+
+export type DeleteMonitorMutation = { deleteMonitor: { deletedMonitorId: string, name: string } };
+
+export type MuteMonitorMutationVariables = Exact<{
+  input: MuteMonitorInput;
+}>;
+
+
+export type MuteMonitorMutation = { muteMonitor: { monitor: { id: string, name: string, description: string, scoreName: string | null, metric: MonitorMetric, percentile: number | null, windowSeconds: number, cadenceSeconds: number, condition: MonitorCondition, warningLevel: number | null, alertLevel: number | null, baseline: MonitorBaseline | null, minEffect: number | null, maxPValue: number, dropSeverity: MonitorSeverity, minSampleSize: number, minCount: number, renotifySeconds: number | null, enabled: boolean, state: MonitorState, stateSince: string, muted: boolean, mutedUntil: string | null, muteReason: string | null, lastWindowEnd: string | null, createdAt: string, evaluator: { id: string, name: string }, destinations: Array<{ id: string, name: string, kind: AlertDestinationKind }> } } };
+
+export type UnmuteMonitorMutationVariables = Exact<{
+  input: UnmuteMonitorInput;
+}>;
+
+
+export type UnmuteMonitorMutation = { unmuteMonitor: { monitor: { id: string, name: string, description: string, scoreName: string | null, metric: MonitorMetric, percentile: number | null, windowSeconds: number, cadenceSeconds: number, condition: MonitorCondition, warningLevel: number | null, alertLevel: number | null, baseline: MonitorBaseline | null, minEffect: number | null, maxPValue: number, dropSeverity: MonitorSeverity, minSampleSize: number, minCount: number, renotifySeconds: number | null, enabled: boolean, state: MonitorState, stateSince: string, muted: boolean, mutedUntil: string | null, muteReason: string | null, lastWindowEnd: string | null, createdAt: string, evaluator: { id: string, name: string }, destinations: Array<{ id: string, name: string, kind: AlertDestinationKind }> } } };
+
+export type ResolveMonitorMutationVariables = Exact<{
+  input: ResolveMonitorInput;
+}>;
+
+
+export type ResolveMonitorMutation = { resolveMonitor: { monitor: { id: string, name: string, description: string, scoreName: string | null, metric: MonitorMetric, percentile: number | null, windowSeconds: number, cadenceSeconds: number, condition: MonitorCondition, warningLevel: number | null, alertLevel: number | null, baseline: MonitorBaseline | null, minEffect: number | null, maxPValue: number, dropSeverity: MonitorSeverity, minSampleSize: number, minCount: number, renotifySeconds: number | null, enabled: boolean, state: MonitorState, stateSince: string, muted: boolean, mutedUntil: string | null, muteReason: string | null, lastWindowEnd: string | null, createdAt: string, evaluator: { id: string, name: string }, destinations: Array<{ id: string, name: string, kind: AlertDestinationKind }> } } };
+
+export type TestFireMonitorMutationVariables = Exact<{
+  input: TestFireMonitorInput;
+}>;
+
+
+export type TestFireMonitorMutation = { testFireMonitor: { monitor: { id: string, name: string, description: string, scoreName: string | null, metric: MonitorMetric, percentile: number | null, windowSeconds: number, cadenceSeconds: number, condition: MonitorCondition, warningLevel: number | null, alertLevel: number | null, baseline: MonitorBaseline | null, minEffect: number | null, maxPValue: number, dropSeverity: MonitorSeverity, minSampleSize: number, minCount: number, renotifySeconds: number | null, enabled: boolean, state: MonitorState, stateSince: string, muted: boolean, mutedUntil: string | null, muteReason: string | null, lastWindowEnd: string | null, createdAt: string, evaluator: { id: string, name: string }, destinations: Array<{ id: string, name: string, kind: AlertDestinationKind }> }, deliveries: Array<{ id: string, event: AlertEvent, status: AlertDeliveryStatus, attempts: number, nextAttemptAt: string | null, createdAt: string, deliveredAt: string | null, monitor: { id: string, name: string }, destination: { name: string, kind: AlertDestinationKind }, log: Array<{ attempt: number, at: string, statusCode: number | null, body: string, error: string | null, durationMs: number }> }> } };
+
+export type ListAlertDestinationsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ListAlertDestinationsQuery = { alertDestinations: { edges: Array<{ node: { id: string, name: string, kind: AlertDestinationKind, urlHint: string, signed: boolean, sealed: boolean, createdAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type CreateAlertDestinationMutationVariables = Exact<{
+  input: CreateAlertDestinationInput;
+}>;
+
+
+export type CreateAlertDestinationMutation = { createAlertDestination: { signingSecret: string | null, destination: { id: string, name: string, kind: AlertDestinationKind, urlHint: string, signed: boolean, sealed: boolean, createdAt: string } } };
+
+export type DeleteAlertDestinationMutationVariables = Exact<{
+  input: DeleteAlertDestinationInput;
+}>;
+
+
+export type DeleteAlertDestinationMutation = { deleteAlertDestination: { deletedAlertDestinationId: string, name: string } };
+
+export type ListAlertDeliveriesQueryVariables = Exact<{
+  monitorId?: string | number | null | undefined;
+  status?: AlertDeliveryStatus | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ListAlertDeliveriesQuery = { alertDeliveries: { edges: Array<{ node: { id: string, event: AlertEvent, status: AlertDeliveryStatus, attempts: number, nextAttemptAt: string | null, createdAt: string, deliveredAt: string | null, monitor: { id: string, name: string }, destination: { name: string, kind: AlertDestinationKind }, log: Array<{ attempt: number, at: string, statusCode: number | null, body: string, error: string | null, durationMs: number }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1005,6 +1318,107 @@ export const PageFieldsFragmentDoc = new TypedDocumentString(`
   endCursor
 }
     `, {"fragmentName":"PageFields"}) as unknown as TypedDocumentString<PageFieldsFragment, unknown>;
+export const MonitorFieldsFragmentDoc = new TypedDocumentString(`
+    fragment MonitorFields on Monitor {
+  id
+  name
+  description
+  evaluator {
+    id
+    name
+  }
+  scoreName
+  metric
+  percentile
+  windowSeconds
+  cadenceSeconds
+  condition
+  warningLevel
+  alertLevel
+  baseline
+  minEffect
+  maxPValue
+  dropSeverity
+  minSampleSize
+  minCount
+  renotifySeconds
+  enabled
+  state
+  stateSince
+  muted
+  mutedUntil
+  muteReason
+  lastWindowEnd
+  destinations {
+    id
+    name
+    kind
+  }
+  createdAt
+}
+    `, {"fragmentName":"MonitorFields"}) as unknown as TypedDocumentString<MonitorFieldsFragment, unknown>;
+export const MonitorEvaluationFieldsFragmentDoc = new TypedDocumentString(`
+    fragment MonitorEvaluationFields on MonitorEvaluation {
+  windowStart
+  windowEnd
+  state
+  value
+  n
+  baselineValue
+  baselineN
+  effect
+  pValue
+  reason
+}
+    `, {"fragmentName":"MonitorEvaluationFields"}) as unknown as TypedDocumentString<MonitorEvaluationFieldsFragment, unknown>;
+export const MonitorTransitionFieldsFragmentDoc = new TypedDocumentString(`
+    fragment MonitorTransitionFields on MonitorTransition {
+  fromState
+  toState
+  cause
+  reason
+  windowEnd
+  at
+}
+    `, {"fragmentName":"MonitorTransitionFields"}) as unknown as TypedDocumentString<MonitorTransitionFieldsFragment, unknown>;
+export const AlertDestinationFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AlertDestinationFields on AlertDestination {
+  id
+  name
+  kind
+  urlHint
+  signed
+  sealed
+  createdAt
+}
+    `, {"fragmentName":"AlertDestinationFields"}) as unknown as TypedDocumentString<AlertDestinationFieldsFragment, unknown>;
+export const AlertDeliveryFieldsFragmentDoc = new TypedDocumentString(`
+    fragment AlertDeliveryFields on AlertDelivery {
+  id
+  event
+  status
+  attempts
+  nextAttemptAt
+  createdAt
+  deliveredAt
+  monitor {
+    id
+    name
+  }
+  destination {
+    name
+    kind
+  }
+  log {
+    attempt
+    at
+    statusCode
+    body
+    error
+    durationMs
+  }
+}
+    `, {"fragmentName":"AlertDeliveryFields"}) as unknown as TypedDocumentString<AlertDeliveryFieldsFragment, unknown>;
 export const EstimateBackfillDocument = new TypedDocumentString(`
     query EstimateBackfill($input: BackfillInput!) {
   estimateBackfill(input: $input) {
@@ -1947,6 +2361,596 @@ export const DeleteLibraryDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteLibraryMutation, DeleteLibraryMutationVariables>;
+export const MonitorIdByNameDocument = new TypedDocumentString(`
+    query MonitorIdByName($name: String) {
+  monitors(first: 1, name: $name) {
+    edges {
+      node {
+        id
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<MonitorIdByNameQuery, MonitorIdByNameQueryVariables>;
+export const ListMonitorsDocument = new TypedDocumentString(`
+    query ListMonitors($state: MonitorState, $evaluatorId: ID, $first: Int, $after: String) {
+  monitors(state: $state, evaluatorId: $evaluatorId, first: $first, after: $after) {
+    edges {
+      node {
+        ...MonitorFields
+      }
+    }
+    pageInfo {
+      ...PageFields
+    }
+  }
+}
+    fragment PageFields on PageInfo {
+  hasNextPage
+  endCursor
+}
+fragment MonitorFields on Monitor {
+  id
+  name
+  description
+  evaluator {
+    id
+    name
+  }
+  scoreName
+  metric
+  percentile
+  windowSeconds
+  cadenceSeconds
+  condition
+  warningLevel
+  alertLevel
+  baseline
+  minEffect
+  maxPValue
+  dropSeverity
+  minSampleSize
+  minCount
+  renotifySeconds
+  enabled
+  state
+  stateSince
+  muted
+  mutedUntil
+  muteReason
+  lastWindowEnd
+  destinations {
+    id
+    name
+    kind
+  }
+  createdAt
+}`) as unknown as TypedDocumentString<ListMonitorsQuery, ListMonitorsQueryVariables>;
+export const GetMonitorDocument = new TypedDocumentString(`
+    query GetMonitor($id: ID!) {
+  monitor(id: $id) {
+    ...MonitorFields
+  }
+}
+    fragment MonitorFields on Monitor {
+  id
+  name
+  description
+  evaluator {
+    id
+    name
+  }
+  scoreName
+  metric
+  percentile
+  windowSeconds
+  cadenceSeconds
+  condition
+  warningLevel
+  alertLevel
+  baseline
+  minEffect
+  maxPValue
+  dropSeverity
+  minSampleSize
+  minCount
+  renotifySeconds
+  enabled
+  state
+  stateSince
+  muted
+  mutedUntil
+  muteReason
+  lastWindowEnd
+  destinations {
+    id
+    name
+    kind
+  }
+  createdAt
+}`) as unknown as TypedDocumentString<GetMonitorQuery, GetMonitorQueryVariables>;
+export const GetMonitorWithHistoryDocument = new TypedDocumentString(`
+    query GetMonitorWithHistory($id: ID!, $history: Int!) {
+  monitor(id: $id) {
+    ...MonitorFields
+    evaluations(first: $history) {
+      edges {
+        node {
+          ...MonitorEvaluationFields
+        }
+      }
+    }
+    transitions(first: $history) {
+      edges {
+        node {
+          ...MonitorTransitionFields
+        }
+      }
+    }
+  }
+}
+    fragment MonitorFields on Monitor {
+  id
+  name
+  description
+  evaluator {
+    id
+    name
+  }
+  scoreName
+  metric
+  percentile
+  windowSeconds
+  cadenceSeconds
+  condition
+  warningLevel
+  alertLevel
+  baseline
+  minEffect
+  maxPValue
+  dropSeverity
+  minSampleSize
+  minCount
+  renotifySeconds
+  enabled
+  state
+  stateSince
+  muted
+  mutedUntil
+  muteReason
+  lastWindowEnd
+  destinations {
+    id
+    name
+    kind
+  }
+  createdAt
+}
+fragment MonitorEvaluationFields on MonitorEvaluation {
+  windowStart
+  windowEnd
+  state
+  value
+  n
+  baselineValue
+  baselineN
+  effect
+  pValue
+  reason
+}
+fragment MonitorTransitionFields on MonitorTransition {
+  fromState
+  toState
+  cause
+  reason
+  windowEnd
+  at
+}`) as unknown as TypedDocumentString<GetMonitorWithHistoryQuery, GetMonitorWithHistoryQueryVariables>;
+export const CreateMonitorDocument = new TypedDocumentString(`
+    mutation CreateMonitor($input: CreateMonitorInput!) {
+  createMonitor(input: $input) {
+    monitor {
+      ...MonitorFields
+    }
+  }
+}
+    fragment MonitorFields on Monitor {
+  id
+  name
+  description
+  evaluator {
+    id
+    name
+  }
+  scoreName
+  metric
+  percentile
+  windowSeconds
+  cadenceSeconds
+  condition
+  warningLevel
+  alertLevel
+  baseline
+  minEffect
+  maxPValue
+  dropSeverity
+  minSampleSize
+  minCount
+  renotifySeconds
+  enabled
+  state
+  stateSince
+  muted
+  mutedUntil
+  muteReason
+  lastWindowEnd
+  destinations {
+    id
+    name
+    kind
+  }
+  createdAt
+}`) as unknown as TypedDocumentString<CreateMonitorMutation, CreateMonitorMutationVariables>;
+export const UpdateMonitorDocument = new TypedDocumentString(`
+    mutation UpdateMonitor($input: UpdateMonitorInput!) {
+  updateMonitor(input: $input) {
+    monitor {
+      ...MonitorFields
+    }
+  }
+}
+    fragment MonitorFields on Monitor {
+  id
+  name
+  description
+  evaluator {
+    id
+    name
+  }
+  scoreName
+  metric
+  percentile
+  windowSeconds
+  cadenceSeconds
+  condition
+  warningLevel
+  alertLevel
+  baseline
+  minEffect
+  maxPValue
+  dropSeverity
+  minSampleSize
+  minCount
+  renotifySeconds
+  enabled
+  state
+  stateSince
+  muted
+  mutedUntil
+  muteReason
+  lastWindowEnd
+  destinations {
+    id
+    name
+    kind
+  }
+  createdAt
+}`) as unknown as TypedDocumentString<UpdateMonitorMutation, UpdateMonitorMutationVariables>;
+export const DeleteMonitorDocument = new TypedDocumentString(`
+    mutation DeleteMonitor($input: DeleteMonitorInput!) {
+  deleteMonitor(input: $input) {
+    deletedMonitorId
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteMonitorMutation, DeleteMonitorMutationVariables>;
+export const MuteMonitorDocument = new TypedDocumentString(`
+    mutation MuteMonitor($input: MuteMonitorInput!) {
+  muteMonitor(input: $input) {
+    monitor {
+      ...MonitorFields
+    }
+  }
+}
+    fragment MonitorFields on Monitor {
+  id
+  name
+  description
+  evaluator {
+    id
+    name
+  }
+  scoreName
+  metric
+  percentile
+  windowSeconds
+  cadenceSeconds
+  condition
+  warningLevel
+  alertLevel
+  baseline
+  minEffect
+  maxPValue
+  dropSeverity
+  minSampleSize
+  minCount
+  renotifySeconds
+  enabled
+  state
+  stateSince
+  muted
+  mutedUntil
+  muteReason
+  lastWindowEnd
+  destinations {
+    id
+    name
+    kind
+  }
+  createdAt
+}`) as unknown as TypedDocumentString<MuteMonitorMutation, MuteMonitorMutationVariables>;
+export const UnmuteMonitorDocument = new TypedDocumentString(`
+    mutation UnmuteMonitor($input: UnmuteMonitorInput!) {
+  unmuteMonitor(input: $input) {
+    monitor {
+      ...MonitorFields
+    }
+  }
+}
+    fragment MonitorFields on Monitor {
+  id
+  name
+  description
+  evaluator {
+    id
+    name
+  }
+  scoreName
+  metric
+  percentile
+  windowSeconds
+  cadenceSeconds
+  condition
+  warningLevel
+  alertLevel
+  baseline
+  minEffect
+  maxPValue
+  dropSeverity
+  minSampleSize
+  minCount
+  renotifySeconds
+  enabled
+  state
+  stateSince
+  muted
+  mutedUntil
+  muteReason
+  lastWindowEnd
+  destinations {
+    id
+    name
+    kind
+  }
+  createdAt
+}`) as unknown as TypedDocumentString<UnmuteMonitorMutation, UnmuteMonitorMutationVariables>;
+export const ResolveMonitorDocument = new TypedDocumentString(`
+    mutation ResolveMonitor($input: ResolveMonitorInput!) {
+  resolveMonitor(input: $input) {
+    monitor {
+      ...MonitorFields
+    }
+  }
+}
+    fragment MonitorFields on Monitor {
+  id
+  name
+  description
+  evaluator {
+    id
+    name
+  }
+  scoreName
+  metric
+  percentile
+  windowSeconds
+  cadenceSeconds
+  condition
+  warningLevel
+  alertLevel
+  baseline
+  minEffect
+  maxPValue
+  dropSeverity
+  minSampleSize
+  minCount
+  renotifySeconds
+  enabled
+  state
+  stateSince
+  muted
+  mutedUntil
+  muteReason
+  lastWindowEnd
+  destinations {
+    id
+    name
+    kind
+  }
+  createdAt
+}`) as unknown as TypedDocumentString<ResolveMonitorMutation, ResolveMonitorMutationVariables>;
+export const TestFireMonitorDocument = new TypedDocumentString(`
+    mutation TestFireMonitor($input: TestFireMonitorInput!) {
+  testFireMonitor(input: $input) {
+    monitor {
+      ...MonitorFields
+    }
+    deliveries {
+      ...AlertDeliveryFields
+    }
+  }
+}
+    fragment MonitorFields on Monitor {
+  id
+  name
+  description
+  evaluator {
+    id
+    name
+  }
+  scoreName
+  metric
+  percentile
+  windowSeconds
+  cadenceSeconds
+  condition
+  warningLevel
+  alertLevel
+  baseline
+  minEffect
+  maxPValue
+  dropSeverity
+  minSampleSize
+  minCount
+  renotifySeconds
+  enabled
+  state
+  stateSince
+  muted
+  mutedUntil
+  muteReason
+  lastWindowEnd
+  destinations {
+    id
+    name
+    kind
+  }
+  createdAt
+}
+fragment AlertDeliveryFields on AlertDelivery {
+  id
+  event
+  status
+  attempts
+  nextAttemptAt
+  createdAt
+  deliveredAt
+  monitor {
+    id
+    name
+  }
+  destination {
+    name
+    kind
+  }
+  log {
+    attempt
+    at
+    statusCode
+    body
+    error
+    durationMs
+  }
+}`) as unknown as TypedDocumentString<TestFireMonitorMutation, TestFireMonitorMutationVariables>;
+export const ListAlertDestinationsDocument = new TypedDocumentString(`
+    query ListAlertDestinations($first: Int, $after: String) {
+  alertDestinations(first: $first, after: $after) {
+    edges {
+      node {
+        ...AlertDestinationFields
+      }
+    }
+    pageInfo {
+      ...PageFields
+    }
+  }
+}
+    fragment PageFields on PageInfo {
+  hasNextPage
+  endCursor
+}
+fragment AlertDestinationFields on AlertDestination {
+  id
+  name
+  kind
+  urlHint
+  signed
+  sealed
+  createdAt
+}`) as unknown as TypedDocumentString<ListAlertDestinationsQuery, ListAlertDestinationsQueryVariables>;
+export const CreateAlertDestinationDocument = new TypedDocumentString(`
+    mutation CreateAlertDestination($input: CreateAlertDestinationInput!) {
+  createAlertDestination(input: $input) {
+    destination {
+      ...AlertDestinationFields
+    }
+    signingSecret
+  }
+}
+    fragment AlertDestinationFields on AlertDestination {
+  id
+  name
+  kind
+  urlHint
+  signed
+  sealed
+  createdAt
+}`) as unknown as TypedDocumentString<CreateAlertDestinationMutation, CreateAlertDestinationMutationVariables>;
+export const DeleteAlertDestinationDocument = new TypedDocumentString(`
+    mutation DeleteAlertDestination($input: DeleteAlertDestinationInput!) {
+  deleteAlertDestination(input: $input) {
+    deletedAlertDestinationId
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteAlertDestinationMutation, DeleteAlertDestinationMutationVariables>;
+export const ListAlertDeliveriesDocument = new TypedDocumentString(`
+    query ListAlertDeliveries($monitorId: ID, $status: AlertDeliveryStatus, $first: Int, $after: String) {
+  alertDeliveries(
+    monitorId: $monitorId
+    status: $status
+    first: $first
+    after: $after
+  ) {
+    edges {
+      node {
+        ...AlertDeliveryFields
+      }
+    }
+    pageInfo {
+      ...PageFields
+    }
+  }
+}
+    fragment PageFields on PageInfo {
+  hasNextPage
+  endCursor
+}
+fragment AlertDeliveryFields on AlertDelivery {
+  id
+  event
+  status
+  attempts
+  nextAttemptAt
+  createdAt
+  deliveredAt
+  monitor {
+    id
+    name
+  }
+  destination {
+    name
+    kind
+  }
+  log {
+    attempt
+    at
+    statusCode
+    body
+    error
+    durationMs
+  }
+}`) as unknown as TypedDocumentString<ListAlertDeliveriesQuery, ListAlertDeliveriesQueryVariables>;
 export const ViewerDocument = new TypedDocumentString(`
     query Viewer {
   viewer {

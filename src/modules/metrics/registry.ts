@@ -46,6 +46,8 @@ export interface MetricSources {
   pool(): PoolStats | undefined;
   /** Live evaluations owed and not yet run, over every workspace (read from Postgres at scrape time). */
   owed?(): Promise<{ queued: number; oldestAgeSeconds: number }>;
+  /** Enabled monitors of every workspace per state (read from Postgres at scrape time). */
+  monitorStates?(): Promise<Record<string, number>>;
 }
 
 /** A run on a span that was recorded, live or by a backfill (one per span and evaluator). */
@@ -182,6 +184,19 @@ export function createMetrics(sources: MetricSources) {
       this.set({ state: "max_busy" }, stats.maxBusy);
     },
   });
+  new Gauge({
+    name: "oodle_monitors",
+    help: "Enabled monitors of every workspace by state (OK, WARNING, ALERT, NO_DATA; read from Postgres at scrape time; absent when it cannot be read).",
+    labelNames: ["state"] as const,
+    registers: [registry],
+    async collect() {
+      this.reset();
+      const counts = sources.monitorStates ? await sources.monitorStates().catch(() => null) : null;
+      if (counts) for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+    },
+  });
+  const monitorEvaluations = new Counter({ name: "oodle_monitor_evaluations_total", help: "Monitor windows evaluated by this process, by the state they gave.", labelNames: ["state"] as const, registers: [registry] });
+  const alertDeliveries = new Counter({ name: "oodle_alert_delivery_attempts_total", help: "Alert delivery attempts made by this process, by result (delivered, retrying, failed, skipped).", labelNames: ["result"] as const, registers: [registry] });
   for (const outcome of ["accepted", "rejected"]) ingest.inc({ result: outcome }, 0);
   starts.inc(0);
 
@@ -203,6 +218,14 @@ export function createMetrics(sources: MetricSources) {
     runRecorded(event: RecordedRunEvent, evaluatorKind = "code"): void {
       runs.inc({ outcome: event.outcome, evaluator_kind: evaluatorKind, source: event.backfillId ? "backfill" : "live" });
       if (event.outcome !== "skipped") itemSeconds.observe({ outcome: event.outcome }, event.durationMs / 1000);
+    },
+    /** A monitor window was evaluated and gave `state`. */
+    monitorEvaluated(state: string): void {
+      monitorEvaluations.inc({ state });
+    },
+    /** An alert delivery attempt ended with `result`. */
+    alertDeliveryAttempted(result: string): void {
+      alertDeliveries.inc({ result });
     },
     /** A live batch of `size` evaluations started. */
     liveBatchStarted(size: number): void {
