@@ -22,7 +22,7 @@ export interface Setting {
 const SETTING = "name type label description default hasDefault required options";
 const VERSION = `version sourceCode libraryPins sharedImports resolvedLibraries entryPoint { kind name } params { ${SETTING} } createdAt`;
 const TEMPLATE = `id name description latestVersionNumber createdAt updatedAt latestVersion { ${VERSION} }`;
-const EVALUATOR = `id name kind enabled archived params resolvedParams spanKind spanNamePattern attributeEquals samplingRate isolation
+const EVALUATOR = `id name kind enabled archived params resolvedParams spanKind spanNamePattern attributeEquals attributeContains resourceAttributeEquals rootSpansOnly samplingRate isolation
   pinnedVersion followsLatest template { id name } templateVersion { version params { ${SETTING} } }
   dependencies { dependsOn { name } gate { score at } } createdAt updatedAt`;
 const LIBRARY = `id name description deprecated deprecationNote latestVersionNumber updatedAt`;
@@ -71,6 +71,9 @@ export interface EvaluatorRecord {
   spanKind: string;
   spanNamePattern: string | null;
   attributeEquals: Record<string, unknown>;
+  attributeContains: Record<string, unknown>;
+  resourceAttributeEquals: Record<string, unknown>;
+  rootSpansOnly: boolean;
   samplingRate: number;
   isolation: string;
   pinnedVersion: number | null;
@@ -332,9 +335,9 @@ export function createOperations(api: ApiClient) {
       const { id } = await getEvaluator(evaluator);
       return (
         await api.request<{
-          explainMatch: { matched: boolean; reason: string | null; detail: string; samplingDraw: number; archived: boolean; ruleChangedSinceIngest: boolean; run: { outcome: string; skipReason: string | null } | null };
+          explainMatch: MatchExplanationRecord & { samplingDraw: number; archived: boolean; ruleChangedSinceIngest: boolean };
         }>(
-          `query($s: ID!, $e: ID!) { explainMatch(spanId: $s, evaluatorId: $e) { matched reason detail samplingDraw archived ruleChangedSinceIngest run { outcome skipReason } } }`,
+          `query($s: ID!, $e: ID!) { explainMatch(spanId: $s, evaluatorId: $e) { matched reason detail conditions { condition key passed detail } samplingDraw archived ruleChangedSinceIngest run { outcome skipReason } } }`,
           { s: spanId, e: id },
         )
       ).explainMatch;
@@ -464,11 +467,19 @@ export interface MatchExplanationRecord {
   matched: boolean;
   reason: string | null;
   detail: string;
+  /** Every part of the rule, passed or not (absent from older answers). */
+  conditions?: { condition: string; key: string | null; passed: boolean; detail: string }[];
   run: { outcome: string; skipReason: string | null } | null;
 }
 
-/** The one-line answer of explainMatch for people (CLI and MCP): the rule's decision, then the run on the span if any (a match can still be skipped by a gate). */
+/**
+ * The answer of explainMatch for people (CLI and MCP): the rule's decision, then the run on the
+ * span if any (a match can still be skipped by a gate); then one line per part of the rule,
+ * `ok` or `NO`, so it says which part matched and which did not.
+ */
 export function explanationLine(r: MatchExplanationRecord): string {
   const rule = `${r.matched ? "matches" : `does not match (${r.reason})`}: ${r.detail}`;
-  return r.run ? `${rule}; its run: ${r.run.outcome}${r.run.skipReason ? ` (${r.run.skipReason})` : ""}` : rule;
+  const first = r.run ? `${rule}; its run: ${r.run.outcome}${r.run.skipReason ? ` (${r.run.skipReason})` : ""}` : rule;
+  const parts = (r.conditions ?? []).map((c) => `  ${c.passed ? "ok" : "NO"}  ${c.condition}${c.key !== null ? ` ${c.key}` : ""}: ${c.detail}`);
+  return [first, ...parts].join("\n");
 }

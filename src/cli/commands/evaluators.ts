@@ -5,11 +5,13 @@ import { jsonOrFile, keyValues, numberFlag, parseDataFile } from "../inputs.js";
 import { explanationLine, type EvaluatorRecord } from "../operations.js";
 import { emit, fields, table } from "../output.js";
 
-/** The rule of an evaluator in one line: `chat spans, name "*", app.channel=support, 100% sampled`. */
+/** The rule of an evaluator in one line: `chat root spans, name "*", app.channel=support, tag.tags∋"vip", resource deployment.environment="production", 100% sampled`. */
 export function describeRule(e: EvaluatorRecord): string {
-  const parts = [`${e.spanKind} spans`];
+  const parts = [`${e.spanKind} ${e.rootSpansOnly ? "root spans" : "spans"}`];
   if (e.spanNamePattern) parts.push(`name matching "${e.spanNamePattern}"`);
   for (const [k, v] of Object.entries(e.attributeEquals)) parts.push(`${k}=${JSON.stringify(v)}`);
+  for (const [k, v] of Object.entries(e.attributeContains ?? {})) parts.push(`${k} contains ${JSON.stringify(v)}`);
+  for (const [k, v] of Object.entries(e.resourceAttributeEquals ?? {})) parts.push(`resource ${k}=${JSON.stringify(v)}`);
   parts.push(`${Math.round(e.samplingRate * 1000) / 10}% sampled`);
   return parts.join(", ");
 }
@@ -51,6 +53,9 @@ function evaluatorFields(o: Record<string, any>): Record<string, unknown> {
   if (o.spanKind !== undefined) input.spanKind = o.spanKind;
   if (o.spanName !== undefined) input.spanNamePattern = o.spanName;
   if (o.attribute !== undefined) input.attributeEquals = keyValues(o.attribute, "--attribute");
+  if (o.attributeContains !== undefined) input.attributeContains = keyValues(o.attributeContains, "--attribute-contains");
+  if (o.resourceAttribute !== undefined) input.resourceAttributeEquals = keyValues(o.resourceAttribute, "--resource-attribute");
+  if (o.rootSpansOnly !== undefined) input.rootSpansOnly = o.rootSpansOnly;
   if (o.samplingRate !== undefined) input.samplingRate = numberFlag(o.samplingRate, "--sampling-rate");
   if (o.isolation !== undefined) input.isolation = o.isolation;
   if (o.kind !== undefined) input.kind = o.kind;
@@ -100,6 +105,10 @@ export function evaluatorsCommand(genai: Command): void {
       .option("--span-kind <kind>", "chat, tool, agent, retrieval or other")
       .option("--span-name <glob>", "a glob over span names")
       .option("--attribute <key=value>", "a span attribute that must be equal (repeatable)", collect)
+      .option("--attribute-contains <key=value>", "a list attribute (tags) that must contain the value, e.g. tag.tags=vip (repeatable)", collect)
+      .option("--resource-attribute <key=value>", "a resource attribute that must be equal, e.g. deployment.environment=production (repeatable)", collect)
+      .option("--root-spans-only", "run on root spans only (no parent span)")
+      .option("--no-root-spans-only", "run on every span, root or not")
       .option("--sampling-rate <0..1>")
       .option("--isolation <warm|strict>")
       .option("--pin <version|latest>", "stay on a template version, or follow the latest")

@@ -9,6 +9,7 @@ import { dependencyIds, loadDependencies } from "../experiments/dependencies.js"
 import type { RunPreparer } from "../runs/prepare.js";
 import type { AfterEvaluation, RecordedRun } from "../runs/processor.js";
 import { spanToDocument } from "../spans/document.js";
+import { RULE_SELECT } from "../spans/matching.js";
 import { MAX_TRACE_SPANS } from "../spans/service.js";
 import { objectOf } from "../templates/store.js";
 import { recordBackfillRuns, type BackfillRunRecord } from "./record.js";
@@ -29,7 +30,7 @@ export interface BackfillBatchOutcome {
 }
 
 /** The rule fields read of a member evaluator. */
-const RULE = { id: true, name: true, isolation: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true } as const;
+const RULE = { ...RULE_SELECT, name: true, isolation: true } as const;
 
 /** `${spanId}/${evaluatorId}`. */
 const pair = (spanId: string, evaluatorId: string) => `${spanId}/${evaluatorId}`;

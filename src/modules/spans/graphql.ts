@@ -10,6 +10,7 @@ import { EvaluatorRef } from "../evaluators/graphql.js";
 import { RunRef } from "../runs/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH, spanFilterFieldsSchema } from "./schemas.js";
+import { resourceAttributesOf, type ConditionResult } from "./matching.js";
 import { spanCursor, type EvaluationBacklog, type IngestResult, type MatchExplanation } from "./service.js";
 
 /** A span of the caller's workspace. */
@@ -30,6 +31,11 @@ export const SpanRef = builder.prismaNode("Span", {
     output: t.field({ type: "JSON", nullable: true, description: "The output as sent.", resolve: (s) => s.output ?? null }),
     attributes: t.expose("attributes", { type: "JSON", description: "Flat attribute keys, as OpenTelemetry sends them." }),
     metadata: t.expose("metadata", { type: "JSON" }),
+    resourceAttributes: t.field({
+      type: "JSON",
+      description: "The attributes of the span's resource (service.name, deployment.environment, …): the OTLP resource, or resourceAttributes given to ingestSpans; {} when none.",
+      resolve: (s) => resourceAttributesOf(s.metadata),
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was ingested." }),
     conversation: t.field({
       type: "JSON",
@@ -96,16 +102,31 @@ const TraceRef = builder.objectRef<{ traceId: string; spans: Span[] }>("Trace").
   }),
 });
 
+const MatchConditionRef = builder.objectRef<ConditionResult>("MatchCondition").implement({
+  description: "One part of an evaluator's rule applied to a span: whether the span met it, with the values compared.",
+  fields: (t) => ({
+    condition: t.exposeString("condition", { description: "enabled, kind, root, name, attributes, resource or sampling (the order they are applied in)." }),
+    key: t.exposeString("key", { nullable: true, description: "The attribute key of an attributes or resource condition (one per key); null for the others." }),
+    passed: t.exposeBoolean("passed"),
+    detail: t.exposeString("detail", { description: "What was compared, in a sentence." }),
+  }),
+});
+
 const MatchExplanationRef = builder.objectRef<MatchExplanation>("MatchExplanation").implement({
   description: "Why an evaluator did or did not run on a span: its rule applied to the span, condition by condition.",
   fields: (t) => ({
     matched: t.boolean({ resolve: (e) => e.decision.matched }),
     reason: t.string({
       nullable: true,
-      description: "The first condition that failed: disabled, kind, name, attributes or sampling (null when matched).",
+      description: "The first condition that failed: disabled, kind, root, name, attributes, resource or sampling (null when matched).",
       resolve: (e) => e.decision.reason ?? null,
     }),
     detail: t.string({ description: "What failed, with the values compared.", resolve: (e) => e.decision.detail }),
+    conditions: t.field({
+      type: [MatchConditionRef],
+      description: "Every part of the rule, in order, each saying whether the span met it: which part matched and which did not (one per attribute key).",
+      resolve: (e) => e.decision.conditions ?? [],
+    }),
     samplingDraw: t.float({ description: "The span's deterministic draw in [0, 1); sampled when below the rate.", resolve: (e) => e.decision.draw }),
     ruleChangedSinceIngest: t.exposeBoolean("ruleChangedSinceIngest", { description: "The rule changed after the span arrived: the decision at ingest may have differed." }),
     archived: t.exposeBoolean("archived"),
@@ -197,7 +218,7 @@ builder.relayMutationField(
         description:
           `Up to ${MAX_SPANS_PER_BATCH} spans (${MAX_BATCH_BYTES / 1024 / 1024} MiB of JSON), each ` +
           "{traceId, spanId, parentSpanId?, name, kind? (chat|tool|agent|retrieval|other), startTime? (ISO 8601, or epoch s/ms/µs/ns told apart by size: below 1e11 s, below 1e14 ms, below 1e17 µs, else ns), endTime?, " +
-          "input?, output?, attributes? (flat keys), metadata?, status? (unset|ok|error)}. The conversation is input + output in the " +
+          "input?, output?, attributes? (flat keys), resourceAttributes? (service.name, deployment.environment, …), metadata?, status? (unset|ok|error)}. The conversation is input + output in the " +
           "OpenAI message shape, or the attributes gen_ai.input.messages / gen_ai.output.messages.",
       }),
     }),

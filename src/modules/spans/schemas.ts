@@ -3,6 +3,7 @@ import { toInputIssues } from "../../lib/errors.js";
 import { RUN_OUTCOMES, SPAN_KINDS, SPAN_STATUSES, type SpanKind } from "../../lib/closed-lists.js";
 import { unstorableValues } from "../../lib/json-safety.js";
 import { EPOCH_RULE, epochToMillis } from "../../lib/epoch.js";
+import { resourceAttributesOf } from "./matching.js";
 
 /** Shared input schemas of the spans feature (GraphQL, CLI and MCP use the same). */
 
@@ -96,6 +97,7 @@ export const spanInputSchema = z
     input: json.optional(),
     output: json.optional(),
     attributes: attributes.optional(),
+    resourceAttributes: attributes.optional(),
     metadata: z.record(z.string(), json, { error: "must be an object" }).optional(),
     status: z.enum(SPAN_STATUSES, { error: `must be one of ${SPAN_STATUSES.join(", ")}` }).optional(),
   })
@@ -104,7 +106,22 @@ export const spanInputSchema = z
     if (span.startTime && span.endTime && span.endTime < span.startTime) {
       ctx.addIssue({ code: "custom", path: ["endTime"], message: "must not be before startTime" });
     }
+    if (span.resourceAttributes && Object.keys(resourceAttributesOf(span.metadata)).length > 0) {
+      ctx.addIssue({ code: "custom", path: ["resourceAttributes"], message: "give the resource attributes once: here or in metadata.otel.resource.attributes, not both" });
+    }
   });
+
+/**
+ * The metadata stored for a span: as sent, with `resourceAttributes` (when given) at
+ * `otel.resource.attributes`, where OTLP ingest keeps a span's resource, so rules and documents read
+ * one place whichever way the span came.
+ */
+function withResource(metadata: Record<string, unknown>, resourceAttributes: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!resourceAttributes) return metadata;
+  const otel = typeof metadata.otel === "object" && metadata.otel !== null && !Array.isArray(metadata.otel) ? (metadata.otel as Record<string, unknown>) : {};
+  const resource = typeof otel.resource === "object" && otel.resource !== null && !Array.isArray(otel.resource) ? (otel.resource as Record<string, unknown>) : {};
+  return { ...metadata, otel: { ...otel, resource: { ...resource, attributes: resourceAttributes } } };
+}
 
 /** One span as given to ingestSpans. */
 export type SpanInput = z.input<typeof spanInputSchema>;
@@ -214,7 +231,7 @@ export function normaliseSpan(raw: unknown, now: Date): { span: NormalisedSpan }
       input: s.input ?? null,
       output: s.output ?? null,
       attributes: attrs,
-      metadata: s.metadata ?? {},
+      metadata: withResource(s.metadata ?? {}, s.resourceAttributes),
       status: s.status ?? "unset",
     },
   };

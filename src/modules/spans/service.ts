@@ -16,7 +16,7 @@ import { conversationInput, conversationOutput } from "./genai.js";
 import { listSpans, type SpanPageRequest } from "./list.js";
 
 export { spanCursor } from "./list.js";
-import { matchSpan, type MatchDecision } from "./matching.js";
+import { matchSpan, RULE_SELECT, type MatchDecision } from "./matching.js";
 import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
 import { spanKey, writeIngestBatch, type IngestRow } from "./ingest-write.js";
 
@@ -92,7 +92,7 @@ export interface MatchExplanation {
   run: Run | null;
 }
 
-const RULE_FIELDS = { id: true, kind: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true } as const;
+const RULE_FIELDS = { ...RULE_SELECT, kind: true } as const;
 
 /** A span's attributes as an object (the column is never null once stored, but JSON in Prisma's types). */
 function attributesOf(span: Pick<Span, "attributes">): Record<string, unknown> {
@@ -317,7 +317,7 @@ export function createSpanService(deps: {
       if (!span) throw new NotFoundError("span", spanId);
       const evaluator = isUuid(evaluatorId) ? await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId } }) : null;
       if (!evaluator) throw new NotFoundError("evaluator", evaluatorId);
-      const decision = matchSpan(evaluator, span);
+      const decision = matchSpan(evaluator, span, { explain: true });
       const [[waiting], run] = await Promise.all([
         decision.matched ? dependencyWaits(prisma, workspaceId, { spanId, evaluatorId }) : Promise.resolve([]),
         prisma.run.findUnique({ where: { spanId_evaluatorId: { spanId, evaluatorId } } }),
