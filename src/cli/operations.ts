@@ -337,7 +337,7 @@ export function createOperations(api: ApiClient) {
         await api.request<{
           explainMatch: MatchExplanationRecord & { samplingDraw: number; archived: boolean; ruleChangedSinceIngest: boolean };
         }>(
-          `query($s: ID!, $e: ID!) { explainMatch(spanId: $s, evaluatorId: $e) { matched reason detail conditions { condition key passed detail } samplingDraw archived ruleChangedSinceIngest run { outcome skipReason } } }`,
+          `query($s: ID!, $e: ID!) { explainMatch(spanId: $s, evaluatorId: $e) { matched reason detail conditions { condition key passed detail } incomplete samplingDraw archived ruleChangedSinceIngest run { outcome skipReason } } }`,
           { s: spanId, e: id },
         )
       ).explainMatch;
@@ -469,17 +469,20 @@ export interface MatchExplanationRecord {
   detail: string;
   /** Every part of the rule, passed or not (absent from older answers). */
   conditions?: { condition: string; key: string | null; passed: boolean; detail: string }[];
+  /** Set when the span's sender dropped attributes, events or links: the document is incomplete. */
+  incomplete?: string | null;
   run: { outcome: string; skipReason: string | null } | null;
 }
 
 /**
  * The answer of explainMatch for people (CLI and MCP): the rule's decision, then the run on the
  * span if any (a match can still be skipped by a gate); then one line per part of the rule,
- * `ok` or `NO`, so it says which part matched and which did not.
+ * `ok` or `NO`, so it says which part matched and which did not; then `!` and why the span's
+ * document is incomplete, when its sender dropped attributes.
  */
 export function explanationLine(r: MatchExplanationRecord): string {
   const rule = `${r.matched ? "matches" : `does not match (${r.reason})`}: ${r.detail}`;
   const first = r.run ? `${rule}; its run: ${r.run.outcome}${r.run.skipReason ? ` (${r.run.skipReason})` : ""}` : rule;
   const parts = (r.conditions ?? []).map((c) => `  ${c.passed ? "ok" : "NO"}  ${c.condition}${c.key !== null ? ` ${c.key}` : ""}: ${c.detail}`);
-  return [first, ...parts].join("\n");
+  return [first, ...parts, ...(r.incomplete ? [`  !   ${r.incomplete}`] : [])].join("\n");
 }

@@ -10,8 +10,20 @@ import { EvaluatorRef } from "../evaluators/graphql.js";
 import { RunRef } from "../runs/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH, spanFilterFieldsSchema } from "./schemas.js";
+import { droppedCountsOf, incompleteNote, type DroppedCounts } from "./incomplete.js";
 import { resourceAttributesOf, type ConditionResult } from "./matching.js";
 import { spanCursor, type EvaluationBacklog, type IngestResult, type MatchExplanation } from "./service.js";
+
+const DroppedCountsRef = builder.objectRef<DroppedCounts>("SpanDroppedCounts").implement({
+  description: "Counts of what a span's sender dropped before export (the OTLP dropped_*_count fields).",
+  fields: (t) => ({
+    attributes: t.exposeInt("attributes", { description: "Span attributes." }),
+    events: t.exposeInt("events", { description: "Events." }),
+    links: t.exposeInt("links", { description: "Links." }),
+    eventAttributes: t.exposeInt("eventAttributes", { description: "Attributes of the kept events, summed." }),
+    linkAttributes: t.exposeInt("linkAttributes", { description: "Attributes of the kept links, summed." }),
+  }),
+});
 
 /** A span of the caller's workspace. */
 export const SpanRef = builder.prismaNode("Span", {
@@ -37,6 +49,16 @@ export const SpanRef = builder.prismaNode("Span", {
       resolve: (s) => resourceAttributesOf(s.metadata),
     }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was ingested." }),
+    dropped: t.field({
+      type: DroppedCountsRef,
+      description: "What its sender dropped before export (OTLP dropped_*_count: an OpenTelemetry SDK limit, 128 attributes per span by default); zeros when nothing.",
+      resolve: (s) => droppedCountsOf(s.metadata),
+    }),
+    incomplete: t.string({
+      nullable: true,
+      description: "Set when its sender dropped attributes, events or links: the sentence says what and how to keep the conversation whole; null when complete.",
+      resolve: (s) => incompleteNote(s.metadata),
+    }),
     conversation: t.field({
       type: "JSON",
       description: 'The turns as [{role, content}], oldest first: input messages then output (OpenAI shape, else gen_ai.input/output.messages).',
@@ -128,6 +150,10 @@ const MatchExplanationRef = builder.objectRef<MatchExplanation>("MatchExplanatio
       resolve: (e) => e.decision.conditions ?? [],
     }),
     samplingDraw: t.float({ description: "The span's deterministic draw in [0, 1); sampled when below the rate.", resolve: (e) => e.decision.draw }),
+    incomplete: t.exposeString("incomplete", {
+      nullable: true,
+      description: "Set when the span's sender dropped attributes, events or links (Span.incomplete): the document the evaluator sees there is incomplete.",
+    }),
     ruleChangedSinceIngest: t.exposeBoolean("ruleChangedSinceIngest", { description: "The rule changed after the span arrived: the decision at ingest may have differed." }),
     archived: t.exposeBoolean("archived"),
     waiting: t.field({ type: DependencyWaitRef, nullable: true, description: "Set when it is queued on the span and waits for dependencies (detail then says for what, since when, until when).", resolve: (e) => e.waiting }),
@@ -239,3 +265,12 @@ builder.relayMutationField(
     }),
   },
 );
+
+builder.prismaObjectFields("Run", (t) => ({
+  inputIncomplete: t.string({
+    nullable: true,
+    select: { span: { select: { metadata: true } } },
+    description: "Set when the run's span was incomplete (its sender dropped attributes, events or links): the document it scored missed them (see Span.incomplete). Null when complete, and for experiment runs.",
+    resolve: (run) => (run.span ? incompleteNote(run.span.metadata) : null),
+  }),
+}));

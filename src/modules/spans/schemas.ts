@@ -72,12 +72,20 @@ const instant = z.union(
 /** Any JSON value (what JSON.parse can return). */
 const json = z.unknown();
 
-/** Flat span attributes, as OpenTelemetry sends them: key → JSON value; at most 256 keys. */
+/**
+ * Most attributes of one span (and of its resource): room for a long conversation flattened into
+ * indexed attributes (OpenInference's two per turn) once the sender's SDK limit is raised past its
+ * default of 128 (README § Long conversations and the SDK's attribute limit); the span's 1 MiB
+ * bounds the rest.
+ */
+export const MAX_SPAN_ATTRIBUTES = 2_048;
+
+/** Flat span attributes, as OpenTelemetry sends them: key → JSON value; at most {@link MAX_SPAN_ATTRIBUTES} keys. */
 const attributes = z
   .record(z.string().min(1, "attribute keys must not be empty").max(256, "attribute keys must be at most 256 characters"), json, {
     error: "must be an object of attribute key to value",
   })
-  .refine((value) => Object.keys(value).length <= 256, "must have at most 256 attributes");
+  .refine((value) => Object.keys(value).length <= MAX_SPAN_ATTRIBUTES, `must have at most ${MAX_SPAN_ATTRIBUTES} attributes`);
 
 /**
  * One ingested span. `kind` defaults from `gen_ai.operation.name` (chat, execute_tool → tool,

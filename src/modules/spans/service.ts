@@ -11,6 +11,8 @@ import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
 import { spanBatchJobId } from "../../queues/registry.js";
 import { toolCallsOf, turnsOf } from "./conversation.js";
+import { incompleteNote } from "./incomplete.js";
+import { oversizeMessage } from "./size.js";
 import { spanToDocument, type SampleDocument } from "./document.js";
 import { conversationInput, conversationOutput } from "./genai.js";
 import { listSpans, type SpanPageRequest } from "./list.js";
@@ -90,6 +92,8 @@ export interface MatchExplanation {
   waiting: DependencyWait | null;
   /** The evaluator's current run on the span, when it has one: a matched span can still be `skipped` (a gate, the invocation cap, disabled after matching). */
   run: Run | null;
+  /** Set when the span's sender dropped attributes, events or links (spans/incomplete.ts): the document is incomplete. */
+  incomplete: string | null;
 }
 
 const RULE_FIELDS = { ...RULE_SELECT, kind: true } as const;
@@ -194,7 +198,7 @@ export function createSpanService(deps: {
         return;
       }
       if (sizes[index]! > MAX_SPAN_BYTES) {
-        rejected.push({ index, issues: [{ path: "", message: `a span must be at most ${MAX_SPAN_BYTES} bytes of JSON (got ${sizes[index]})` }] });
+        rejected.push({ index, issues: [{ path: "", message: oversizeMessage(raw, sizes[index]!) }] });
         return;
       }
       const result = normaliseSpan(raw, now);
@@ -328,6 +332,7 @@ export function createSpanService(deps: {
         archived: evaluator.archivedAt !== null,
         waiting: waiting ?? null,
         run,
+        incomplete: incompleteNote(span.metadata),
       };
     },
   };
