@@ -45,7 +45,7 @@ describe("a span over 1 MiB", () => {
     // Nothing of it was kept, cut or otherwise.
     expect(await h.app.prisma.span.count({ where: { workspaceId: ws.workspace.id, spanId: "over" } })).toBe(0);
     const kept = await h.app.prisma.span.findFirstOrThrow({ where: { workspaceId: ws.workspace.id, spanId: "under" } });
-    expect(((kept.attributes as Record<string, string>)["retrieval.documents"]).length).toBe(MAX_SPAN_BYTES - 1000);
+    expect((kept.attributes as Record<string, string>)["retrieval.documents"]?.length).toBe(MAX_SPAN_BYTES - 1000);
   });
 
   it("is refused over OTLP in partialSuccess with the same reason, the other span stored", async () => {
@@ -59,7 +59,7 @@ describe("a span over 1 MiB", () => {
       attributes: [{ key: "retrieval.documents", value: { stringValue: value } }],
     });
     const body = ExportTraceServiceRequest.encode({ resourceSpans: [{ scopeSpans: [{ spans: [span(1, "small"), span(2, "d".repeat(MAX_SPAN_BYTES + 10))] }] }] }).finish();
-    const response = await fetch(`${service.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf", authorization: `Bearer ${ws.secret}` }, body });
+    const response = await fetch(`${service.url}/v1/traces`, { method: "POST", headers: { "content-type": "application/x-protobuf", authorization: `Bearer ${ws.secret}` }, body: Buffer.from(body) });
     expect(response.status).toBe(200);
     const decoded = ExportTraceServiceResponse.decode(new Uint8Array(await response.arrayBuffer()));
     expect(Number(decoded.partialSuccess?.rejectedSpans)).toBe(1);

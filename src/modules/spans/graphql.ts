@@ -10,9 +10,7 @@ import { EvaluatorRef } from "../evaluators/graphql.js";
 import { RunRef } from "../runs/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH, spanFilterFieldsSchema } from "./schemas.js";
-import { droppedCountsOf, incompleteNote, type DroppedCounts } from "./incomplete.js";
-import { resourceAttributesOf, type ConditionResult } from "./matching.js";
-import { spanCursor, type EvaluationBacklog, type IngestResult, type MatchExplanation } from "./service.js";
+import { spanCursor, type ConditionResult, type DroppedCounts, type EvaluationBacklog, type IngestResult, type MatchExplanation } from "./service.js";
 
 const DroppedCountsRef = builder.objectRef<DroppedCounts>("SpanDroppedCounts").implement({
   description: "Counts of what a span's sender dropped before export (the OTLP dropped_*_count fields).",
@@ -46,18 +44,18 @@ export const SpanRef = builder.prismaNode("Span", {
     resourceAttributes: t.field({
       type: "JSON",
       description: "The attributes of the span's resource (service.name, deployment.environment, …): the OTLP resource, or resourceAttributes given to ingestSpans; {} when none.",
-      resolve: (s) => resourceAttributesOf(s.metadata),
+      resolve: (s, _args, ctx) => ctx.services.spans.resourceAttributesOf(s),
     }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was ingested." }),
     dropped: t.field({
       type: DroppedCountsRef,
       description: "What its sender dropped before export (OTLP dropped_*_count: an OpenTelemetry SDK limit, 128 attributes per span by default); zeros when nothing.",
-      resolve: (s) => droppedCountsOf(s.metadata),
+      resolve: (s, _args, ctx) => ctx.services.spans.droppedCountsOf(s),
     }),
     incomplete: t.string({
       nullable: true,
       description: "Set when its sender dropped attributes, events or links: the sentence says what and how to keep the conversation whole; null when complete.",
-      resolve: (s) => incompleteNote(s.metadata),
+      resolve: (s, _args, ctx) => ctx.services.spans.incompleteOf(s),
     }),
     conversation: t.field({
       type: "JSON",
@@ -271,6 +269,6 @@ builder.prismaObjectFields("Run", (t) => ({
     nullable: true,
     select: { span: { select: { metadata: true } } },
     description: "Set when the run's span was incomplete (its sender dropped attributes, events or links): the document it scored missed them (see Span.incomplete). Null when complete, and for experiment runs.",
-    resolve: (run) => (run.span ? incompleteNote(run.span.metadata) : null),
+    resolve: (run, _args, ctx) => (run.span ? ctx.services.spans.incompleteOf(run.span) : null),
   }),
 }));

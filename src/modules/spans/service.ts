@@ -11,14 +11,17 @@ import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
 import { spanBatchJobId } from "../../queues/registry.js";
 import { toolCallsOf, turnsOf } from "./conversation.js";
-import { incompleteNote } from "./incomplete.js";
+import { droppedCountsOf, incompleteNote } from "./incomplete.js";
 import { oversizeMessage } from "./size.js";
 import { spanToDocument, type SampleDocument } from "./document.js";
 import { conversationInput, conversationOutput } from "./genai.js";
 import { listSpans, type SpanPageRequest } from "./list.js";
 
 export { spanCursor } from "./list.js";
-import { matchSpan, RULE_SELECT, type MatchDecision } from "./matching.js";
+import { matchSpan, resourceAttributesOf, RULE_SELECT, type MatchDecision } from "./matching.js";
+
+export type { ConditionResult } from "./matching.js";
+export type { DroppedCounts } from "./incomplete.js";
 import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
 import { spanKey, writeIngestBatch, type IngestRow } from "./ingest-write.js";
 
@@ -291,6 +294,13 @@ export function createSpanService(deps: {
     traceSpans,
     /** A page of the workspace's spans, filtered in SQL: see {@link listSpans}. */
     listSpans: (principal: Principal, filter: unknown, page: SpanPageRequest) => listSpans(prisma, principal, filter, page),
+
+    /** A span's resource attributes (`metadata.otel.resource.attributes`; `{}` when none). */
+    resourceAttributesOf: (span: Pick<Span, "metadata">) => resourceAttributesOf(span.metadata),
+    /** What a span's sender dropped before export (zeros when nothing). */
+    droppedCountsOf: (span: Pick<Span, "metadata">) => droppedCountsOf(span.metadata),
+    /** Why a span's document is incomplete (its sender dropped attributes, events or links), or null. */
+    incompleteOf: (span: Pick<Span, "metadata">) => incompleteNote(span.metadata),
 
     /** The dependents waiting for dependencies on a span of the workspace (see dependencies/waiting.ts). */
     waiting: (workspaceId: string, spanId: string): Promise<DependencyWait[]> => dependencyWaits(prisma, workspaceId, { spanId }),
