@@ -21,8 +21,8 @@ export interface Setting {
 
 const SETTING = "name type label description default hasDefault required options";
 const VERSION = `version sourceCode libraryPins sharedImports resolvedLibraries entryPoint { kind name } params { ${SETTING} } createdAt`;
-const TEMPLATE = `id name description latestVersionNumber createdAt updatedAt latestVersion { ${VERSION} }`;
-const EVALUATOR = `id name kind enabled archived params resolvedParams spanKind spanNamePattern attributeEquals attributeContains resourceAttributeEquals rootSpansOnly samplingRate isolation
+const TEMPLATE = `id name description latestVersionNumber limits createdAt updatedAt latestVersion { ${VERSION} }`;
+const EVALUATOR = `id name kind enabled archived params resolvedParams spanKind spanNamePattern attributeEquals attributeContains resourceAttributeEquals rootSpansOnly samplingRate isolation limits runLimits { cpuTimeMs wallTimeMs memoryBytes }
   pinnedVersion followsLatest template { id name } templateVersion { version params { ${SETTING} } }
   dependencies { dependsOn { name } gate { score at } } createdAt updatedAt`;
 const LIBRARY = `id name description deprecated deprecationNote latestVersionNumber updatedAt`;
@@ -42,6 +42,8 @@ export interface TemplateRecord {
   name: string;
   description: string;
   latestVersionNumber: number;
+  /** The sandbox limits its evaluators get unless they set their own. */
+  limits: { cpuTimeMs?: number; wallTimeMs?: number; memoryBytes?: number };
   createdAt: string;
   updatedAt: string;
   latestVersion: TemplateVersionRecord;
@@ -75,6 +77,10 @@ export interface EvaluatorRecord {
   resourceAttributeEquals: Record<string, unknown>;
   rootSpansOnly: boolean;
   samplingRate: number;
+  /** The sandbox limits it asks for ({} : its template's, then the defaults). */
+  limits: { cpuTimeMs?: number; wallTimeMs?: number; memoryBytes?: number };
+  /** What one item of its runs gets. */
+  runLimits: { cpuTimeMs: number; wallTimeMs: number; memoryBytes: number };
   isolation: string;
   pinnedVersion: number | null;
   followsLatest: boolean;

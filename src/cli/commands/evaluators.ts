@@ -2,6 +2,7 @@ import type { Command } from "commander";
 import { action } from "../context.js";
 import { CliError } from "../exit-codes.js";
 import { jsonOrFile, keyValues, numberFlag, parseDataFile } from "../inputs.js";
+import { limitFlags, limitOptions, limitsText } from "../limit-flags.js";
 import { explanationLine, type EvaluatorRecord } from "../operations.js";
 import { emit, fields, table } from "../output.js";
 
@@ -29,6 +30,7 @@ function evaluatorText(e: EvaluatorRecord): string {
       ["template version", version],
       ["rule", describeRule(e)],
       ["isolation", e.isolation],
+      ["limits", `${limitsText(e.runLimits)}${Object.keys(e.limits ?? {}).length ? " (its own)" : ""}`],
       ["dependencies", e.dependencies.length ? e.dependencies.map((d) => d.dependsOn.name + (d.gate ? ` (gate ${d.gate.score}${d.gate.at !== null ? ` at ${d.gate.at}` : ""})` : "")).join(", ") : "none"],
     ]),
     set.length ? `values set:\n${set.map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`).join("\n")}` : "values set: none (every setting takes its default)",
@@ -61,6 +63,8 @@ function evaluatorFields(o: Record<string, any>): Record<string, unknown> {
   if (o.kind !== undefined) input.kind = o.kind;
   if (o.pin !== undefined) input.pinnedVersion = o.pin === "latest" ? null : numberFlag(o.pin, "--pin");
   if (o.dependsOn !== undefined) input.dependencies = (o.dependsOn as string[]).map((evaluator) => ({ evaluator }));
+  const limits = limitFlags(o);
+  if (Object.keys(limits).length) input.limits = { ...(input.limits as object | undefined), ...limits };
   return input;
 }
 
@@ -112,9 +116,11 @@ export function evaluatorsCommand(genai: Command): void {
       .option("--sampling-rate <0..1>")
       .option("--isolation <warm|strict>")
       .option("--pin <version|latest>", "stay on a template version, or follow the latest")
-      .option("--depends-on <evaluator>", "an evaluator it runs after (repeatable; update replaces the list)", collect);
+      .option("--depends-on <evaluator>", "an evaluator it runs after (repeatable; update replaces the list)", collect)
+      .option("--reset-limits", "update: drop its own limits first (its template's, then the defaults, apply)");
+  const withLimits = (c: Command) => limitOptions(saveOptions(c));
 
-  saveOptions(evaluators.command("create").description("creates an evaluator"))
+  withLimits(evaluators.command("create").description("creates an evaluator"))
     .option("--kind <code|external>")
     .addHelpText("after", "\nExample:\n  oodle genai evaluators create --name 'Refund mentioned' --template 'Keyword check' --params '{\"required\": [\"refund\"]}' --attribute app.channel=support")
     .action(
@@ -124,7 +130,7 @@ export function evaluatorsCommand(genai: Command): void {
       }),
     );
 
-  saveOptions(evaluators.command("update <name>").description("changes an evaluator (by name or id); --params sets the given values and keeps the others (--replace-params replaces them all)"))
+  withLimits(evaluators.command("update <name>").description("changes an evaluator (by name or id); --params sets the given values and keeps the others (--replace-params replaces them all)"))
     .option("--replace-params", "--params replaces every value (the ones not given fall back to their defaults)")
     .addHelpText(
       "after",
@@ -133,6 +139,9 @@ export function evaluatorsCommand(genai: Command): void {
     .action(
       action(async (ctx, name: string) => {
         const fields = evaluatorFields(ctx.options);
+        // Limit flags change the keys given and keep the others (--reset-limits drops them first), as --params does.
+        if (ctx.options.resetLimits) fields.limits = { ...(fields.limits as object | undefined) };
+        else if (fields.limits !== undefined) fields.limits = { ...(await ctx.ops.getEvaluator(name)).limits, ...(fields.limits as object) };
         const fieldsToSave = fields.params !== undefined && !ctx.options.replaceParams ? { ...fields, mergeParams: true } : fields;
         const e = await ctx.ops.updateEvaluator(name, fieldsToSave);
         emit(ctx.output, e, () => `updated evaluator "${e.name}"\n${evaluatorText(e)}`);

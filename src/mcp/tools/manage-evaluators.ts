@@ -1,3 +1,4 @@
+import { evaluatorLimitsSchema } from "../../execution/index.js";
 import { z } from "zod";
 import {
   attributeContainsSchema,
@@ -53,6 +54,10 @@ export const manageEvaluatorsInput = z.strictObject({
   attributeContains: attributeContainsSchema.describe('Evaluators: list attributes (tags) that must contain the value, e.g. {"tag.tags": "vip"}.').optional(),
   resourceAttributeEquals: resourceAttributeEqualsSchema.describe('Evaluators: resource attributes that must be equal, e.g. {"deployment.environment": "production"}.').optional(),
   rootSpansOnly: rootSpansOnlySchema.describe("Evaluators: run on root spans only (no parent span).").optional(),
+  limits: evaluatorLimitsSchema
+    .nullable()
+    .describe("Evaluators and templates: sandbox limits of one item {cpuTimeMs?, wallTimeMs?, memoryBytes?} within the ceilings; replaces the earlier ones (null clears them).")
+    .optional(),
   samplingRate: samplingRateSchema.describe("Evaluators: the share of matching spans evaluated, 0 to 1.").optional(),
   isolation: isolationSchema.describe("Evaluators: warm (default) or strict.").optional(),
   pinnedVersion: pinnedVersionSchema.describe("Evaluators: stay on this template version; null follows the latest.").optional(),
@@ -66,8 +71,8 @@ export const manageEvaluatorsInput = z.strictObject({
 /** The tool's arguments. */
 export type ManageEvaluatorsArgs = z.infer<typeof manageEvaluatorsInput>;
 
-const EVALUATOR_FIELDS = ["params", "templateName", "templateId", "enabled", "kind", "spanKind", "spanNamePattern", "attributeEquals", "attributeContains", "resourceAttributeEquals", "rootSpansOnly", "samplingRate", "isolation", "pinnedVersion", "dependencies"] as const;
-const TEMPLATE_FIELDS = ["params", "sourceCode", "description", "libraryPins"] as const;
+const EVALUATOR_FIELDS = ["params", "templateName", "templateId", "enabled", "kind", "spanKind", "spanNamePattern", "attributeEquals", "attributeContains", "resourceAttributeEquals", "rootSpansOnly", "limits", "samplingRate", "isolation", "pinnedVersion", "dependencies"] as const;
+const TEMPLATE_FIELDS = ["params", "sourceCode", "description", "libraryPins", "limits"] as const;
 
 function pick(args: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));

@@ -9,6 +9,15 @@ import { DependencyInput, dependenciesOf } from "../dependencies/graphql-inputs.
 import { createEvaluatorInputSchema, updateEvaluatorInputSchema } from "./schemas.js";
 
 
+/** The CPU time, wall time and memory of one item of an evaluator's runs. */
+const RunLimitsRef = builder.objectRef<{ cpuTimeMs: number; wallTimeMs: number; memoryBytes: number }>("EvaluatorRunLimits").implement({
+  fields: (t) => ({
+    cpuTimeMs: t.exposeInt("cpuTimeMs", { description: "CPU time of one item (ms)." }),
+    wallTimeMs: t.exposeInt("wallTimeMs", { description: "Wall-clock time of one item (ms)." }),
+    memoryBytes: t.exposeFloat("memoryBytes", { description: "Address space of its runner (bytes)." }),
+  }),
+});
+
 /** An evaluator of the caller's workspace (archived ones stay readable by id). */
 export const EvaluatorRef = builder.prismaNode("Evaluator", {
   id: { field: "id" },
@@ -49,6 +58,12 @@ export const EvaluatorRef = builder.prismaNode("Evaluator", {
     maxInvocationsPerHour: t.exposeInt("maxInvocationsPerHour", {
       nullable: true,
       description: "At most this many runs on live spans per rolling hour; past it a run is recorded as skipped (stats.skippedInvocationCap). Null: no cap.",
+    }),
+    limits: t.expose("limits", { type: "JSON", description: "The sandbox limits it asks for: {cpuTimeMs?, wallTimeMs?, memoryBytes?} ({}: its template's, then the defaults)." }),
+    runLimits: t.field({
+      type: RunLimitsRef,
+      description: "What one item of its runs gets, on every path (live, experiment, backfill): its own limits, else its template's, else the sandbox's defaults.",
+      resolve: (e, _args, ctx) => ctx.services.evaluators.runLimitsOf(e),
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
@@ -99,7 +114,7 @@ const evaluatorField = {
 };
 
 /** Null-able fields whose null means something: unpin, match every name, clear the values. */
-const NULL_MEANS_CLEAR = ["pinnedVersion", "spanNamePattern", "params"];
+const NULL_MEANS_CLEAR = ["pinnedVersion", "spanNamePattern", "params", "limits"];
 
 const createInput = describedBy(createEvaluatorInputSchema);
 const updateInput = describedBy(updateEvaluatorInputSchema);
@@ -124,6 +139,7 @@ builder.relayMutationField(
       samplingRate: t.float(createInput("samplingRate")),
       isolation: t.field({ type: IsolationEnum, ...createInput("isolation") }),
       maxInvocationsPerHour: t.int(createInput("maxInvocationsPerHour")),
+      limits: t.field({ type: "JSON", ...createInput("limits") }),
       dependencies: t.field({ type: [DependencyInput], ...createInput("dependencies") }),
     }),
   },
@@ -163,6 +179,7 @@ builder.relayMutationField(
       samplingRate: t.float(),
       isolation: t.field({ type: IsolationEnum }),
       maxInvocationsPerHour: t.int(updateInput("maxInvocationsPerHour")),
+      limits: t.field({ type: "JSON", ...updateInput("limits") }),
       dependencies: t.field({ type: [DependencyInput], ...updateInput("dependencies") }),
     }),
   },

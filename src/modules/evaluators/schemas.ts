@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { evaluatorLimitsSchema } from "../../execution/index.js";
 import { ISOLATIONS, SPAN_KINDS } from "../../lib/closed-lists.js";
 import { typeError } from "../../lib/validation.js";
 import { dependenciesInputSchema, evaluatorKindSchema } from "../dependencies/schemas.js";
@@ -43,6 +44,9 @@ export const resourceAttributeEqualsSchema = attributeEqualsSchema;
 /** True: the evaluator runs on root spans only (spans without a parent). */
 export const rootSpansOnlySchema = z.boolean({ error: typeError("true or false") });
 
+/** The sandbox limits an evaluator asks for ({cpuTimeMs?, wallTimeMs?, memoryBytes?} within the ceilings); null clears them. */
+export const limitsSchema = evaluatorLimitsSchema.nullable();
+
 /** The share of matching spans that are evaluated. */
 export const samplingRateSchema = z
   .number({ error: typeError("a number") })
@@ -74,6 +78,7 @@ const evaluatorFields = {
   samplingRate: samplingRateSchema,
   isolation: isolationSchema,
   maxInvocationsPerHour: maxInvocationsPerHourSchema,
+  limits: limitsSchema,
   dependencies: dependenciesInputSchema,
 };
 
@@ -100,6 +105,9 @@ export const createEvaluatorInputSchema = z.object({
   samplingRate: samplingRateSchema.optional().describe("0 to 1; defaults to 1."),
   isolation: isolationSchema.optional().describe("warm (default) or strict: a fresh forked process per item, slower."),
   maxInvocationsPerHour: maxInvocationsPerHourSchema.optional().describe("Runs on live spans per rolling hour, at most (1 or more); null or absent: no cap."),
+  limits: limitsSchema
+    .optional()
+    .describe("Sandbox limits of one item it asks for: {cpuTimeMs?, wallTimeMs?, memoryBytes?}, each within the sandbox's ceilings (sandboxCapabilities.limits); a key absent takes its template's, then the default."),
   dependencies: dependenciesInputSchema.optional().describe("Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused."),
 });
 
@@ -117,6 +125,7 @@ export const updateEvaluatorInputSchema = z
       .boolean({ error: typeError("true or false") })
       .describe("Merge params into the values (JSON Merge Patch: a key set to null removes that value) instead of replacing them. Default false."),
     maxInvocationsPerHour: maxInvocationsPerHourSchema.describe("Null removes the cap."),
+    limits: limitsSchema.describe("Replaces its limits {cpuTimeMs?, wallTimeMs?, memoryBytes?} (null or {} removes them: the template's, then the defaults, apply)."),
     attributeContains: attributeContainsSchema.describe("Replaces the list-attribute conditions: key → value the list must contain ({} removes them)."),
     resourceAttributeEquals: resourceAttributeEqualsSchema.describe("Replaces the resource-attribute conditions: key → value ({} removes them)."),
     rootSpansOnly: rootSpansOnlySchema.describe("Run on root spans only (no parent span)."),
