@@ -28,7 +28,8 @@ const EVALUATOR = `id name kind enabled archived params resolvedParams spanKind 
 const LIBRARY = `id name description deprecated deprecationNote latestVersionNumber updatedAt`;
 const EXPERIMENT = `id name status itemCount createdAt startedAt finishedAt dataset { id name }
   evaluators { evaluator { id name } source params templateVersion { version template { name } } }
-  progress { total done failed skipped pending runsRecorded runsTotal fraction }`;
+  dependencyWaitSeconds
+  progress { total done failed skipped pending runsRecorded runsTotal fraction waiting waitingUntil waits { evaluatorName items waitingFor { name } reason expiresAt } }`;
 const BACKFILL = `id name status error windowStart windowEnd filter sampleRate maxSpans rerun includeDependencies spanCount batchSize createdAt startedAt finishedAt cancelledAt
   evaluators { source evaluator { id name } templateVersion { version template { name } } }
   progress { spansTotal spansDone batchesTotal batchesDone runsRecorded pairsSkipped runsSuperseded fraction }`;
@@ -139,7 +140,22 @@ export interface ExperimentRecord {
   finishedAt: string | null;
   dataset: { id: string; name: string };
   evaluators: { evaluator: { id: string; name: string }; source: string; params: unknown; templateVersion: { version: number; template: { name: string } } }[];
-  progress: { total: number; done: number; failed: number; skipped: number; pending: number; runsRecorded: number; runsTotal: number; fraction: number };
+  /** How long its dependents wait for posted scores of external evaluators, from creation. */
+  dependencyWaitSeconds: number;
+  progress: {
+    total: number;
+    done: number;
+    failed: number;
+    skipped: number;
+    pending: number;
+    runsRecorded: number;
+    runsTotal: number;
+    fraction: number;
+    /** Pending items waiting for posted scores, until `waitingUntil`. */
+    waiting: number;
+    waitingUntil: string | null;
+    waits: { evaluatorName: string; items: number; waitingFor: { name: string }[]; reason: string; expiresAt: string }[];
+  };
   summary?: { evaluatorName: string; name: string; dataType: string; count: number; valueCount: number; mean: number | null; passed: number | null; passRate: number | null }[];
   failures?: { evaluatorName: string; outcome: string; count: number }[];
 }
@@ -408,7 +424,7 @@ export function createOperations(api: ApiClient) {
         )
       ).importDataset,
 
-    createExperiment: async (input: { datasetId: string; evaluatorIds?: string[]; templateIds?: string[]; name?: string; batchSize?: number }) =>
+    createExperiment: async (input: { datasetId: string; evaluatorIds?: string[]; templateIds?: string[]; name?: string; batchSize?: number; dependencyWaitSeconds?: number }) =>
       (await api.request<{ createExperiment: { experiment: ExperimentRecord } }>(`mutation($input: CreateExperimentInput!) { createExperiment(input: $input) { experiment { ${EXPERIMENT} } } }`, { input })).createExperiment.experiment,
     getExperiment: async (id: string, withSummary = false) =>
       (await api.request<{ experiment: ExperimentRecord }>(`query($id: ID!) { experiment(id: $id) { ${EXPERIMENT} ${withSummary ? SUMMARY : ""} } }`, { id })).experiment,
