@@ -8,6 +8,13 @@ import { readTimeFlag, sayTimesRead, TIME_FLAG_RULE, type TimeRead } from "../ti
 
 const collectFlag = (value: string, previous: string[] = []) => [...previous, value];
 
+/** The filter fields a flag gives, by the API's paths (estimate: the query's `filter`; create: its input's). */
+const FILTER_FLAGS = Object.fromEntries(
+  Object.entries({ outcomes: "--outcome", scoreName: "--score", scoreEvaluatorId: "--score-evaluator", scoreMin: "--score-min", scoreMax: "--score-max", rootSpansOnly: "--root-spans-only", attributeContains: "--attribute-contains", resourceAttributeEquals: "--resource-attribute" }).flatMap(
+    ([field, flag]) => [[`filter.${field}`, flag], [`input.filter.${field}`, flag]],
+  ),
+);
+
 const percent = (x: number | null | undefined) => (x === null || x === undefined ? "-" : `${(x * 100).toFixed(1)}%`);
 /** `--start`/`--end` (and windowStart/windowEnd of a file): see src/cli/time.ts for the rule. */
 export { parseTimeFlag } from "../time.js";
@@ -199,7 +206,7 @@ export function backfillsCommand(parent: Command): void {
         const done = await follow(ctx, backfill.id, ctx.options.timeout ? numberFlag(ctx.options.timeout, "--timeout") * 1000 : null);
         emit(ctx.output, done, () => backfillText(done));
         return EXIT.ok;
-      }),
+      }, FILTER_FLAGS),
     );
 
   backfills
