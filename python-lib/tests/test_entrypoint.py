@@ -354,6 +354,43 @@ def test_main_on_live_span_without_expected_output():
     assert seen["kwargs"] == {"participant_data": {}, "session_state": {}}
 
 
+OCS_EXAMPLE = src(
+    """
+    def main(input: dict, output: dict, context: dict, full_history: str, generated_response: str, **kwargs) -> dict:
+        expected_answer = output['content'].lower()
+        actual_answer = generated_response.lower()
+        return {'correct_answer': expected_answer in actual_answer}
+    """
+)
+
+
+def test_main_without_expected_response_says_so_instead_of_a_bare_key_error():
+    # Open Chat Studio's own example on a live span: output is the expected response, which the span lacks.
+    with pytest.raises(KeyError) as caught:
+        run_source(OCS_EXAMPLE, chat("What is 2+2?", "The answer is 4"))
+    error = caught.value
+    assert type(error).__name__ == "NoExpectedResponseError"
+    message = str(error)
+    assert message.startswith("output['content']: there is no expected response here.")
+    assert "'oodle.expected_output'" in message
+    assert "dataset item with expected_output" in message
+    # The dict still behaves as Open Chat Studio's empty one for code that checks first.
+    seen = captured({"input": "hi", "output": "hello"})
+    assert seen["output"].get("content") is None and "content" not in seen["output"] and len(seen["output"]) == 0
+
+
+def test_main_reads_the_expected_response_from_the_span_attribute():
+    document = {**chat("What is 2+2?", "The answer is 4"), "attributes": {"oodle.expected_output": "4"}}
+    scores = run_source(OCS_EXAMPLE, document)
+    assert [(s.name, s.value) for s in scores] == [("correct_answer", True)]
+    # A message with content works too; the document's own expected_output wins over the attribute.
+    message = {**document, "attributes": {"oodle.expected_output": {"role": "assistant", "content": "5"}}}
+    assert [s.value for s in run_source(OCS_EXAMPLE, message)] == [False]
+    both = {**document, "expected_output": "answer is 4", "attributes": {"oodle.expected_output": "5"}}
+    assert [s.value for s in run_source(OCS_EXAMPLE, both)] == [True]
+    assert make_context(document).expected_output == "4"
+
+
 def test_main_on_empty_document():
     seen = captured({})
     assert seen["input"] == {"content": "", "role": "human"}

@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import type { Logger } from "../lib/logger.js";
 import type { SandboxPaths } from "./bwrap-args.js";
+import { withEvaluatorLimits } from "./evaluator-limits.js";
 import { resolveLimits, type Limits } from "./limits.js";
 import { defaultSandboxPaths, seccompFilterPath } from "./paths.js";
 import { poolKeyOf, RunnerPool, type PoolOptions } from "./pool.js";
@@ -10,6 +11,7 @@ import { RunnerProcess, SandboxStartError } from "./runner-process.js";
 import { WorkspaceMismatchError, type ExecuteItem, type ExecuteKey, type ItemResult } from "./types.js";
 
 export { LIMIT_SPECS, LimitError, resolveLimits, type Limits } from "./limits.js";
+export { EVALUATOR_LIMIT_NAMES, evaluatorLimitsOf, evaluatorLimitsSchema, runLimits, withEvaluatorLimits, type EvaluatorLimits } from "./evaluator-limits.js";
 export { OUTCOMES, isOutcome, type Outcome } from "./outcomes.js";
 export { PreflightError, preflight } from "./preflight.js";
 export { validateScores, RESULT_BOUNDS, type Score } from "./result-validation.js";
@@ -92,7 +94,9 @@ export function createExecutor(options: ExecutorOptions): Executor {
     })());
 
   const start = async (key: ExecuteKey) => {
-    const runner = await RunnerProcess.start({ paths: paths!, seccompProgram: seccompProgram!, limits, key, logger });
+    // An evaluator's own CPU, wall time and memory (within the ceilings) replace the defaults for its runners.
+    const own = key.limits && Object.keys(key.limits).length ? withEvaluatorLimits(limits, key.limits) : limits;
+    const runner = await RunnerProcess.start({ paths: paths!, seccompProgram: seccompProgram!, limits: own, key, logger });
     options.observer?.runnerStarted();
     return runner;
   };

@@ -21,6 +21,7 @@ export interface PoolOptions {
 export function poolKeyOf(key: ExecuteKey): string {
   const hash = createHash("sha256");
   hash.update(JSON.stringify([key.workspaceId, key.templateVersionId, key.mode, key.sourceCode, key.trustDomain ?? null]));
+  if (key.limits && Object.keys(key.limits).length) hash.update(JSON.stringify(["limits", key.limits.cpuTimeMs ?? null, key.limits.wallTimeMs ?? null, key.limits.memoryBytes ?? null]));
   for (const name of Object.keys(key.libraries).sort()) {
     const lib = key.libraries[name]!;
     hash.update(JSON.stringify([name, lib.version, lib.source]));

@@ -1,4 +1,5 @@
 import type { Outcome } from "./outcomes.js";
+import type { EvaluatorLimits } from "./evaluator-limits.js";
 import type { Score } from "./result-validation.js";
 
 /** Identifies what a runner serves. Runners are reused only for an identical key. */
@@ -19,6 +20,11 @@ export interface ExecuteKey {
    * experiments, `tryCode:<apiKeyId>` for drafts. Absent: every caller of this key shares.
    */
   trustDomain?: string;
+  /**
+   * The CPU time, wall time and memory this evaluator asks for (evaluator-limits.ts), within the
+   * ceilings; part of the pool key (a runner's rlimits are set at its start). Absent: the defaults.
+   */
+  limits?: EvaluatorLimits;
 }
 
 /** One thing to evaluate: the sample document (docs/document.md) plus settings and dependencies. */

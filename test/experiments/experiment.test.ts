@@ -60,7 +60,7 @@ describe("an experiment over 500 real items with two cookbook recipes and a gate
     expect(runs.filter((r) => r.evaluatorId === safe.evaluator.id).every((r) => r.outcome === "ok")).toBe(true);
     expect(scores.filter((s) => s.evaluatorId === safe.evaluator.id)).toHaveLength(2000);
     expect(scores.filter((s) => s.evaluatorId === reference.evaluator.id)).toHaveLength(2 * safeCount);
-    expect(await app.services.experiments.progress(finished)).toEqual({ total: 500, done: safeCount, failed: 0, skipped: 500 - safeCount, pending: 0, runsRecorded: 1000, runsTotal: 1000 });
+    expect(await app.services.experiments.progress(finished)).toEqual({ total: 500, done: safeCount, failed: 0, skipped: 500 - safeCount, pending: 0, runsRecorded: 1000, runsTotal: 1000, waiting: 0, waitingUntil: null, waits: [] });
 
     // Every sandboxed score equals the same evaluate() run in plain Python on the same document.
     const items = await app.prisma.datasetItem.findMany({ where: { datasetId: report.datasetId }, orderBy: { position: "asc" } });

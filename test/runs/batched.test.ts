@@ -103,9 +103,12 @@ describe("batched live evaluation", () => {
     // (explainMatch carries the run, and the CLI and MCP line says so).
     const explained = await h.app.services.spans.explainMatch(ws.workspace.id, ids[1]!, gated.id);
     expect([explained.decision.matched, explained.run?.outcome, explained.run?.skipReason]).toEqual([true, "skipped", 'gate on "JSON check" score "is_json": did not pass (value false)']);
-    expect(explanationLine({ ...explained.decision, reason: null, run: explained.run })).toBe(
+    expect(explanationLine({ ...explained.decision, reason: null, run: explained.run }).split("\n")).toEqual([
       `matches: ${explained.decision.detail}; its run: skipped (gate on "JSON check" score "is_json": did not pass (value false))`,
-    );
+      "  ok  enabled: the evaluator is enabled",
+      '  ok  kind: the span\'s kind is "chat"',
+      "  ok  sampling: every span is sampled (rate 1)",
+    ]);
     // Every owed evaluation was settled by the write that recorded its run.
     expect(await h.app.prisma.owedEvaluation.count({ where })).toBe(0);
     // The burst was batched: runner calls of more than one item, counted in the batch-size metric.

@@ -186,6 +186,10 @@ class DependencyNotDeclared(LookupError):
 _MISSING = object()
 
 
+EXPECTED_OUTPUT_ATTRIBUTE = "oodle.expected_output"
+"""The span attribute that carries a span's expected response (src/modules/spans/document.ts names it too)."""
+
+
 class Context:
     """What an evaluator sees (``ctx``).
 
@@ -196,7 +200,8 @@ class Context:
         tool_calls: the tool calls in the output messages as {"name", "arguments"}.
         attributes: flat span attributes.
         metadata: the span's or dataset item's metadata.
-        expected_output: the dataset item's expected output (None on a live span).
+        expected_output: the document's ``expected_output`` (a dataset item's), else the span
+            attribute ``oodle.expected_output`` (a live span's expected response), else None.
         trace: Trace with spans (TraceSpan: dicts with attribute access) ordered by start time.
         params: every declared setting (value -> default -> None).
         observation: input/output/metadata view.
@@ -217,7 +222,8 @@ class Context:
         self.attributes: dict[str, Any] = dict(attributes) if isinstance(attributes, Mapping) else {}
         metadata = doc.get("metadata")
         self.metadata: dict[str, Any] = dict(metadata) if isinstance(metadata, Mapping) else {}
-        self.expected_output = doc.get("expected_output")
+        expected = doc.get("expected_output")
+        self.expected_output = expected if expected is not None else self.attributes.get(EXPECTED_OUTPUT_ATTRIBUTE)
         spans = []
         trace = doc.get("trace")
         raw_spans = trace.get("spans") if isinstance(trace, Mapping) else None

@@ -32,11 +32,12 @@ import sys
 import types
 from typing import Any, Mapping
 
-from .context import Context, part_text
+from .context import EXPECTED_OUTPUT_ATTRIBUTE, Context, part_text
 from .score import EvaluationResult, Score, ScoreError, Scores
 from .score_value import infer_data_type, type_name
 
 __all__ = [
+    "EXPECTED_OUTPUT_ATTRIBUTE",
     "EntryPointError",
     "MAIN_PARAMETERS",
     "OPIK_FIELDS",
@@ -45,6 +46,8 @@ __all__ = [
     "load_evaluator",
     "main_arguments",
     "make_namespace",
+    "NoExpectedResponse",
+    "NoExpectedResponseError",
     "opik_fields",
     "run_entry_point",
     "score_read_calls",
@@ -430,13 +433,41 @@ def _newest_reply(ctx: Context) -> str | None:
     return None
 
 
+class NoExpectedResponseError(KeyError):
+    """A key of Open Chat Studio's ``output`` read where there is no expected response.
+
+    A ``KeyError``, so code that catches ``KeyError`` still does; its message says why ``output``
+    is empty and where an expected response can come from.
+    """
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else ""
+
+
+class NoExpectedResponse(dict):
+    """``output`` of a ``main`` where there is no expected response: empty, as Open Chat Studio
+    passes it (``output.get("content")`` is None, ``"content" in output`` is False), and reading a
+    key raises :class:`NoExpectedResponseError` saying why instead of a bare ``KeyError``."""
+
+    def __missing__(self, key: Any) -> Any:
+        raise NoExpectedResponseError(
+            f"output[{key!r}]: there is no expected response here. In Open Chat Studio's main, output is the "
+            f"expected AI response, and this span has none. Give the span one in the attribute "
+            f"{EXPECTED_OUTPUT_ATTRIBUTE!r} (the expected reply as a string, or a message with content), or run "
+            f"the evaluator over a dataset item with expected_output (an experiment); where it may be absent, "
+            f"read output.get({key!r})"
+        )
+
+
 def main_arguments(ctx: Context) -> dict[str, Any]:
     """The keyword arguments that an Open Chat Studio ``main`` receives for this context.
 
     * ``input``: the newest user message as ``{"content", "role": "human"}`` (content "" when there is none);
-    * ``output``: the expected AI response ``{"content": expected_output, "role": "ai"}``, or ``{}``
-      when there is none (a live span), as Open Chat Studio passes it: a ``main`` that reads
-      ``output['content']`` then fails instead of comparing with "" (which every reply contains);
+    * ``output``: the expected AI response ``{"content": expected_output, "role": "ai"}`` (a dataset
+      item's ``expected_output``, or a span's attribute ``oodle.expected_output``), or, when there is
+      none, an empty dict as Open Chat Studio passes it (:class:`NoExpectedResponse`): a ``main``
+      that reads ``output['content']`` then fails with :class:`NoExpectedResponseError` saying so,
+      instead of comparing with "" (which every reply contains);
     * ``context``: the span's or item's metadata (a copy);
     * ``full_history``: the turns before the reply being evaluated (the input messages) as
       "role: content" lines, as Open Chat Studio's example shows (it ends with the user's message);
@@ -450,7 +481,7 @@ def main_arguments(ctx: Context) -> dict[str, Any]:
     reply = _newest_reply(ctx)
     return {
         "input": {"content": user or "", "role": "human"},
-        "output": {} if ctx.expected_output is None else {"content": _message_text(ctx.expected_output), "role": "ai"},
+        "output": NoExpectedResponse() if ctx.expected_output is None else {"content": _message_text(ctx.expected_output), "role": "ai"},
         "context": dict(ctx.metadata),
         "full_history": "\n".join(f"{t['role']}: {t['content']}" for t in history_turns),
         "generated_response": reply or "",

@@ -53,8 +53,26 @@ export type BackfillInput = {
 
 /** A span filter on top of the evaluator's rule; every given part must hold. */
 export type BackfillSpanFilterInput = {
+  /** List attributes (tags) that must contain the value: {key: string | number | boolean}, e.g. {"tag.tags": "vip"}. */
+  attributeContains?: unknown;
   /** Span attributes that must be equal: {key: string | number | boolean}. */
   attributeEquals?: unknown;
+  /** Only spans whose current run of the evaluator ended with one of these outcomes (ok, user_error, timeout, memory_limit, output_limit, invalid_result, sandbox_error, skipped): re-run what failed. Needs rerun: true. */
+  outcomes?: Array<RunOutcome> | null | undefined;
+  /** Resource attributes that must be equal, e.g. {"deployment.environment": "production"}. */
+  resourceAttributeEquals?: unknown;
+  /** Only root spans (no parent span). */
+  rootSpansOnly?: boolean | null | undefined;
+  /** The evaluator whose score scoreName is read (default: the evaluator backfilled). */
+  scoreEvaluatorId?: string | number | null | undefined;
+  /** … whose numeric value (1/0 for booleans) is at most this. */
+  scoreMax?: number | null | undefined;
+  /** … whose numeric value (1/0 for booleans) is at least this. */
+  scoreMin?: number | null | undefined;
+  /** Only spans with a score of this name, written by the evaluator (or by scoreEvaluatorId). */
+  scoreName?: string | null | undefined;
+  /** … whose value equals this (true, 0.5, "label"). */
+  scoreValue?: unknown;
   /** A glob over span names (* any characters, ? one). */
   spanNamePattern?: string | null | undefined;
   /** Only spans with this OpenTelemetry status: unset, ok or error. */
@@ -108,6 +126,8 @@ export type CreateBackfillInput = {
 };
 
 export type CreateEvaluatorInput = {
+  /** Span attributes holding a list (or a JSON string of one) that must contain the value: key → string, number or boolean, e.g. {"tag.tags": "vip"}. */
+  attributeContains?: unknown;
   /** Span attributes that must be equal: key → string, number or boolean. */
   attributeEquals?: unknown;
   /** Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused. */
@@ -118,6 +138,8 @@ export type CreateEvaluatorInput = {
   isolation?: Isolation | null | undefined;
   /** code (default: give a template) or external (no template: scores posted with submitScores). */
   kind?: EvaluatorKind | null | undefined;
+  /** Sandbox limits of one item it asks for: {cpuTimeMs?, wallTimeMs?, memoryBytes?}, each within the sandbox's ceilings (sandboxCapabilities.limits); a key absent takes its template's, then the default. */
+  limits?: unknown;
   /** Runs on live spans per rolling hour, at most (1 or more); null or absent: no cap. */
   maxInvocationsPerHour?: number | null | undefined;
   /** Unique among the workspace's live evaluators. */
@@ -126,6 +148,10 @@ export type CreateEvaluatorInput = {
   params?: unknown;
   /** Stay on this template version; omitted or null follows the latest. */
   pinnedVersion?: number | null | undefined;
+  /** Resource attributes (OTLP resource, or ingestSpans resourceAttributes) that must be equal, e.g. {"deployment.environment": "production"}. */
+  resourceAttributeEquals?: unknown;
+  /** Run on root spans only (no parent span). Defaults to false. */
+  rootSpansOnly?: boolean | null | undefined;
   /** 0 to 1; defaults to 1. */
   samplingRate?: number | null | undefined;
   /** Defaults to chat. */
@@ -207,6 +233,8 @@ export type CreateTemplateInput = {
   description?: string | null | undefined;
   /** Shared-library pins: {library name: version}. Unpinned imports use the latest version at run time. */
   libraryPins?: unknown;
+  /** Sandbox limits of one item its evaluators get unless they set their own: {cpuTimeMs?, wallTimeMs?, memoryBytes?}, each within the sandbox's ceilings (sandboxCapabilities.limits). Not versioned. */
+  limits?: unknown;
   /** The template's name, unique among the workspace's live templates. */
   name: string;
   /** The settings: a list of {name, type, label, description, default, required, options}. */
@@ -286,7 +314,7 @@ export type ImportDatasetInput = {
 };
 
 export type IngestSpansInput = {
-  /** Up to 1000 spans (8 MiB of JSON), each {traceId, spanId, parentSpanId?, name, kind? (chat|tool|agent|retrieval|other), startTime? (ISO 8601, or epoch s/ms/µs/ns told apart by size: below 1e11 s, below 1e14 ms, below 1e17 µs, else ns), endTime?, input?, output?, attributes? (flat keys), metadata?, status? (unset|ok|error)}. The conversation is input + output in the OpenAI message shape, or the attributes gen_ai.input.messages / gen_ai.output.messages. */
+  /** Up to 1000 spans (8 MiB of JSON), each {traceId, spanId, parentSpanId?, name, kind? (chat|tool|agent|retrieval|other), startTime? (ISO 8601, or epoch s/ms/µs/ns told apart by size: below 1e11 s, below 1e14 ms, below 1e17 µs, else ns), endTime?, input?, output?, attributes? (flat keys), resourceAttributes? (service.name, deployment.environment, …), metadata?, status? (unset|ok|error)}. The conversation is input + output in the OpenAI message shape, or the attributes gen_ai.input.messages / gen_ai.output.messages. */
   spans: Array<unknown>;
 };
 
@@ -428,6 +456,8 @@ export type TryCodeInput = {
   document?: unknown;
   /** The draft's shared-library pins: name → version; only with sourceCode. */
   libraryPins?: unknown;
+  /** The sandbox limits to run with, as an evaluator asks for them: {cpuTimeMs?, wallTimeMs?, memoryBytes?} within the ceilings; a key absent takes the template's, then the default. */
+  limits?: unknown;
   /** The draft's settings (a template's params list); only with sourceCode. */
   paramSpecs?: unknown;
   /** Setting values: checked against the settings used; absent ones take their defaults. */
@@ -452,12 +482,16 @@ export type UnmuteMonitorInput = {
 };
 
 export type UpdateEvaluatorInput = {
+  /** Replaces the list-attribute conditions: key → value the list must contain ({} removes them). */
+  attributeContains?: unknown;
   attributeEquals?: unknown;
   /** Replaces the dependencies ([] or null removes them all). */
   dependencies?: Array<EvaluatorDependencyInput> | null | undefined;
   enabled?: boolean | null | undefined;
   id: string | number;
   isolation?: Isolation | null | undefined;
+  /** Replaces its limits {cpuTimeMs?, wallTimeMs?, memoryBytes?} (null or {} removes them: the template's, then the defaults, apply). */
+  limits?: unknown;
   /** Null removes the cap. */
   maxInvocationsPerHour?: number | null | undefined;
   /** Merge params into the values (JSON Merge Patch: a key set to null removes that value) instead of replacing them. Default false. */
@@ -467,6 +501,10 @@ export type UpdateEvaluatorInput = {
   params?: unknown;
   /** null follows the latest version. */
   pinnedVersion?: number | null | undefined;
+  /** Replaces the resource-attribute conditions: key → value ({} removes them). */
+  resourceAttributeEquals?: unknown;
+  /** Run on root spans only (no parent span). */
+  rootSpansOnly?: boolean | null | undefined;
   samplingRate?: number | null | undefined;
   spanKind?: SpanKind | null | undefined;
   spanNamePattern?: string | null | undefined;
@@ -526,6 +564,8 @@ export type UpdateTemplateInput = {
   id: string | number;
   /** Shared-library pins: {library name: version}. Unpinned imports use the latest version at run time. New pins make version N+1. */
   libraryPins?: unknown;
+  /** Sandbox limits of one item its evaluators get unless they set their own: {cpuTimeMs?, wallTimeMs?, memoryBytes?}, each within the sandbox's ceilings (sandboxCapabilities.limits). Not versioned. Replaces them (null or {} removes them); makes no new version. */
+  limits?: unknown;
   /** The template's name, unique among the workspace's live templates. */
   name?: string | null | undefined;
   /** The settings: a list of {name, type, label, description, default, required, options}. New settings make version N+1; null clears them. */
@@ -603,7 +643,7 @@ export type ListEvaluatorsQueryVariables = Exact<{
 }>;
 
 
-export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, samplingRate: number, isolation: Isolation, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type GetEvaluatorQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -611,21 +651,21 @@ export type GetEvaluatorQueryVariables = Exact<{
 }>;
 
 
-export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, samplingRate: number, isolation: Isolation, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } };
+export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } };
 
 export type CreateEvaluatorMutationVariables = Exact<{
   input: CreateEvaluatorInput;
 }>;
 
 
-export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, samplingRate: number, isolation: Isolation, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } } };
+export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } } };
 
 export type UpdateEvaluatorMutationVariables = Exact<{
   input: UpdateEvaluatorInput;
 }>;
 
 
-export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, samplingRate: number, isolation: Isolation, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } } };
+export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } } };
 
 export type DeleteEvaluatorMutationVariables = Exact<{
   id: string | number;
@@ -640,14 +680,14 @@ export type ExplainMatchQueryVariables = Exact<{
 }>;
 
 
-export type ExplainMatchQuery = { explainMatch: { matched: boolean, reason: string | null, detail: string, samplingDraw: number, archived: boolean, ruleChangedSinceIngest: boolean, run: { outcome: RunOutcome, skipReason: string | null } | null } };
+export type ExplainMatchQuery = { explainMatch: { matched: boolean, reason: string | null, detail: string, incomplete: string | null, samplingDraw: number, archived: boolean, ruleChangedSinceIngest: boolean, conditions: Array<{ condition: string, key: string | null, passed: boolean, detail: string }>, run: { outcome: RunOutcome, skipReason: string | null } | null } };
 
 export type CreateExperimentMutationVariables = Exact<{
   input: CreateExperimentInput;
 }>;
 
 
-export type CreateExperimentMutation = { createExperiment: { experiment: { id: string, name: string, status: ExperimentStatus, itemCount: number, createdAt: string, startedAt: string | null, finishedAt: string | null, dataset: { id: string, name: string }, evaluators: Array<{ source: ExperimentEvaluatorSource, params: unknown, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { total: number, done: number, failed: number, skipped: number, pending: number, runsRecorded: number, runsTotal: number, fraction: number } } } };
+export type CreateExperimentMutation = { createExperiment: { experiment: { id: string, name: string, status: ExperimentStatus, itemCount: number, createdAt: string, startedAt: string | null, finishedAt: string | null, dependencyWaitSeconds: number, dataset: { id: string, name: string }, evaluators: Array<{ source: ExperimentEvaluatorSource, params: unknown, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { total: number, done: number, failed: number, skipped: number, pending: number, runsRecorded: number, runsTotal: number, fraction: number, waiting: number, waitingUntil: string | null, waits: Array<{ evaluatorName: string, items: number, reason: string, expiresAt: string, waitingFor: Array<{ name: string }> }> } } } };
 
 export type GetExperimentQueryVariables = Exact<{
   id: string | number;
@@ -655,7 +695,7 @@ export type GetExperimentQueryVariables = Exact<{
 }>;
 
 
-export type GetExperimentQuery = { experiment: { id: string, name: string, status: ExperimentStatus, itemCount: number, createdAt: string, startedAt: string | null, finishedAt: string | null, summary?: Array<{ evaluatorName: string, name: string, dataType: ScoreDataType, count: number, valueCount: number, mean: number | null, passed: number | null, passRate: number | null }>, failures?: Array<{ evaluatorName: string, outcome: RunOutcome, count: number }>, dataset: { id: string, name: string }, evaluators: Array<{ source: ExperimentEvaluatorSource, params: unknown, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { total: number, done: number, failed: number, skipped: number, pending: number, runsRecorded: number, runsTotal: number, fraction: number } } };
+export type GetExperimentQuery = { experiment: { id: string, name: string, status: ExperimentStatus, itemCount: number, createdAt: string, startedAt: string | null, finishedAt: string | null, dependencyWaitSeconds: number, summary?: Array<{ evaluatorName: string, name: string, dataType: ScoreDataType, count: number, valueCount: number, mean: number | null, passed: number | null, passRate: number | null }>, failures?: Array<{ evaluatorName: string, outcome: RunOutcome, count: number }>, dataset: { id: string, name: string }, evaluators: Array<{ source: ExperimentEvaluatorSource, params: unknown, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { total: number, done: number, failed: number, skipped: number, pending: number, runsRecorded: number, runsTotal: number, fraction: number, waiting: number, waitingUntil: string | null, waits: Array<{ evaluatorName: string, items: number, reason: string, expiresAt: string, waitingFor: Array<{ name: string }> }> } } };
 
 export type ListExperimentsQueryVariables = Exact<{
   name?: string | null | undefined;
@@ -664,7 +704,7 @@ export type ListExperimentsQueryVariables = Exact<{
 }>;
 
 
-export type ListExperimentsQuery = { experiments: { edges: Array<{ node: { id: string, name: string, status: ExperimentStatus, itemCount: number, createdAt: string, startedAt: string | null, finishedAt: string | null, dataset: { id: string, name: string }, evaluators: Array<{ source: ExperimentEvaluatorSource, params: unknown, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { total: number, done: number, failed: number, skipped: number, pending: number, runsRecorded: number, runsTotal: number, fraction: number } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListExperimentsQuery = { experiments: { edges: Array<{ node: { id: string, name: string, status: ExperimentStatus, itemCount: number, createdAt: string, startedAt: string | null, finishedAt: string | null, dependencyWaitSeconds: number, dataset: { id: string, name: string }, evaluators: Array<{ source: ExperimentEvaluatorSource, params: unknown, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { total: number, done: number, failed: number, skipped: number, pending: number, runsRecorded: number, runsTotal: number, fraction: number, waiting: number, waitingUntil: string | null, waits: Array<{ evaluatorName: string, items: number, reason: string, expiresAt: string, waitingFor: Array<{ name: string }> }> } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type ExperimentIdsByNameQueryVariables = Exact<{
   name: string;
@@ -687,15 +727,15 @@ export type SettingFieldsFragment = { name: string, type: string, label: string 
 
 export type TemplateVersionFieldsFragment = { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> };
 
-export type TemplateFieldsFragment = { id: string, name: string, description: string, latestVersionNumber: number, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
+export type TemplateFieldsFragment = { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
 
-export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, samplingRate: number, isolation: Isolation, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> };
+export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> };
 
 export type StarterFieldsFragment = { id: string, name: string, description: string, settingNames: Array<string>, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> };
 
 export type LibraryFieldsFragment = { id: string, name: string, description: string, deprecated: boolean, deprecationNote: string | null, latestVersionNumber: number, updatedAt: string };
 
-export type ExperimentFieldsFragment = { id: string, name: string, status: ExperimentStatus, itemCount: number, createdAt: string, startedAt: string | null, finishedAt: string | null, dataset: { id: string, name: string }, evaluators: Array<{ source: ExperimentEvaluatorSource, params: unknown, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { total: number, done: number, failed: number, skipped: number, pending: number, runsRecorded: number, runsTotal: number, fraction: number } };
+export type ExperimentFieldsFragment = { id: string, name: string, status: ExperimentStatus, itemCount: number, createdAt: string, startedAt: string | null, finishedAt: string | null, dependencyWaitSeconds: number, dataset: { id: string, name: string }, evaluators: Array<{ source: ExperimentEvaluatorSource, params: unknown, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { total: number, done: number, failed: number, skipped: number, pending: number, runsRecorded: number, runsTotal: number, fraction: number, waiting: number, waitingUntil: string | null, waits: Array<{ evaluatorName: string, items: number, reason: string, expiresAt: string, waitingFor: Array<{ name: string }> }> } };
 
 export type BackfillFieldsFragment = { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, evaluators: Array<{ source: string, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } };
 
@@ -960,7 +1000,7 @@ export type ListTemplatesQueryVariables = Exact<{
 }>;
 
 
-export type ListTemplatesQuery = { templates: { edges: Array<{ node: { id: string, name: string, description: string, latestVersionNumber: number, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListTemplatesQuery = { templates: { edges: Array<{ node: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type GetTemplateQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -968,7 +1008,7 @@ export type GetTemplateQueryVariables = Exact<{
 }>;
 
 
-export type GetTemplateQuery = { template: { id: string, name: string, description: string, latestVersionNumber: number, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } };
+export type GetTemplateQuery = { template: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } };
 
 export type GetTemplateVersionQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -984,21 +1024,21 @@ export type CreateTemplateMutationVariables = Exact<{
 }>;
 
 
-export type CreateTemplateMutation = { createTemplate: { template: { id: string, name: string, description: string, latestVersionNumber: number, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
+export type CreateTemplateMutation = { createTemplate: { template: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
 
 export type CreateTemplateFromStarterMutationVariables = Exact<{
   input: CreateTemplateFromStarterInput;
 }>;
 
 
-export type CreateTemplateFromStarterMutation = { createTemplateFromStarter: { template: { id: string, name: string, description: string, latestVersionNumber: number, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
+export type CreateTemplateFromStarterMutation = { createTemplateFromStarter: { template: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
 
 export type UpdateTemplateMutationVariables = Exact<{
   input: UpdateTemplateInput;
 }>;
 
 
-export type UpdateTemplateMutation = { updateTemplate: { template: { id: string, name: string, description: string, latestVersionNumber: number, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
+export type UpdateTemplateMutation = { updateTemplate: { template: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
 
 export type DeleteTemplateMutationVariables = Exact<{
   id: string | number;
@@ -1081,6 +1121,7 @@ export const TemplateFieldsFragmentDoc = new TypedDocumentString(`
   name
   description
   latestVersionNumber
+  limits
   createdAt
   updatedAt
   latestVersion {
@@ -1124,8 +1165,17 @@ export const EvaluatorFieldsFragmentDoc = new TypedDocumentString(`
   spanKind
   spanNamePattern
   attributeEquals
+  attributeContains
+  resourceAttributeEquals
+  rootSpansOnly
   samplingRate
   isolation
+  limits
+  runLimits {
+    cpuTimeMs
+    wallTimeMs
+    memoryBytes
+  }
   pinnedVersion
   followsLatest
   template {
@@ -1218,6 +1268,7 @@ export const ExperimentFieldsFragmentDoc = new TypedDocumentString(`
       }
     }
   }
+  dependencyWaitSeconds
   progress {
     total
     done
@@ -1227,6 +1278,17 @@ export const ExperimentFieldsFragmentDoc = new TypedDocumentString(`
     runsRecorded
     runsTotal
     fraction
+    waiting
+    waitingUntil
+    waits {
+      evaluatorName
+      items
+      waitingFor {
+        name
+      }
+      reason
+      expiresAt
+    }
   }
 }
     `, {"fragmentName":"ExperimentFields"}) as unknown as TypedDocumentString<ExperimentFieldsFragment, unknown>;
@@ -1776,8 +1838,17 @@ fragment EvaluatorFields on Evaluator {
   spanKind
   spanNamePattern
   attributeEquals
+  attributeContains
+  resourceAttributeEquals
+  rootSpansOnly
   samplingRate
   isolation
+  limits
+  runLimits {
+    cpuTimeMs
+    wallTimeMs
+    memoryBytes
+  }
   pinnedVersion
   followsLatest
   template {
@@ -1833,8 +1904,17 @@ fragment EvaluatorFields on Evaluator {
   spanKind
   spanNamePattern
   attributeEquals
+  attributeContains
+  resourceAttributeEquals
+  rootSpansOnly
   samplingRate
   isolation
+  limits
+  runLimits {
+    cpuTimeMs
+    wallTimeMs
+    memoryBytes
+  }
   pinnedVersion
   followsLatest
   template {
@@ -1888,8 +1968,17 @@ fragment EvaluatorFields on Evaluator {
   spanKind
   spanNamePattern
   attributeEquals
+  attributeContains
+  resourceAttributeEquals
+  rootSpansOnly
   samplingRate
   isolation
+  limits
+  runLimits {
+    cpuTimeMs
+    wallTimeMs
+    memoryBytes
+  }
   pinnedVersion
   followsLatest
   template {
@@ -1943,8 +2032,17 @@ fragment EvaluatorFields on Evaluator {
   spanKind
   spanNamePattern
   attributeEquals
+  attributeContains
+  resourceAttributeEquals
+  rootSpansOnly
   samplingRate
   isolation
+  limits
+  runLimits {
+    cpuTimeMs
+    wallTimeMs
+    memoryBytes
+  }
   pinnedVersion
   followsLatest
   template {
@@ -1985,6 +2083,13 @@ export const ExplainMatchDocument = new TypedDocumentString(`
     matched
     reason
     detail
+    conditions {
+      condition
+      key
+      passed
+      detail
+    }
+    incomplete
     samplingDraw
     archived
     ruleChangedSinceIngest
@@ -2029,6 +2134,7 @@ export const CreateExperimentDocument = new TypedDocumentString(`
       }
     }
   }
+  dependencyWaitSeconds
   progress {
     total
     done
@@ -2038,6 +2144,17 @@ export const CreateExperimentDocument = new TypedDocumentString(`
     runsRecorded
     runsTotal
     fraction
+    waiting
+    waitingUntil
+    waits {
+      evaluatorName
+      items
+      waitingFor {
+        name
+      }
+      reason
+      expiresAt
+    }
   }
 }`) as unknown as TypedDocumentString<CreateExperimentMutation, CreateExperimentMutationVariables>;
 export const GetExperimentDocument = new TypedDocumentString(`
@@ -2087,6 +2204,7 @@ export const GetExperimentDocument = new TypedDocumentString(`
       }
     }
   }
+  dependencyWaitSeconds
   progress {
     total
     done
@@ -2096,6 +2214,17 @@ export const GetExperimentDocument = new TypedDocumentString(`
     runsRecorded
     runsTotal
     fraction
+    waiting
+    waitingUntil
+    waits {
+      evaluatorName
+      items
+      waitingFor {
+        name
+      }
+      reason
+      expiresAt
+    }
   }
 }`) as unknown as TypedDocumentString<GetExperimentQuery, GetExperimentQueryVariables>;
 export const ListExperimentsDocument = new TypedDocumentString(`
@@ -2137,6 +2266,7 @@ export const ListExperimentsDocument = new TypedDocumentString(`
       }
     }
   }
+  dependencyWaitSeconds
   progress {
     total
     done
@@ -2146,6 +2276,17 @@ export const ListExperimentsDocument = new TypedDocumentString(`
     runsRecorded
     runsTotal
     fraction
+    waiting
+    waitingUntil
+    waits {
+      evaluatorName
+      items
+      waitingFor {
+        name
+      }
+      reason
+      expiresAt
+    }
   }
 }
 fragment PageFields on PageInfo {
@@ -3174,6 +3315,7 @@ fragment TemplateFields on Template {
   name
   description
   latestVersionNumber
+  limits
   createdAt
   updatedAt
   latestVersion {
@@ -3220,6 +3362,7 @@ fragment TemplateFields on Template {
   name
   description
   latestVersionNumber
+  limits
   createdAt
   updatedAt
   latestVersion {
@@ -3295,6 +3438,7 @@ fragment TemplateFields on Template {
   name
   description
   latestVersionNumber
+  limits
   createdAt
   updatedAt
   latestVersion {
@@ -3339,6 +3483,7 @@ fragment TemplateFields on Template {
   name
   description
   latestVersionNumber
+  limits
   createdAt
   updatedAt
   latestVersion {
@@ -3383,6 +3528,7 @@ fragment TemplateFields on Template {
   name
   description
   latestVersionNumber
+  limits
   createdAt
   updatedAt
   latestVersion {

@@ -1,10 +1,19 @@
 import type { Command } from "commander";
 import { action, type CommandContext } from "../context.js";
 import { CliError, EXIT } from "../exit-codes.js";
-import { jsonOrFile, numberFlag, parseDataFile } from "../inputs.js";
+import { jsonOrFile, keyValues, numberFlag, parseDataFile } from "../inputs.js";
 import type { BackfillEstimateRecord, BackfillRecord } from "../../api-client/operations.js";
 import { emit, fields, table } from "../output.js";
 import { readTimeFlag, sayTimesRead, TIME_FLAG_RULE, type TimeRead } from "../time.js";
+
+const collectFlag = (value: string, previous: string[] = []) => [...previous, value];
+
+/** The filter fields a flag gives, by the API's paths (estimate: the query's `filter`; create: its input's). */
+const FILTER_FLAGS = Object.fromEntries(
+  Object.entries({ outcomes: "--outcome", scoreName: "--score", scoreEvaluatorId: "--score-evaluator", scoreMin: "--score-min", scoreMax: "--score-max", rootSpansOnly: "--root-spans-only", attributeContains: "--attribute-contains", resourceAttributeEquals: "--resource-attribute" }).flatMap(
+    ([field, flag]) => [[`filter.${field}`, flag], [`input.filter.${field}`, flag]],
+  ),
+);
 
 const percent = (x: number | null | undefined) => (x === null || x === undefined ? "-" : `${(x * 100).toFixed(1)}%`);
 /** `--start`/`--end` (and windowStart/windowEnd of a file): see src/cli/time.ts for the rule. */
@@ -94,6 +103,21 @@ async function backfillInput(ctx: CommandContext): Promise<{ input: Record<strin
   if (o.templateVersion !== undefined) input.templateVersion = numberFlag(o.templateVersion, "--template-version");
   if (o.batchSize !== undefined) input.batchSize = numberFlag(o.batchSize, "--batch-size");
   if (o.filter !== undefined) input.filter = jsonOrFile(o.filter, "--filter");
+  // Filter flags, merged into --filter (a flag wins over the same key there).
+  const filter: Record<string, unknown> = {};
+  if (o.outcome !== undefined) filter.outcomes = o.outcome;
+  if (o.score !== undefined) filter.scoreName = o.score;
+  if (o.scoreEvaluator !== undefined) filter.scoreEvaluatorId = (await ctx.ops.getEvaluator(o.scoreEvaluator)).id;
+  if (o.scoreMin !== undefined) filter.scoreMin = numberFlag(o.scoreMin, "--score-min");
+  if (o.scoreMax !== undefined) filter.scoreMax = numberFlag(o.scoreMax, "--score-max");
+  if (o.rootSpansOnly) filter.rootSpansOnly = true;
+  if (o.attributeContains !== undefined) filter.attributeContains = keyValues(o.attributeContains, "--attribute-contains");
+  if (o.resourceAttribute !== undefined) filter.resourceAttributeEquals = keyValues(o.resourceAttribute, "--resource-attribute");
+  if (Object.keys(filter).length) {
+    const given = input.filter;
+    if (given !== undefined && (typeof given !== "object" || given === null || Array.isArray(given))) throw new CliError("BAD_USER_INPUT", "must be a JSON object of filter fields", "--filter");
+    input.filter = { ...(given as Record<string, unknown> | undefined), ...filter };
+  }
   if (o.rerun) input.rerun = true;
   if (o.includeDependencies) input.includeDependencies = true;
   return { input, reads };
@@ -149,7 +173,15 @@ export function backfillsCommand(parent: Command): void {
     .option("--sample-rate <rate>", "share of the selected spans read, above 0 and at most 1 (default 1)")
     .option("--max-spans <n>", "at most this many spans, the earliest first (default 10000)")
     .option("--template-version <n>", "run this version of the evaluator's template (default: the one it runs now)")
-    .option("--filter <json>", "a span filter {spanNamePattern, attributeEquals, traceIds, status} (JSON or @file)")
+    .option("--filter <json>", "a span filter {spanNamePattern, attributeEquals, attributeContains, resourceAttributeEquals, rootSpansOnly, traceIds, status, outcomes, scoreName, scoreMin, scoreMax, scoreValue} (JSON or @file)")
+    .option("--outcome <outcome>", "only spans whose run of the evaluator ended so, e.g. user_error (repeatable; needs --rerun)", collectFlag)
+    .option("--score <name>", "only spans with this score of the evaluator (or of --score-evaluator), with --score-min / --score-max")
+    .option("--score-evaluator <name>", "the evaluator whose --score is read (default: the one backfilled)")
+    .option("--score-min <n>", "--score's numeric value (1/0 for booleans) at least this")
+    .option("--score-max <n>", "--score's numeric value (1/0 for booleans) at most this")
+    .option("--root-spans-only", "only root spans (no parent)")
+    .option("--attribute-contains <key=value>", "only spans whose list attribute contains the value, e.g. tag.tags=vip (repeatable)", collectFlag)
+    .option("--resource-attribute <key=value>", "only spans whose resource attribute equals the value, e.g. deployment.environment=production (repeatable)", collectFlag)
     .option("--rerun", "run again on spans it already ran on (the earlier run is kept in history)")
     .option("--include-dependencies", "also run the evaluator's dependencies first")
     .option("--batch-size <n>", "spans per queued job (default 200)")
@@ -157,7 +189,10 @@ export function backfillsCommand(parent: Command): void {
     .option("--wait", "follow it until it finishes, then print the summary")
     .option("--timeout <seconds>", "with --wait: give up following after this long: exit 7 (WAIT_TIMEOUT); the backfill keeps running")
     .addHelpText("after", `\n--start and --end take ${TIME_FLAG_RULE}.`)
-    .addHelpText("after", '\nExamples:\n  oodle backfills create --evaluator "Refund mentioned" --start -7d --sample-rate 0.1 --dry-run\n  oodle backfills create --evaluator "Refund mentioned" --start -7d --include-dependencies --wait')
+    .addHelpText(
+      "after",
+      '\nExamples:\n  oodle backfills create --evaluator "Refund mentioned" --start -7d --sample-rate 0.1 --dry-run\n  oodle backfills create --evaluator "Refund mentioned" --start -7d --include-dependencies --wait\n  oodle backfills create --evaluator "Refund mentioned" --start -7d --outcome user_error --outcome timeout --rerun   # re-run what failed',
+    )
     .action(
       action(async (ctx) => {
         const { input, reads } = await backfillInput(ctx);
@@ -178,7 +213,7 @@ export function backfillsCommand(parent: Command): void {
         const done = await follow(ctx, backfill.id, ctx.options.timeout ? numberFlag(ctx.options.timeout, "--timeout") * 1000 : null);
         emit(ctx.output, done, () => backfillText(done));
         return EXIT.ok;
-      }),
+      }, FILTER_FLAGS),
     );
 
   backfills

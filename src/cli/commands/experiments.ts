@@ -6,13 +6,33 @@ import type { ExperimentRecord } from "../../api-client/operations.js";
 import { emit, table } from "../output.js";
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const UNIT_SECONDS: Record<string, number> = { s: 1, m: 60, h: 3600, d: 86_400 };
+
+/** A duration flag in whole seconds: `600`, `90s`, `10m`, `2h`, `7d`. @throws CliError naming the flag. */
+export function durationSeconds(text: string, flag: string): number {
+  const match = /^(\d+)([smhd]?)$/.exec(text.trim());
+  if (!match) throw new CliError("BAD_USER_INPUT", `must be a whole number of seconds, or one with a unit: 90s, 10m, 2h, 7d (got "${text}")`, flag);
+  return Number(match[1]) * UNIT_SECONDS[match[2] || "s"]!;
+}
 const percent = (x: number | null | undefined) => (x === null || x === undefined ? "-" : `${(x * 100).toFixed(1)}%`);
+
+/**
+ * What the pending items wait for, for the progress line: ` (2 waiting for posted scores of
+ * "Human label" until 2026-12-02T10:00:00.000Z)`; "" when nothing waits.
+ */
+export function waitingText(p: ExperimentRecord["progress"]): string {
+  if (!p.waiting) return "";
+  const names = [...new Set(p.waits.flatMap((w) => w.waitingFor.map((f) => `"${f.name}"`)))].join(", ");
+  return ` (${p.waiting} waiting for posted scores of ${names} until ${p.waitingUntil}; then they run without them)`;
+}
 
 /** The summary table: per evaluator and score, count, mean and pass rate; then failures. */
 export function summaryText(e: ExperimentRecord): string {
   const p = e.progress;
   const lines = [
-    `experiment "${e.name}" ${e.status}: ${p.total} item(s), ${p.done} done, ${p.failed} failed, ${p.skipped} skipped, ${p.pending} pending`,
+    `experiment "${e.name}" ${e.status}: ${p.total} item(s), ${p.done} done, ${p.failed} failed, ${p.skipped} skipped, ${p.pending} pending${waitingText(p)}`,
+    ...p.waits.map((w) => `  ${w.evaluatorName}: ${w.items} item(s) ${w.reason}`),
     table(["evaluator", "score", "type", "count", "mean", "pass rate"], (e.summary ?? []).map((s) => [s.evaluatorName, s.name, s.dataType, s.count, s.mean, percent(s.passRate)])),
   ];
   if (e.failures?.length) lines.push("failures:", table(["evaluator", "outcome", "count"], e.failures.map((f) => [f.evaluatorName, f.outcome, f.count])));
@@ -49,9 +69,10 @@ async function follow(ctx: CommandContext, id: string, timeoutMs: number | null)
       if (ctx.output.tty) {
         const width = 30;
         const filled = Math.round(p.fraction * width);
-        process.stderr.write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${percent(p.fraction).padStart(6)}  ${p.runsRecorded}/${p.runsTotal} runs  ${e.status}   `);
+        const waiting = p.waiting ? `  ${p.waiting} waiting until ${p.waitingUntil}` : "";
+        process.stderr.write(`\r[${"#".repeat(filled)}${".".repeat(width - filled)}] ${percent(p.fraction).padStart(6)}  ${p.runsRecorded}/${p.runsTotal} runs  ${e.status}${waiting}   `);
       } else {
-        const line = `${e.status}: ${p.runsRecorded}/${p.runsTotal} runs (${percent(p.fraction)}), ${p.done} done, ${p.failed} failed, ${p.pending} pending`;
+        const line = `${e.status}: ${p.runsRecorded}/${p.runsTotal} runs (${percent(p.fraction)}), ${p.done} done, ${p.failed} failed, ${p.pending} pending${waitingText(p)}`;
         if (line !== last) ctx.output.err(line);
         last = line;
       }
@@ -82,6 +103,7 @@ export function experimentsCommand(program: Command): void {
     .option("--template <name>", "a template to run with its defaults (repeatable)", collect)
     .option("--name <name>")
     .option("--batch-size <n>", "items per queued job")
+    .option("--dependency-wait <duration>", "how long evaluators wait for posted scores of external evaluators: seconds, or 90s, 10m, 2h, 7d (default 7d; 0: do not wait)")
     .option("--no-wait", "print the experiment and return at once")
     .option("--timeout <seconds>", "give up following after this long: exit 7 (WAIT_TIMEOUT); the experiment keeps running")
     .addHelpText("after", "\nExample:\n  oodle experiments run --dataset xstest --evaluator 'Refusal' --template 'Keyword check'")
@@ -91,7 +113,14 @@ export function experimentsCommand(program: Command): void {
         const dataset = await ctx.ops.getDataset(o.dataset);
         const evaluatorIds = await Promise.all(((o.evaluator as string[]) ?? []).map(async (n) => (await ctx.ops.getEvaluator(n)).id));
         const templateIds = await Promise.all(((o.template as string[]) ?? []).map(async (n) => (await ctx.ops.getTemplate(n)).id));
-        const created = await ctx.ops.createExperiment({ datasetId: dataset.id, evaluatorIds, templateIds, name: o.name, batchSize: o.batchSize ? numberFlag(o.batchSize, "--batch-size") : undefined });
+        const created = await ctx.ops.createExperiment({
+          datasetId: dataset.id,
+          evaluatorIds,
+          templateIds,
+          name: o.name,
+          batchSize: o.batchSize ? numberFlag(o.batchSize, "--batch-size") : undefined,
+          dependencyWaitSeconds: o.dependencyWait !== undefined ? durationSeconds(o.dependencyWait, "--dependency-wait") : undefined,
+        });
         if (!o.wait) {
           emit(ctx.output, created, () => `queued experiment "${created.name}" (${created.id}) over ${created.itemCount} item(s)`);
           return;
@@ -100,7 +129,7 @@ export function experimentsCommand(program: Command): void {
         const done = await follow(ctx, created.id, o.timeout ? numberFlag(o.timeout, "--timeout") * 1000 : null);
         emit(ctx.output, done, () => summaryText(done));
         return EXIT.ok;
-      }),
+      }, { dependencyWaitSeconds: "--dependency-wait" }),
     );
 
   experiments

@@ -1,3 +1,4 @@
+import { limitFlags, limitOptions, limitsText, type LimitsInput } from "../limit-flags.js";
 import { dirname, resolve } from "node:path";
 import type { Command } from "commander";
 import { action, type CommandContext } from "../context.js";
@@ -25,6 +26,7 @@ function templateText(t: TemplateRecord, withCode: boolean): string {
       ["entry point", `${v.entryPoint.kind} ${v.entryPoint.name}`],
       ["library pins", Object.keys(v.libraryPins as Record<string, number>).length ? v.libraryPins : "none"],
       ["shared imports", v.sharedImports.length ? v.sharedImports.join(", ") : "none"],
+      ["limits", limitsText(t.limits as LimitsInput)],
       ["updated", t.updatedAt],
     ]),
     v.params.length ? `settings:\n${v.params.map((s) => `  ${describeSetting(s)}`).join("\n")}` : "settings: none",
@@ -48,6 +50,8 @@ function templateFields(options: Record<string, any>): Record<string, unknown> {
   if (options.source !== undefined) input.sourceCode = readText(options.source, "--source");
   if (options.params !== undefined) input.params = jsonOrFile(options.params, "--params");
   if (options.libraryPins !== undefined) input.libraryPins = jsonOrFile(options.libraryPins, "--library-pins");
+  const limits = limitFlags(options);
+  if (Object.keys(limits).length) input.limits = { ...(input.limits as object | undefined), ...limits };
   return input;
 }
 
@@ -112,8 +116,8 @@ export function templatesCommand(genai: Command): void {
     );
 
   const saveOptions = (c: Command) =>
-    c
-      .option("--file <file>", "a JSON or YAML file with name, description, sourceCode (or sourceFile, relative to it), params, libraryPins")
+    limitOptions(c)
+      .option("--file <file>", "a JSON or YAML file with name, description, sourceCode (or sourceFile, relative to it), params, libraryPins, limits")
       .option("--name <name>", "the template's name")
       .option("--description <text>")
       .option("--source <file.py>", "the code")
@@ -137,7 +141,10 @@ export function templatesCommand(genai: Command): void {
     .addHelpText("after", "\nA change of settings that an evaluator's values would break is refused (exit 4), naming the evaluators.\n\nExample:\n  oodle genai templates update 'Keyword check' --params @settings.yaml")
     .action(
       action(async (ctx, name: string) => {
-        const t = await ctx.ops.updateTemplate(name, templateFields(ctx.options));
+        const input = templateFields(ctx.options);
+        // Limit flags change the keys given and keep the others.
+        if (input.limits !== undefined && !ctx.options.file) input.limits = { ...((await ctx.ops.getTemplate(name)).limits as object), ...(input.limits as object) };
+        const t = await ctx.ops.updateTemplate(name, input);
         emit(ctx.output, t, () => `template "${t.name}" is at version ${t.latestVersionNumber}`);
       }),
     );

@@ -1,3 +1,4 @@
+import { limitFlags } from "../limit-flags.js";
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
 import { action, type CommandContext } from "../context.js";
@@ -82,7 +83,10 @@ export function tryCommand(genai: Command): void {
       .option("--params <json|@file>", "setting values for the run (absent ones take their defaults)")
       .option("--starter <id>", "run a built-in starter instead of FILE")
       .option("--template <name>", "run a saved template instead of FILE")
-      .option("--template-version <n>", "with --template: that version"),
+      .option("--template-version <n>", "with --template: that version")
+      .option("--cpu-time <seconds>", "run with this CPU time per item (as an evaluator may ask; default: the template's, else 5)")
+      .option("--wall-time <seconds>", "run with this wall-clock time per item (default: the template's, else 10)")
+      .option("--memory <MiB>", "run with this much memory (default: the template's, else 256)"),
   )
     .addHelpText(
       "after",
@@ -98,6 +102,8 @@ export function tryCommand(genai: Command): void {
         if (o.starter) input.starterId = o.starter;
         if (o.template) input.templateId = (await ctx.ops.getTemplate(o.template)).id;
         if (o.templateVersion) input.templateVersion = Number(o.templateVersion);
+        const limits = limitFlags(o);
+        if (Object.keys(limits).length) input.limits = limits;
         return printTryResult(ctx, await ctx.ops.tryCode(input));
       }, { sourceCode: "FILE", spanId: "--span", span: "--span" }),
     );

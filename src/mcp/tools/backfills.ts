@@ -39,7 +39,8 @@ export const backfillsTool = {
   description:
     "Run an Oodle code evaluator over spans that already arrived (its live rule, a window of at most 90 days, a span filter, a sample rate, a maximum), and follow it. " +
     'Estimate first: {"action": "estimate", "evaluator": "Refund mentioned", "windowStart": "-7d", "sampleRate": 0.1}; then {"action": "create", …}, {"action": "get", "id": …}, {"action": "cancel", "id": …}. ' +
-    "Spans it already ran on are skipped unless rerun (the earlier run is kept as history); includeDependencies runs the evaluators it reads first.",
+    "Spans it already ran on are skipped unless rerun (the earlier run is kept as history); includeDependencies runs the evaluators it reads first. " +
+    'Re-run what failed: {"action": "create", "evaluator": "Refund mentioned", "windowStart": "-7d", "rerun": true, "filter": {"outcomes": ["user_error", "timeout"]}}; by score: "filter": {"scoreName": "relevance", "scoreMax": 0.5}.',
   inputSchema: backfillsInput,
   async run(ops: Operations, args: BackfillsArgs): Promise<CallToolResult> {
     const raw = args as Record<string, unknown>;
@@ -51,12 +52,14 @@ export const backfillsTool = {
       if (issues.length) throw badArguments(issues);
       const start = readTimeValue(args.windowStart!, "windowStart");
       const end = args.windowEnd !== undefined && args.windowEnd !== "" ? readTimeValue(args.windowEnd, "windowEnd") : undefined;
-      const input = {
+      const input: Record<string, unknown> = {
         evaluatorId: (await ops.getEvaluator(args.evaluator!)).id,
         windowStart: start.iso,
         ...(end ? { windowEnd: end.iso } : {}),
         ...Object.fromEntries(PASSED.filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]])),
       };
+      // The score filter's evaluator by name or global id, as `evaluator`.
+      if (args.filter?.scoreEvaluatorId !== undefined) input.filter = { ...args.filter, scoreEvaluatorId: (await ops.getEvaluator(args.filter.scoreEvaluatorId)).id };
       // A refused window says what windowStart / windowEnd were read as.
       return { input, reads: [{ read: start, apiField: "windowStart" }, ...(end ? [{ read: end, apiField: "windowEnd" }] : [])] };
     };

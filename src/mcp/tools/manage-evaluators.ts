@@ -1,5 +1,16 @@
+import { evaluatorLimitsSchema } from "../../execution/index.js";
 import { z } from "zod";
-import { attributeEqualsSchema, evaluatorNameSchema, isolationSchema, pinnedVersionSchema, samplingRateSchema, spanKindSchema } from "../../modules/evaluators/schemas.js";
+import {
+  attributeContainsSchema,
+  attributeEqualsSchema,
+  evaluatorNameSchema,
+  isolationSchema,
+  pinnedVersionSchema,
+  resourceAttributeEqualsSchema,
+  rootSpansOnlySchema,
+  samplingRateSchema,
+  spanKindSchema,
+} from "../../modules/evaluators/schemas.js";
 import { dependenciesInputSchema, evaluatorKindSchema } from "../../modules/dependencies/schemas.js";
 import { sourceCodeSchema, templateDescriptionSchema, templateNameSchema } from "../../modules/templates/schemas.js";
 import type { Operations } from "../../api-client/operations.js";
@@ -40,6 +51,13 @@ export const manageEvaluatorsInput = z.strictObject({
   spanKind: spanKindSchema.describe("Evaluators: the kind of span it runs on (default chat).").optional(),
   spanNamePattern: z.string().nullable().describe("Evaluators: a glob over span names; null matches every name.").optional(),
   attributeEquals: attributeEqualsSchema.describe("Evaluators: span attributes that must be equal.").optional(),
+  attributeContains: attributeContainsSchema.describe('Evaluators: list attributes (tags) that must contain the value, e.g. {"tag.tags": "vip"}.').optional(),
+  resourceAttributeEquals: resourceAttributeEqualsSchema.describe('Evaluators: resource attributes that must be equal, e.g. {"deployment.environment": "production"}.').optional(),
+  rootSpansOnly: rootSpansOnlySchema.describe("Evaluators: run on root spans only (no parent span).").optional(),
+  limits: evaluatorLimitsSchema
+    .nullable()
+    .describe("Evaluators and templates: sandbox limits of one item {cpuTimeMs?, wallTimeMs?, memoryBytes?} within the ceilings; replaces the earlier ones (null clears them).")
+    .optional(),
   samplingRate: samplingRateSchema.describe("Evaluators: the share of matching spans evaluated, 0 to 1.").optional(),
   isolation: isolationSchema.describe("Evaluators: warm (default) or strict.").optional(),
   pinnedVersion: pinnedVersionSchema.describe("Evaluators: stay on this template version; null follows the latest.").optional(),
@@ -53,8 +71,8 @@ export const manageEvaluatorsInput = z.strictObject({
 /** The tool's arguments. */
 export type ManageEvaluatorsArgs = z.infer<typeof manageEvaluatorsInput>;
 
-const EVALUATOR_FIELDS = ["params", "templateName", "templateId", "enabled", "kind", "spanKind", "spanNamePattern", "attributeEquals", "samplingRate", "isolation", "pinnedVersion", "dependencies"] as const;
-const TEMPLATE_FIELDS = ["params", "sourceCode", "description", "libraryPins"] as const;
+const EVALUATOR_FIELDS = ["params", "templateName", "templateId", "enabled", "kind", "spanKind", "spanNamePattern", "attributeEquals", "attributeContains", "resourceAttributeEquals", "rootSpansOnly", "limits", "samplingRate", "isolation", "pinnedVersion", "dependencies"] as const;
+const TEMPLATE_FIELDS = ["params", "sourceCode", "description", "libraryPins", "limits"] as const;
 
 function pick(args: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));

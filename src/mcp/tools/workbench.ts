@@ -1,3 +1,4 @@
+import { evaluatorLimitsSchema } from "../../execution/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Operations, SpanFilterInput, TryCodeRecord } from "../../api-client/operations.js";
@@ -19,6 +20,7 @@ export const workbenchInput = z.strictObject({
   starterId: z.string().describe("Instead of sourceCode: a built-in starter (its code and settings), e.g. keyword-check.").optional(),
   templateId: z.string().describe("Instead of sourceCode: a saved template, by global id or name (its code and settings).").optional(),
   templateVersion: z.number().int().describe("With templateId: that version (default the latest).").optional(),
+  limits: evaluatorLimitsSchema.describe("try_code: run with these sandbox limits {cpuTimeMs?, wallTimeMs?, memoryBytes?} (default: the template's, then the sandbox's).").optional(),
   params: z.unknown().describe("Setting values for the run {setting name: value}, checked against the settings used; absent ones take their defaults.").optional(),
   span: z.record(z.string(), z.unknown()).describe("Sample: an inline span in the ingestSpans shape, e.g. {input: [{role, content}], output}.").optional(),
   spanId: z.string().describe("A stored span (try_code's sample; explain_match's span): its global id, TRACE_ID:SPAN_ID, or its own span id with traceId.").optional(),
@@ -68,7 +70,7 @@ export const workbenchTool = {
     switch (args.action) {
       case "try_code": {
         const input = Object.fromEntries(
-          ["sourceCode", "paramSpecs", "libraryPins", "starterId", "templateVersion", "params", "span", "document"].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
+          ["sourceCode", "paramSpecs", "libraryPins", "starterId", "templateVersion", "params", "span", "document", "limits"].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
         );
         if (args.spanId !== undefined) input.spanId = await ops.spanGlobalId(args.spanId, args.traceId, "spanId");
         if (args.templateId) input.templateId = (await ops.getTemplate(args.templateId)).id;

@@ -1,5 +1,5 @@
 import type { Span } from "../../generated/prisma/client.js";
-import type { Executor } from "../../execution/index.js";
+import { runLimits, type Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { documentScores, failedGate, type DeclaredDependency, type InputRun } from "../dependencies/input-runs.js";
@@ -9,6 +9,7 @@ import { dependencyIds, loadDependencies } from "../experiments/dependencies.js"
 import type { RunPreparer } from "../runs/prepare.js";
 import type { AfterEvaluation, RecordedRun } from "../runs/processor.js";
 import { spanToDocument } from "../spans/document.js";
+import { RULE_SELECT } from "../spans/matching.js";
 import { MAX_TRACE_SPANS } from "../spans/service.js";
 import { objectOf } from "../templates/store.js";
 import { recordBackfillRuns, type BackfillRunRecord } from "./record.js";
@@ -29,7 +30,7 @@ export interface BackfillBatchOutcome {
 }
 
 /** The rule fields read of a member evaluator. */
-const RULE = { id: true, name: true, isolation: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true } as const;
+const RULE = { ...RULE_SELECT, name: true, isolation: true, limits: true, template: { select: { limits: true } } } as const;
 
 /** `${spanId}/${evaluatorId}`. */
 const pair = (spanId: string, evaluatorId: string) => `${spanId}/${evaluatorId}`;
@@ -149,7 +150,7 @@ export function createBackfillBatchProcessor(deps_: {
       }
       if (toRun.length) {
         const mode = member.evaluator.isolation === "strict" ? "strict" : "warm";
-        const { key, libraryVersions } = await preparer.prepare(backfill.workspaceId, member.templateVersion, undefined, mode);
+        const { key, libraryVersions } = await preparer.prepare(backfill.workspaceId, member.templateVersion, undefined, mode, runLimits(member.evaluator.limits, member.evaluator.template?.limits));
         const names = declared.map((d) => d.name);
         const startedAt = new Date();
         const results = await deps_.execution().execute(

@@ -86,7 +86,10 @@ export const BackfillRef = builder.prismaNode("Backfill", {
     evaluators: t.relation("evaluators", { description: "The evaluator asked for, then its dependencies (includeDependencies).", query: { orderBy: { position: "asc" } } }),
     windowStart: t.expose("windowStart", { type: "DateTime" }),
     windowEnd: t.expose("windowEnd", { type: "DateTime" }),
-    filter: t.expose("spanFilter", { type: "JSON", description: "The span filter: {spanNamePattern, attributeEquals, traceIds, status}." }),
+    filter: t.expose("spanFilter", {
+      type: "JSON",
+      description: "The span filter: {spanNamePattern, attributeEquals, attributeContains, resourceAttributeEquals, rootSpansOnly, traceIds, status, outcomes, scoreName, scoreEvaluatorId, scoreMin, scoreMax, scoreValue}.",
+    }),
     sampleRate: t.exposeFloat("sampleRate"),
     maxSpans: t.exposeInt("maxSpans"),
     rerun: t.exposeBoolean("rerun", { description: "Spans already evaluated are run again (the earlier run kept in history)." }),
@@ -160,6 +163,15 @@ const SpanFilterInput = builder.inputType("BackfillSpanFilterInput", {
     attributeEquals: t.field({ type: "JSON", ...spanFilter("attributeEquals") }),
     traceIds: t.stringList(spanFilter("traceIds")),
     status: t.string(spanFilter("status")),
+    attributeContains: t.field({ type: "JSON", ...spanFilter("attributeContains") }),
+    resourceAttributeEquals: t.field({ type: "JSON", ...spanFilter("resourceAttributeEquals") }),
+    rootSpansOnly: t.boolean(spanFilter("rootSpansOnly")),
+    outcomes: t.field({ type: [RunOutcomeEnum], ...spanFilter("outcomes") }),
+    scoreName: t.string(spanFilter("scoreName")),
+    scoreEvaluatorId: t.globalID({ for: EvaluatorRef, ...spanFilter("scoreEvaluatorId") }),
+    scoreMin: t.float(spanFilter("scoreMin")),
+    scoreMax: t.float(spanFilter("scoreMax")),
+    scoreValue: t.field({ type: "JSON", ...spanFilter("scoreValue") }),
   }),
 });
 
@@ -192,7 +204,10 @@ function serviceInput(input: typeof BackfillInput.$inferInput): Record<string, u
   const { evaluatorId, filter, ...rest } = input;
   const out: Record<string, unknown> = { evaluatorId: evaluatorId.id };
   for (const [k, v] of Object.entries(rest)) if (v !== null && v !== undefined) out[k] = v;
-  if (filter) out.filter = Object.fromEntries(Object.entries(filter).filter(([, v]) => v !== null && v !== undefined));
+  if (filter) {
+    const { scoreEvaluatorId, ...parts } = filter;
+    out.filter = Object.fromEntries(Object.entries({ ...parts, scoreEvaluatorId: scoreEvaluatorId?.id }).filter(([, v]) => v !== null && v !== undefined));
+  }
   return out;
 }
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { typeError } from "../../lib/validation.js";
-import { attributeEqualsSchema, spanNamePatternSchema } from "../evaluators/schemas.js";
+import { RUN_OUTCOMES } from "../../lib/closed-lists.js";
+import { attributeContainsSchema, attributeEqualsSchema, resourceAttributeEqualsSchema, rootSpansOnlySchema, spanNamePatternSchema } from "../evaluators/schemas.js";
 import { nameSchema } from "../../lib/text-rules.js";
 
 /** Shared input schemas of the backfills feature (GraphQL, CLI and MCP use the same). */
@@ -36,8 +37,26 @@ export const backfillSpanFilterSchema = z
     attributeEquals: attributeEqualsSchema.describe("Span attributes that must be equal: {key: string | number | boolean}.").optional(),
     traceIds: z.array(z.string().min(1, "must not be empty").max(256), { error: typeError("a list of trace ids") }).max(1000, "must have at most 1000 trace ids").describe("Only spans of these traces.").optional(),
     status: z.enum(SPAN_STATUSES, { error: `must be one of ${SPAN_STATUSES.join(", ")}` }).describe("Only spans with this OpenTelemetry status: unset, ok or error.").optional(),
+    attributeContains: attributeContainsSchema.describe('List attributes (tags) that must contain the value: {key: string | number | boolean}, e.g. {"tag.tags": "vip"}.').optional(),
+    resourceAttributeEquals: resourceAttributeEqualsSchema.describe('Resource attributes that must be equal, e.g. {"deployment.environment": "production"}.').optional(),
+    rootSpansOnly: rootSpansOnlySchema.describe("Only root spans (no parent span).").optional(),
+    outcomes: z
+      .array(z.enum(RUN_OUTCOMES, { error: `must be one of ${RUN_OUTCOMES.join(", ")}` }), { error: typeError("a list of run outcomes") })
+      .min(1, "must not be empty")
+      .describe(`Only spans whose current run of the evaluator ended with one of these outcomes (${RUN_OUTCOMES.join(", ")}): re-run what failed. Needs rerun: true.`)
+      .optional(),
+    scoreName: z.string({ error: typeError("a string") }).min(1, "must not be empty").max(256, "must be at most 256 characters").describe("Only spans with a score of this name, written by the evaluator (or by scoreEvaluatorId).").optional(),
+    scoreEvaluatorId: z.string({ error: typeError("an evaluator id") }).describe("The evaluator whose score scoreName is read (default: the evaluator backfilled).").optional(),
+    scoreMin: z.number({ error: typeError("a number") }).describe("… whose numeric value (1/0 for booleans) is at least this.").optional(),
+    scoreMax: z.number({ error: typeError("a number") }).describe("… whose numeric value (1/0 for booleans) is at most this.").optional(),
+    scoreValue: z.union([z.string(), z.number(), z.boolean()], { error: "must be a string, a number or a boolean" }).describe('… whose value equals this (true, 0.5, "label").').optional(),
   })
-  .strict();
+  .strict()
+  .superRefine((filter, ctx) => {
+    const needName = (["scoreEvaluatorId", "scoreMin", "scoreMax", "scoreValue"] as const).filter((k) => filter[k] !== undefined);
+    if (filter.scoreName === undefined) for (const key of needName) ctx.addIssue({ code: "custom", path: [key], message: "needs scoreName: the score it applies to" });
+    if (filter.scoreMin !== undefined && filter.scoreMax !== undefined && filter.scoreMin > filter.scoreMax) ctx.addIssue({ code: "custom", path: ["scoreMin"], message: "must not be above scoreMax" });
+  });
 
 /** A backfill span filter. */
 export type BackfillSpanFilter = z.infer<typeof backfillSpanFilterSchema>;

@@ -1,6 +1,6 @@
 import { Prisma } from "../../generated/prisma/client.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { attributeValue, globToRegExp, matchSpan, samplingDraw, type EvaluatorRule, type MatchableSpan } from "../spans/matching.js";
+import { matchSpan, samplingDraw, type EvaluatorRule, type MatchableSpan } from "../spans/matching.js";
 import type { BackfillSpanFilter } from "./schemas.js";
 
 /** Spans read per query while selecting (keyset pages by start time, then id). */
@@ -34,11 +34,44 @@ export function backfillDraw(span: Pick<MatchableSpan, "traceId" | "spanId">): n
   return samplingDraw(span.traceId, span.spanId, BACKFILL_DRAW_SEED);
 }
 
-/** True when the span passes the backfill's own filter (the parts not already applied in SQL). */
+/**
+ * True when the span passes the backfill's own filter (the parts not already applied in SQL):
+ * name pattern, attributes (equal, and lists containing a value), resource attributes and root
+ * spans only, by the same conditions as an evaluator's rule (spans/matching.ts).
+ */
 export function passesFilter(filter: BackfillSpanFilter, span: MatchableSpan): boolean {
-  if (filter.spanNamePattern && !globToRegExp(filter.spanNamePattern).test(span.name)) return false;
-  for (const [key, value] of Object.entries(filter.attributeEquals ?? {})) if (attributeValue(span.attributes, key) !== value) return false;
-  return true;
+  const rule: EvaluatorRule = {
+    id: BACKFILL_DRAW_SEED,
+    enabled: true,
+    spanKind: span.kind,
+    spanNamePattern: filter.spanNamePattern ?? null,
+    attributeEquals: filter.attributeEquals ?? {},
+    attributeContains: filter.attributeContains ?? {},
+    resourceAttributeEquals: filter.resourceAttributeEquals ?? {},
+    rootSpansOnly: filter.rootSpansOnly ?? false,
+    samplingRate: 1,
+  };
+  return matchSpan(rule, span).matched;
+}
+
+/**
+ * The filter's run parts as SQL on "Span" rows: the evaluator's current run there ended with one
+ * of `outcomes`, and a current score `scoreName` of the evaluator (or of `scoreEvaluatorId`) is in
+ * [scoreMin, scoreMax] (numeric value, 1/0 for booleans) or equals `scoreValue`.
+ */
+function runConditions(filter: BackfillSpanFilter, evaluatorId: string): Prisma.Sql[] {
+  const where: Prisma.Sql[] = [];
+  if (filter.outcomes?.length) {
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM "Run" r WHERE r."spanId" = "Span".id AND r."evaluatorId" = ${evaluatorId}::uuid AND r.outcome = ANY(${filter.outcomes}::text[]))`);
+  }
+  if (filter.scoreName !== undefined) {
+    const score: Prisma.Sql[] = [Prisma.sql`sc."spanId" = "Span".id`, Prisma.sql`sc."evaluatorId" = ${filter.scoreEvaluatorId ?? evaluatorId}::uuid`, Prisma.sql`sc.name = ${filter.scoreName}`];
+    if (filter.scoreMin !== undefined) score.push(Prisma.sql`sc."numericValue" >= ${filter.scoreMin}`);
+    if (filter.scoreMax !== undefined) score.push(Prisma.sql`sc."numericValue" <= ${filter.scoreMax}`);
+    if (filter.scoreValue !== undefined) score.push(Prisma.sql`sc.value = ${JSON.stringify(filter.scoreValue)}::jsonb`);
+    where.push(Prisma.sql`EXISTS (SELECT 1 FROM "Score" sc WHERE ${Prisma.join(score, " AND ")})`);
+  }
+  return where;
 }
 
 /** True when an evaluator's live rule matches the span, `enabled` aside (a backfill is asked for explicitly). */
@@ -48,9 +81,10 @@ export function ruleMatches(rule: EvaluatorRule, span: MatchableSpan): boolean {
 
 /**
  * The spans a backfill reads, earliest first (start time, then id): the workspace's
- * spans that started in [windowStart, windowEnd), of the rule's kind (and the filter's status and
- * traces, in SQL), that the evaluator's live rule matches — name pattern, attributes and its own
- * deterministic sampling — and the backfill's filter passes, sampled at `sampleRate`, at most
+ * spans that started in [windowStart, windowEnd), of the rule's kind (and the filter's status,
+ * traces, root spans, run outcomes and scores, in SQL), that the evaluator's live rule matches —
+ * name pattern, attributes, resource and its own deterministic sampling — and the backfill's
+ * filter passes, sampled at `sampleRate`, at most
  * `maxSpans`. Deterministic: the same selection on the same spans gives the same list.
  */
 export async function selectSpans(prisma: PrismaClient, selection: SpanSelection): Promise<SelectedSpan[]> {
@@ -66,9 +100,11 @@ export async function selectSpans(prisma: PrismaClient, selection: SpanSelection
     ];
     if (filter.status) where.push(Prisma.sql`status = ${filter.status}`);
     if (filter.traceIds?.length) where.push(Prisma.sql`"traceId" = ANY(${filter.traceIds}::text[])`);
+    if (filter.rootSpansOnly) where.push(Prisma.sql`"parentSpanId" IS NULL`);
+    where.push(...runConditions(filter, rule.id));
     if (after) where.push(Prisma.sql`("startTime", id) > (${after.startTime}, ${after.id}::uuid)`);
     const page = await prisma.$queryRaw<SelectedSpan[]>`
-      SELECT id, "traceId", "spanId", name, kind, attributes, "startTime" FROM "Span"
+      SELECT id, "traceId", "spanId", "parentSpanId", name, kind, attributes, metadata, "startTime" FROM "Span"
       WHERE ${Prisma.join(where, " AND ")}
       ORDER BY "startTime", id
       LIMIT ${PAGE}`;

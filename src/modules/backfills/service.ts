@@ -6,7 +6,7 @@ import type { PrismaClient } from "../../lib/prisma.js";
 import { parseIssues } from "../../lib/validation.js";
 import { watchSnapshots } from "../experiments/watch.js";
 import type { Queues } from "../../queues/queues.js";
-import type { EvaluatorRule } from "../spans/matching.js";
+import { ruleOf, type EvaluatorRule } from "../spans/matching.js";
 import { asJson, isUuid, objectOf, specsOf, type Tx } from "../templates/store.js";
 import { resolveParams, valueProblems } from "../templates/values.js";
 import type { Principal } from "../workspaces/service.js";
@@ -97,6 +97,10 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
     if (windowEnd.getTime() > Date.now() + WINDOW_END_SKEW_MS) problems.push({ path: "windowEnd", message: "is in the future: a backfill reads spans that already arrived" });
     if (data.windowStart.getTime() >= windowEnd.getTime()) problems.push({ path: "windowStart", message: "must be before windowEnd" });
     else if (windowEnd.getTime() - data.windowStart.getTime() > MAX_WINDOW_MS) problems.push({ path: "windowStart", message: "the window must be at most 90 days" });
+    // Spans chosen by the evaluator's own runs already have a run: without rerun every one would be skipped.
+    if (!data.rerun && data.filter?.outcomes?.length) problems.push({ path: "filter.outcomes", message: "selects spans the evaluator already ran on: set rerun: true to run them again" });
+    const ownScore = data.filter?.scoreName !== undefined && (data.filter.scoreEvaluatorId === undefined || data.filter.scoreEvaluatorId === data.evaluatorId);
+    if (!data.rerun && ownScore) problems.push({ path: "filter.scoreName", message: "selects spans by the evaluator's own score, so it already ran on them: set rerun: true to run them again" });
     if (problems.length) throw new BadUserInputError(problems);
     return { ...data, windowEnd };
   }
@@ -121,14 +125,17 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
     }
     const values = objectOf(evaluator.params);
     for (const p of valueProblems(specsOf(found), values)) issues.push({ path, message: `evaluator "${evaluator.name}" on version ${number}: ${p.message}` });
-    const { enabled, spanKind, spanNamePattern, attributeEquals, samplingRate } = evaluator;
-    const rule: EvaluatorRule = { id: evaluator.id, enabled, spanKind, spanNamePattern, attributeEquals, samplingRate };
+    const rule = ruleOf(evaluator);
     return { evaluatorId: evaluator.id, name: evaluator.name, templateVersionId: found.id, templateVersion: number, params: resolveParams(specsOf(found), values), rule };
   }
 
   /** The evaluator asked for and, with includeDependencies, its code dependencies, transitively. */
   async function members(db: PrismaClient | Tx, workspaceId: string, data: ParsedBackfillInput): Promise<Member[]> {
     const issues: InputIssue[] = [];
+    const scoreOf = data.filter?.scoreEvaluatorId;
+    if (scoreOf !== undefined && !(isUuid(scoreOf) && (await db.evaluator.count({ where: { id: scoreOf, workspaceId } })) > 0)) {
+      throw new BadUserInputError([{ path: "filter.scoreEvaluatorId", message: `no evaluator "${scoreOf}" in this workspace` }]);
+    }
     const first = await member(db, workspaceId, data.evaluatorId, data.templateVersion, "evaluatorId", issues);
     if (!first) throw new BadUserInputError(issues);
     const list: Member[] = [{ ...first, source: "evaluator", readBy: [] }];

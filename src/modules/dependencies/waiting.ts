@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../../lib/prisma.js";
-import { matchSpan } from "../spans/matching.js";
+import { MATCHABLE_SPAN_SELECT, matchSpan, RULE_SELECT } from "../spans/matching.js";
 import { BARRIER_DELAY_MS } from "./flows.js";
 
 /**
@@ -56,12 +56,12 @@ export async function dependencyWaits(prisma: PrismaClient, workspaceId: string,
     select: {
       spanId: true,
       createdAt: true,
-      span: { select: { traceId: true, spanId: true, name: true, kind: true, attributes: true } },
+      span: { select: MATCHABLE_SPAN_SELECT },
       evaluator: {
         select: {
           id: true,
           name: true,
-          dependencies: { orderBy: { position: "asc" }, select: { dependsOn: { select: { id: true, name: true, kind: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true, archivedAt: true } } } },
+          dependencies: { orderBy: { position: "asc" }, select: { dependsOn: { select: { ...RULE_SELECT, name: true, kind: true, archivedAt: true } } } },
         },
       },
     },

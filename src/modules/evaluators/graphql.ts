@@ -9,6 +9,15 @@ import { DependencyInput, dependenciesOf } from "../dependencies/graphql-inputs.
 import { createEvaluatorInputSchema, updateEvaluatorInputSchema } from "./schemas.js";
 
 
+/** The CPU time, wall time and memory of one item of an evaluator's runs. */
+const RunLimitsRef = builder.objectRef<{ cpuTimeMs: number; wallTimeMs: number; memoryBytes: number }>("EvaluatorRunLimits").implement({
+  fields: (t) => ({
+    cpuTimeMs: t.exposeInt("cpuTimeMs", { description: "CPU time of one item (ms)." }),
+    wallTimeMs: t.exposeInt("wallTimeMs", { description: "Wall-clock time of one item (ms)." }),
+    memoryBytes: t.exposeFloat("memoryBytes", { description: "Address space of its runner (bytes)." }),
+  }),
+});
+
 /** An evaluator of the caller's workspace (archived ones stay readable by id). */
 export const EvaluatorRef = builder.prismaNode("Evaluator", {
   id: { field: "id" },
@@ -41,11 +50,20 @@ export const EvaluatorRef = builder.prismaNode("Evaluator", {
     spanKind: t.field({ type: SpanKindEnum, description: "The kind of span it runs on.", resolve: (parent) => parent.spanKind as SpanKind }),
     spanNamePattern: t.exposeString("spanNamePattern", { nullable: true, description: "A glob over span names (* and ?); null matches every name." }),
     attributeEquals: t.expose("attributeEquals", { type: "JSON", description: "Span attributes that must be equal: key → value." }),
+    attributeContains: t.expose("attributeContains", { type: "JSON", description: "Span attributes holding a list that must contain the value: key → value (tags)." }),
+    resourceAttributeEquals: t.expose("resourceAttributeEquals", { type: "JSON", description: "Resource attributes that must be equal: key → value (deployment.environment, service.name)." }),
+    rootSpansOnly: t.exposeBoolean("rootSpansOnly", { description: "It runs on root spans only (no parent span)." }),
     samplingRate: t.exposeFloat("samplingRate", { description: "The share of matching spans evaluated, 0 to 1." }),
     isolation: t.field({ type: IsolationEnum, resolve: (parent) => parent.isolation as Isolation }),
     maxInvocationsPerHour: t.exposeInt("maxInvocationsPerHour", {
       nullable: true,
       description: "At most this many runs on live spans per rolling hour; past it a run is recorded as skipped (stats.skippedInvocationCap). Null: no cap.",
+    }),
+    limits: t.expose("limits", { type: "JSON", description: "The sandbox limits it asks for: {cpuTimeMs?, wallTimeMs?, memoryBytes?} ({}: its template's, then the defaults)." }),
+    runLimits: t.field({
+      type: RunLimitsRef,
+      description: "What one item of its runs gets, on every path (live, experiment, backfill): its own limits, else its template's, else the sandbox's defaults.",
+      resolve: (e, _args, ctx) => ctx.services.evaluators.runLimitsOf(e),
     }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
@@ -97,7 +115,7 @@ const evaluatorField = {
 };
 
 /** Null-able fields whose null means something: unpin, match every name, clear the values. */
-const NULL_MEANS_CLEAR = ["pinnedVersion", "spanNamePattern", "params"];
+const NULL_MEANS_CLEAR = ["pinnedVersion", "spanNamePattern", "params", "limits"];
 
 const createInput = describedBy(createEvaluatorInputSchema);
 const updateInput = describedBy(updateEvaluatorInputSchema);
@@ -116,9 +134,13 @@ builder.relayMutationField(
       spanKind: t.field({ type: SpanKindEnum, ...createInput("spanKind") }),
       spanNamePattern: t.string(createInput("spanNamePattern")),
       attributeEquals: t.field({ type: "JSON", ...createInput("attributeEquals") }),
+      attributeContains: t.field({ type: "JSON", ...createInput("attributeContains") }),
+      resourceAttributeEquals: t.field({ type: "JSON", ...createInput("resourceAttributeEquals") }),
+      rootSpansOnly: t.boolean(createInput("rootSpansOnly")),
       samplingRate: t.float(createInput("samplingRate")),
       isolation: t.field({ type: IsolationEnum, ...createInput("isolation") }),
       maxInvocationsPerHour: t.int(createInput("maxInvocationsPerHour")),
+      limits: t.field({ type: "JSON", ...createInput("limits") }),
       dependencies: t.field({ type: [DependencyInput], ...createInput("dependencies") }),
     }),
   },
@@ -152,9 +174,13 @@ builder.relayMutationField(
       spanKind: t.field({ type: SpanKindEnum }),
       spanNamePattern: t.string(),
       attributeEquals: t.field({ type: "JSON" }),
+      attributeContains: t.field({ type: "JSON", ...updateInput("attributeContains") }),
+      resourceAttributeEquals: t.field({ type: "JSON", ...updateInput("resourceAttributeEquals") }),
+      rootSpansOnly: t.boolean(updateInput("rootSpansOnly")),
       samplingRate: t.float(),
       isolation: t.field({ type: IsolationEnum }),
       maxInvocationsPerHour: t.int(updateInput("maxInvocationsPerHour")),
+      limits: t.field({ type: "JSON", ...updateInput("limits") }),
       dependencies: t.field({ type: [DependencyInput], ...updateInput("dependencies") }),
     }),
   },

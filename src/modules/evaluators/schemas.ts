@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { evaluatorLimitsSchema } from "../../execution/index.js";
 import { ISOLATIONS, SPAN_KINDS } from "../../lib/closed-lists.js";
 import { notBlank, nameSchema, visibleText } from "../../lib/text-rules.js";
 import { typeError } from "../../lib/validation.js";
@@ -38,6 +39,18 @@ export const attributeEqualsSchema = z
   )
   .refine((value) => Object.keys(value).length <= 32, "must have at most 32 attributes");
 
+/** Span attributes holding a list that must contain a value (tags): flat key → string, number or boolean; at most 32. */
+export const attributeContainsSchema = attributeEqualsSchema;
+
+/** Resource attributes that must be equal (`deployment.environment`, `service.name`): key → string, number or boolean; at most 32. */
+export const resourceAttributeEqualsSchema = attributeEqualsSchema;
+
+/** True: the evaluator runs on root spans only (spans without a parent). */
+export const rootSpansOnlySchema = z.boolean({ error: typeError("true or false") });
+
+/** The sandbox limits an evaluator asks for ({cpuTimeMs?, wallTimeMs?, memoryBytes?} within the ceilings); null clears them. */
+export const limitsSchema = evaluatorLimitsSchema.nullable();
+
 /** The share of matching spans that are evaluated. */
 export const samplingRateSchema = z
   .number({ error: typeError("a number") })
@@ -63,9 +76,13 @@ const evaluatorFields = {
   spanKind: spanKindSchema,
   spanNamePattern: spanNamePatternSchema,
   attributeEquals: attributeEqualsSchema,
+  attributeContains: attributeContainsSchema,
+  resourceAttributeEquals: resourceAttributeEqualsSchema,
+  rootSpansOnly: rootSpansOnlySchema,
   samplingRate: samplingRateSchema,
   isolation: isolationSchema,
   maxInvocationsPerHour: maxInvocationsPerHourSchema,
+  limits: limitsSchema,
   dependencies: dependenciesInputSchema,
 };
 
@@ -84,9 +101,17 @@ export const createEvaluatorInputSchema = z.object({
   spanKind: spanKindSchema.optional().describe("Defaults to chat."),
   spanNamePattern: spanNamePatternSchema.optional().describe("A glob over span names (* and ?); omitted or null matches every name."),
   attributeEquals: attributeEqualsSchema.optional().describe("Span attributes that must be equal: key → string, number or boolean."),
+  attributeContains: attributeContainsSchema.optional().describe('Span attributes holding a list (or a JSON string of one) that must contain the value: key → string, number or boolean, e.g. {"tag.tags": "vip"}.'),
+  resourceAttributeEquals: resourceAttributeEqualsSchema
+    .optional()
+    .describe('Resource attributes (OTLP resource, or ingestSpans resourceAttributes) that must be equal, e.g. {"deployment.environment": "production"}.'),
+  rootSpansOnly: rootSpansOnlySchema.optional().describe("Run on root spans only (no parent span). Defaults to false."),
   samplingRate: samplingRateSchema.optional().describe("0 to 1; defaults to 1."),
   isolation: isolationSchema.optional().describe("warm (default) or strict: a fresh forked process per item, slower."),
   maxInvocationsPerHour: maxInvocationsPerHourSchema.optional().describe("Runs on live spans per rolling hour, at most (1 or more); null or absent: no cap."),
+  limits: limitsSchema
+    .optional()
+    .describe("Sandbox limits of one item it asks for: {cpuTimeMs?, wallTimeMs?, memoryBytes?}, each within the sandbox's ceilings (sandboxCapabilities.limits); a key absent takes its template's, then the default."),
   dependencies: dependenciesInputSchema.optional().describe("Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused."),
 });
 
@@ -104,6 +129,10 @@ export const updateEvaluatorInputSchema = z
       .boolean({ error: typeError("true or false") })
       .describe("Merge params into the values (JSON Merge Patch: a key set to null removes that value) instead of replacing them. Default false."),
     maxInvocationsPerHour: maxInvocationsPerHourSchema.describe("Null removes the cap."),
+    limits: limitsSchema.describe("Replaces its limits {cpuTimeMs?, wallTimeMs?, memoryBytes?} (null or {} removes them: the template's, then the defaults, apply)."),
+    attributeContains: attributeContainsSchema.describe("Replaces the list-attribute conditions: key → value the list must contain ({} removes them)."),
+    resourceAttributeEquals: resourceAttributeEqualsSchema.describe("Replaces the resource-attribute conditions: key → value ({} removes them)."),
+    rootSpansOnly: rootSpansOnlySchema.describe("Run on root spans only (no parent span)."),
     dependencies: dependenciesInputSchema.describe("Replaces the dependencies ([] or null removes them all)."),
   })
   .partial();

@@ -1,4 +1,5 @@
 import type { Evaluator, TemplateVersion } from "../../generated/prisma/client.js";
+import { LIMIT_SPECS, runLimits } from "../../execution/index.js";
 import { BadUserInputError, NotFoundError, type InputIssue } from "../../lib/errors.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
@@ -113,9 +114,13 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
           ...(data.spanKind !== undefined ? { spanKind: data.spanKind } : {}),
           ...(data.spanNamePattern !== undefined ? { spanNamePattern: data.spanNamePattern } : {}),
           ...(data.attributeEquals !== undefined ? { attributeEquals: asJson(data.attributeEquals) } : {}),
+          ...(data.attributeContains !== undefined ? { attributeContains: asJson(data.attributeContains) } : {}),
+          ...(data.resourceAttributeEquals !== undefined ? { resourceAttributeEquals: asJson(data.resourceAttributeEquals) } : {}),
+          ...(data.rootSpansOnly !== undefined ? { rootSpansOnly: data.rootSpansOnly } : {}),
           ...(data.samplingRate !== undefined ? { samplingRate: data.samplingRate } : {}),
           ...(data.isolation !== undefined ? { isolation: data.isolation } : {}),
           ...(data.maxInvocationsPerHour !== undefined ? { maxInvocationsPerHour: data.maxInvocationsPerHour } : {}),
+          ...(data.limits !== undefined ? { limits: asJson(data.limits ?? {}) } : {}),
         };
         const saved = existing
           ? await tx.evaluator.update({ where: { id: existing.id }, data: fields })
@@ -186,6 +191,16 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
 
     /** An evaluator of the workspace by id (archived ones too) or by name (live ones), or null. */
     findEvaluator,
+
+    /**
+     * The CPU time, wall time and memory of one item of its runs: its own limits, else its
+     * template's, else the sandbox's defaults (src/execution/limits.ts), key by key.
+     */
+    async runLimitsOf(evaluator: Pick<Evaluator, "limits" | "templateId">): Promise<{ cpuTimeMs: number; wallTimeMs: number; memoryBytes: number }> {
+      const template = evaluator.templateId ? await prisma.template.findUnique({ where: { id: evaluator.templateId }, select: { limits: true } }) : null;
+      const asked = runLimits(evaluator.limits, template?.limits);
+      return { cpuTimeMs: asked.cpuTimeMs ?? LIMIT_SPECS.cpuTimeMs.default, wallTimeMs: asked.wallTimeMs ?? LIMIT_SPECS.wallTimeMs.default, memoryBytes: asked.memoryBytes ?? LIMIT_SPECS.memoryBytes.default };
+    },
 
     /**
      * An evaluator by id (also an archived one) or by name (a live one): exactly one of them.

@@ -1,5 +1,5 @@
 import type { DatasetItem, ExperimentEvaluator, TemplateVersion } from "../../generated/prisma/client.js";
-import type { Executor } from "../../execution/index.js";
+import { runLimits, type Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { RunPreparer } from "../runs/prepare.js";
@@ -45,7 +45,7 @@ export class BatchRetryError extends Error {
   }
 }
 
-type Member = ExperimentEvaluator & { templateVersion: TemplateVersion; evaluator: { name: string; isolation: string } };
+type Member = ExperimentEvaluator & { templateVersion: TemplateVersion; evaluator: { name: string; isolation: string; limits: unknown; template: { limits: unknown } | null } };
 
 /**
  * The processor of the `experiment-batch` queue: runs the experiment's evaluators over the items
@@ -75,7 +75,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
     const outcome: BatchOutcome = { recorded: 0, alreadyDone: 0, deferred: 0, waiting: 0, stopped: false };
     const experiment = await prisma.experiment.findUnique({
       where: { id: payload.experimentId },
-      include: { evaluators: { include: { templateVersion: true, evaluator: { select: { name: true, isolation: true } } }, orderBy: { position: "asc" } } },
+      include: { evaluators: { include: { templateVersion: true, evaluator: { select: { name: true, isolation: true, limits: true, template: { select: { limits: true } } } } }, orderBy: { position: "asc" } } },
     });
     if (!experiment || experiment.status === "cancelled") return { ...outcome, stopped: true };
     if (experiment.status === "queued") {
@@ -154,7 +154,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
       }
       if (toRun.length) {
         const mode = member.evaluator.isolation === "strict" ? "strict" : "warm";
-        const { key, libraryVersions } = await preparer.prepare(experiment.workspaceId, member.templateVersion, undefined, mode);
+        const { key, libraryVersions } = await preparer.prepare(experiment.workspaceId, member.templateVersion, undefined, mode, runLimits(member.evaluator.limits, member.evaluator.template?.limits));
         const names = deps.map((d) => d.name);
         const startedAt = new Date();
         const results = await deps_.execution().execute(

@@ -1,4 +1,4 @@
-import { resolveOffsetConnection } from "@pothos/plugin-relay";
+import { encodeGlobalID, resolveOffsetConnection } from "@pothos/plugin-relay";
 import type { Experiment } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
 import type { ExperimentEvaluatorSource, ExperimentStatus, RunOutcome } from "../../lib/closed-lists.js";
@@ -13,7 +13,9 @@ import { describedBy } from "../../graphql/input-descriptions.js";
 import { compareExperimentsInputSchema, createExperimentInputSchema, DEFAULT_COMPARE_LIMIT, experimentItemFilterSchema } from "./schemas.js";
 import type {
   Comparison,
+  ExperimentEvaluatorWait,
   ExperimentItem,
+  ExperimentItemWait,
   ExperimentProgress,
   ExperimentProgressEvent,
   ItemChange,
@@ -23,8 +25,43 @@ import type {
   ScoreSummary,
 } from "./service.js";
 
+const WaitedEvaluatorRef = builder.objectRef<{ evaluatorId: string; name: string }>("ExperimentWaitedEvaluator").implement({
+  description: "An external evaluator whose scores are waited for.",
+  fields: (t) => ({
+    evaluatorId: t.id({ description: "Its global id.", resolve: (w) => encodeGlobalID("Evaluator", w.evaluatorId) }),
+    name: t.exposeString("name"),
+  }),
+});
+
+const EvaluatorWaitRef = builder.objectRef<ExperimentEvaluatorWait>("ExperimentEvaluatorWait").implement({
+  description: "An evaluator of the experiment whose items wait for the posted scores of an external evaluator (submitScores), until the experiment's wait ends.",
+  fields: (t) => ({
+    evaluatorId: t.id({ description: "The waiting evaluator's global id.", resolve: (w) => encodeGlobalID("Evaluator", w.evaluatorId) }),
+    evaluatorName: t.exposeString("evaluatorName"),
+    items: t.exposeInt("items", { description: "Its items that wait." }),
+    waitingFor: t.field({ type: [WaitedEvaluatorRef], description: "The external evaluators it waits for (directly, or through a dependency).", resolve: (w) => w.waitingFor }),
+    reason: t.exposeString("reason", { description: "For what, through what, until when, in a sentence." }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", description: "When it runs without the missing scores." }),
+  }),
+});
+
+const ItemWaitRef = builder.objectRef<ExperimentItemWait>("ExperimentItemWait").implement({
+  description: "An evaluator that waits on one item of the experiment for the posted scores of an external evaluator.",
+  fields: (t) => ({
+    item: t.prismaField({ type: "DatasetItem", resolve: (query, w, _a, ctx) => ctx.prisma.datasetItem.findUniqueOrThrow({ ...query, where: { id: w.datasetItemId } }) }),
+    position: t.exposeInt("position", { description: "The item's position in the dataset." }),
+    externalId: t.exposeString("externalId", { nullable: true, description: "The item's own id in its dataset, when it has one." }),
+    evaluatorId: t.id({ description: "The waiting evaluator's global id.", resolve: (w) => encodeGlobalID("Evaluator", w.evaluatorId) }),
+    evaluatorName: t.exposeString("evaluatorName"),
+    waitingFor: t.field({ type: [WaitedEvaluatorRef], resolve: (w) => w.waitingFor }),
+    reason: t.exposeString("reason"),
+    since: t.expose("since", { type: "DateTime", description: "When the wait began (the experiment's creation)." }),
+    expiresAt: t.expose("expiresAt", { type: "DateTime", description: "When it runs without the missing scores (the experiment's dependencyWaitSeconds after creation)." }),
+  }),
+});
+
 const ProgressRef = builder.objectRef<ExperimentProgress>("ExperimentProgress").implement({
-  description: "Items by state: done + failed + skipped + pending = total.",
+  description: "Items by state: done + failed + skipped + pending = total; of the pending, those waiting for posted scores, and until when.",
   fields: (t) => ({
     total: t.exposeInt("total", { description: "Items the experiment covers." }),
     done: t.exposeInt("done", { description: "Items whose every evaluator ran ok." }),
@@ -34,6 +71,9 @@ const ProgressRef = builder.objectRef<ExperimentProgress>("ExperimentProgress").
     runsRecorded: t.exposeInt("runsRecorded"),
     runsTotal: t.exposeInt("runsTotal", { description: "Items × evaluators." }),
     fraction: t.float({ description: "runsRecorded / runsTotal, 0 to 1: for a progress bar.", resolve: (p) => (p.runsTotal ? p.runsRecorded / p.runsTotal : 1) }),
+    waiting: t.exposeInt("waiting", { description: "Pending items with an evaluator that waits for posted scores of an external evaluator (Experiment.waits lists them)." }),
+    waitingUntil: t.expose("waitingUntil", { type: "DateTime", nullable: true, description: "When the wait ends and they run without the missing scores; null when nothing waits." }),
+    waits: t.field({ type: [EvaluatorWaitRef], description: "Per waiting evaluator: its items that wait, for what, until when.", resolve: (p) => p.waits }),
   }),
 });
 
@@ -118,6 +158,13 @@ export const ExperimentRef = builder.prismaNode("Experiment", {
       resolve: (e, _a, ctx) => ctx.services.experiments.missingDependencies(ctx.principal, e.id),
     }),
     dependencyWaitSeconds: t.exposeInt("dependencyWaitSeconds", { description: "How long dependents wait for external scores posted for its items, from creation." }),
+    waits: t.connection({
+      type: ItemWaitRef,
+      description: "Each (item, evaluator) that waits for posted scores of an external evaluator now, with the reason and the deadline, in item then evaluator order; empty once the wait is over or the experiment finished.",
+      extensions: pageSizeExtension(ITEMS_PAGE_SIZE),
+      resolve: (experiment, args, ctx) =>
+        resolveOffsetConnection({ args, defaultSize: ITEMS_PAGE_SIZE.default, maxSize: ITEMS_PAGE_SIZE.max }, (page) => ctx.services.experiments.itemWaits(experiment, page)),
+    }),
     runsByOutcome: t.field({ type: [OutcomeCountRef], description: "Runs per evaluator and outcome (ok included).", resolve: (e, _a, ctx) => ctx.services.experiments.runsByOutcome(ctx.principal, e.id) }),
     failures: t.field({
       type: [OutcomeCountRef],

@@ -12,7 +12,8 @@ import type { Tx } from "../../lib/prisma.js";
 import { resolveParams, valueProblems } from "../templates/values.js";
 import type { Principal } from "../../lib/principal.js";
 import { batchJobs, batchesOf } from "./batch-plan.js";
-import { experimentProgress, FAILED_OUTCOMES_SQL, type ExperimentProgress } from "./progress.js";
+import { experimentProgress, FAILED_OUTCOMES_SQL, type ExperimentProgress as BaseProgress } from "./progress.js";
+import { experimentItemWaits, experimentWaits, type ExperimentEvaluatorWait, type ExperimentItemWait, type WaitingExperiment } from "./waiting.js";
 import { compareExperiments, type Comparison } from "./compare.js";
 import { itemWhere, offScaleScores } from "./items.js";
 import { compareExperimentsInputSchema, createExperimentInputSchema, DEFAULT_BATCH_SIZE, DEFAULT_DEPENDENCY_WAIT_SECONDS, experimentItemFilterSchema } from "./schemas.js";
@@ -20,7 +21,21 @@ import { missingDependencyCounts, outcomeCounts, scoreSummaries, type MissingDep
 import { watchSnapshots, type Snapshot } from "./watch.js";
 import { syncInferredDependencies } from "../dependencies/store.js";
 
-export type { ExperimentProgress } from "./progress.js";
+export type { ExperimentEvaluatorWait, ExperimentItemWait, ExperimentWaits } from "./waiting.js";
+
+/**
+ * Where an experiment is (progress.ts) and what it waits for (waiting.ts): items still waiting
+ * for posted scores of an external evaluator (of the pending ones), per evaluator, and when the
+ * wait ends; so a wait is never silent.
+ */
+export type ExperimentProgress = BaseProgress & {
+  /** Pending items with an evaluator that waits for posted scores. */
+  waiting: number;
+  /** When the experiment's wait ends and they run without the missing scores (null when nothing waits). */
+  waitingUntil: Date | null;
+  /** Per evaluator: its items that wait, for what, until when. */
+  waits: ExperimentEvaluatorWait[];
+};
 export type { Comparison, ItemChange, ScoreDelta } from "./compare.js";
 export type { MissingDependencyCount, OutcomeCount, ScoreSummary } from "./summary.js";
 
@@ -162,10 +177,11 @@ export function createExperimentService(deps: { prisma: PrismaClient; queues: Qu
     return experiment;
   }
 
-  /** The progress of an experiment (counted from its runs). */
-  async function progress(experiment: Pick<Experiment, "id" | "itemCount">): Promise<ExperimentProgress> {
+  /** The progress of an experiment (counted from its runs) and what its pending items wait for. */
+  async function progress(experiment: WaitingExperiment): Promise<ExperimentProgress> {
     const evaluators = await prisma.experimentEvaluator.count({ where: { experimentId: experiment.id } });
-    return experimentProgress(prisma, experiment, evaluators);
+    const [base, waits] = await Promise.all([experimentProgress(prisma, experiment, evaluators), experimentWaits(prisma, experiment)]);
+    return { ...base, waiting: waits.items, waitingUntil: waits.until, waits: waits.evaluators };
   }
 
   /** Runs per evaluator and outcome of an experiment of the workspace. @throws NotFoundError. */
@@ -297,6 +313,14 @@ export function createExperimentService(deps: { prisma: PrismaClient; queues: Qu
 
     /** Runs per evaluator and outcome (ok and skipped included). @throws NotFoundError. */
     runsByOutcome,
+
+    /**
+     * A page of the (item, evaluator) pairs of an experiment that wait for posted scores of an
+     * external evaluator, with the reason and the deadline, in item then evaluator order.
+     */
+    async itemWaits(experiment: WaitingExperiment, page: { offset: number; limit: number }): Promise<ExperimentItemWait[]> {
+      return experimentItemWaits(prisma, experiment, page);
+    },
 
     /** Failed runs per evaluator and outcome: every outcome but ok and skipped. @throws NotFoundError. */
     async failures(principal: Principal, experimentId: string): Promise<OutcomeCount[]> {

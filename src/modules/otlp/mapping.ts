@@ -11,7 +11,10 @@
  *    span does not have them already (and likewise `gen_ai.prompt` / `gen_ai.completion` of
  *    the deprecated `gen_ai.content.prompt` / `gen_ai.content.completion` events);
  *  - the span's resource and instrumentation scope, OTel span kind, trace state, events and
- *    links are kept in `metadata.otel`; status codes map to unset / ok / error.
+ *    links are kept in `metadata.otel`; status codes map to unset / ok / error;
+ *  - what the sender dropped before export (its SDK's limits: 128 attributes per span by default)
+ *    is kept as `metadata.otel.droppedAttributesCount`, `droppedEventsCount`, `droppedLinksCount`
+ *    and each event's and link's `droppedAttributesCount`, when not 0 (spans/incomplete.ts reads them).
  * Pure functions.
  */
 import type { InputIssue } from "../../lib/errors.js";
@@ -72,7 +75,7 @@ export function mapSpan(span: OtlpSpan, resource: Resource | null | undefined, s
       if (key in eventAttributes && !(key in attributes)) attributes[key] = eventAttributes[key];
       delete eventAttributes[key]; // the content now lives on the span: not stored twice
     }
-    return { name: event.name ?? "", time, attributes: eventAttributes };
+    return { name: event.name ?? "", time, attributes: eventAttributes, ...(event.droppedAttributesCount ? { droppedAttributesCount: event.droppedAttributesCount } : {}) };
   });
   const start = nanosToDate(span.startTimeUnixNano as Int64);
   const end = nanosToDate(span.endTimeUnixNano as Int64);
@@ -84,8 +87,11 @@ export function mapSpan(span: OtlpSpan, resource: Resource | null | undefined, s
   if (span.traceState) otel.traceState = span.traceState;
   if (events.length) otel.events = events;
   if (span.links?.length) {
-    otel.links = span.links.map((link) => ({ traceId: hex(link.traceId), spanId: hex(link.spanId), attributes: attributesToObject(link.attributes) }));
+    otel.links = span.links.map((link) => ({ traceId: hex(link.traceId), spanId: hex(link.spanId), attributes: attributesToObject(link.attributes), ...(link.droppedAttributesCount ? { droppedAttributesCount: link.droppedAttributesCount } : {}) }));
   }
+  if (span.droppedAttributesCount) otel.droppedAttributesCount = span.droppedAttributesCount;
+  if (span.droppedEventsCount) otel.droppedEventsCount = span.droppedEventsCount;
+  if (span.droppedLinksCount) otel.droppedLinksCount = span.droppedLinksCount;
   if (span.status?.message) otel.statusMessage = span.status.message;
   return {
     input: {

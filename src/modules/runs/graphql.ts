@@ -81,14 +81,16 @@ const OutcomeCountRef = builder.objectRef<{ outcome: string; count: number }>("O
 const EvaluatorStatsRef = builder.objectRef<EvaluatorStats>("EvaluatorStats").implement({
   description:
     "How spans met an evaluator's rule and what its runs ended with. Each span is counted once, when it first arrives, " +
-    "under the first condition it failed: disabled, kind, name, attributes, then sampling. A span sent again that is queued " +
+    "under the first condition it failed: disabled, kind, root, name, attributes, resource, then sampling. A span sent again that is queued " +
     "for the evaluator because it has no run on it (an evaluator created since, say) is counted as matched then.",
   fields: (t) => ({
     spansMatched: t.exposeInt("spansMatched", { description: "Spans that met the rule and were sampled: one evaluation queued each (first sent, or re-sent with no run of it yet)." }),
     skippedDisabled: t.exposeInt("skippedDisabled", { description: "Spans that arrived while it was disabled." }),
     skippedKind: t.exposeInt("skippedKind", { description: "Spans of another kind than its spanKind." }),
     skippedName: t.exposeInt("skippedName", { description: "Spans whose name did not match spanNamePattern." }),
-    skippedAttributes: t.exposeInt("skippedAttributes", { description: "Spans without the attribute values of attributeEquals." }),
+    skippedRoot: t.exposeInt("skippedRoot", { description: "Spans with a parent while rootSpansOnly is set." }),
+    skippedAttributes: t.exposeInt("skippedAttributes", { description: "Spans without the attribute values of attributeEquals, or whose list attribute of attributeContains lacks the value." }),
+    skippedResource: t.exposeInt("skippedResource", { description: "Spans whose resource attributes differ from resourceAttributeEquals." }),
     skippedSampling: t.exposeInt("skippedSampling", { description: "Spans that met the rule but were left out by samplingRate." }),
     skippedInvocationCap: t.exposeInt("skippedInvocationCap", { description: "Runs recorded as skipped because maxInvocationsPerHour was reached." }),
     runs: t.exposeInt("runs", { description: "Runs on live spans." }),

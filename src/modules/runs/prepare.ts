@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import type { ExecuteKey } from "../../execution/index.js";
+import type { EvaluatorLimits, ExecuteKey } from "../../execution/index.js";
 import type { SharedLibraryService } from "../shared-libraries/service.js";
 import { inspectSource, type SourceInspector } from "../templates/inspect-source.js";
 
@@ -57,13 +57,15 @@ export function createRunPreparer(deps: { sharedLibraries: Pick<SharedLibrarySer
      * The key and library versions of a run of `version` in `workspaceId`.
      * @param imports - the direct imports when already known (a draft's inspection).
      * @param mode - the evaluator's isolation: "warm" runners (default) or "strict" (a fork per item).
+     * @param limits - the CPU time, wall time and memory the evaluator (or its template) asks for
+     *   (`runLimits`); absent or empty: the executor's defaults.
      */
-    async prepare(workspaceId: string, version: RunnableVersion, imports?: string[], mode: ExecuteKey["mode"] = "warm"): Promise<PreparedRun> {
+    async prepare(workspaceId: string, version: RunnableVersion, imports?: string[], mode: ExecuteKey["mode"] = "warm", limits?: EvaluatorLimits): Promise<PreparedRun> {
       const direct = imports ?? (await directImports(version));
       const pins = pinsOf(version.libraryPins);
       const resolved = direct.length ? await deps.sharedLibraries.resolveLibraries(workspaceId, direct, pins) : { libraries: {}, versions: {} };
       return {
-        key: { workspaceId, templateVersionId: version.id, sourceCode: version.sourceCode, libraries: resolved.libraries, mode },
+        key: { workspaceId, templateVersionId: version.id, sourceCode: version.sourceCode, libraries: resolved.libraries, mode, ...(limits && Object.keys(limits).length ? { limits } : {}) },
         libraryVersions: resolved.versions,
       };
     },

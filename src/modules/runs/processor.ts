@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import type { Evaluator, Span, TemplateVersion } from "../../generated/prisma/client.js";
-import type { Executor } from "../../execution/index.js";
+import { runLimits, type Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { declaredDependencies, documentScores, failedGate, inputRunIds, isCurrent, lockSpans, spansInputs, type DeclaredDependency, type SpanInputs } from "../dependencies/input-runs.js";
@@ -267,7 +267,7 @@ export function createRunProcessor(deps: {
     // The batch's reads do not depend on each other: one round of queries side by side (a round
     // trip costs most of a small batch's time), then the dependencies' inputs when there are any.
     const [evaluator, declared, doneRuns, { spans, traces }] = await Promise.all([
-      prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, include: { template: { select: { latestVersion: true } } } }),
+      prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, include: { template: { select: { latestVersion: true, limits: true } } } }),
       declaredDependencies(prisma, evaluatorId),
       prisma.run.findMany({ where: { evaluatorId, spanId: { in: spanIds } }, select: { spanId: true, inputRunIds: true } }),
       spansAndTraces(workspaceId, spanIds),
@@ -325,7 +325,7 @@ export function createRunProcessor(deps: {
         else toRun.push(p);
       }
       if (toRun.length) {
-        const prepared = await deps.preparer.prepare(workspaceId, version, undefined, evaluator.isolation === "strict" ? "strict" : "warm");
+        const prepared = await deps.preparer.prepare(workspaceId, version, undefined, evaluator.isolation === "strict" ? "strict" : "warm", runLimits(evaluator.limits, evaluator.template?.limits));
         const names = declared.map((d) => d.name);
         const startedAt = new Date();
         const items = toRun.map((p) => {

@@ -14,7 +14,11 @@ export interface EvaluatorStats {
   skippedDisabled: number;
   skippedKind: number;
   skippedName: number;
+  /** Spans with a parent while the rule wants root spans only. */
+  skippedRoot: number;
   skippedAttributes: number;
+  /** Spans whose resource attributes differ from resourceAttributeEquals. */
+  skippedResource: number;
   skippedSampling: number;
   /** Runs recorded as skipped because the evaluator's maxInvocationsPerHour was reached. */
   skippedInvocationCap: number;
@@ -57,7 +61,7 @@ export function createRunService(deps: { prisma: PrismaClient }) {
         // The counts are kept in shards (spans/ingest-write.ts): their sums, and the latest times.
         prisma.evaluatorMatchStats.aggregate({
           where: { evaluatorId },
-          _sum: { spansMatched: true, skippedDisabled: true, skippedKind: true, skippedName: true, skippedAttributes: true, skippedSampling: true },
+          _sum: { spansMatched: true, skippedDisabled: true, skippedKind: true, skippedName: true, skippedRoot: true, skippedAttributes: true, skippedResource: true, skippedSampling: true },
           _max: { lastMatchedAt: true, lastSeenAt: true },
         }),
         prisma.run.groupBy({ by: ["outcome"], where: { evaluatorId, spanId: { not: null } }, _count: { _all: true } }),
@@ -75,7 +79,9 @@ export function createRunService(deps: { prisma: PrismaClient }) {
         skippedDisabled: stats._sum.skippedDisabled ?? 0,
         skippedKind: stats._sum.skippedKind ?? 0,
         skippedName: stats._sum.skippedName ?? 0,
+        skippedRoot: stats._sum.skippedRoot ?? 0,
         skippedAttributes: stats._sum.skippedAttributes ?? 0,
+        skippedResource: stats._sum.skippedResource ?? 0,
         skippedSampling: stats._sum.skippedSampling ?? 0,
         skippedInvocationCap: capped,
         runs,

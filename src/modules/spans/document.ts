@@ -46,6 +46,14 @@ export interface SpanLike {
   endTime?: Date | string | null;
 }
 
+/**
+ * The span attribute that carries a span's expected response: the document's `expected_output`
+ * (ctx.expected_output; `output` of an Open Chat Studio `main`), a string or a message
+ * `{role, content}`. No OpenTelemetry GenAI or OpenInference attribute means "the expected
+ * answer", so it is in this service's namespace; python-lib's `EXPECTED_OUTPUT_ATTRIBUTE` names it too.
+ */
+export const EXPECTED_OUTPUT_ATTRIBUTE = "oodle.expected_output";
+
 /** Extra keys of a document: scores of dependencies (docs/document.md § Reading a dependency's score) and an expected output (experiments). */
 export interface DocumentExtras {
   scores?: Record<string, Record<string, unknown>>;
@@ -80,7 +88,9 @@ export function traceSpanDocument(span: SpanLike): TraceSpanDocument {
 /**
  * The sample document of a span: its conversation (the span's own input/output in the OpenAI
  * shape, else the OTel GenAI attributes), attributes, metadata and its trace's spans ordered by
- * start time (ties keep their given order). No `expected_output` on a live span. Pure: the same
+ * start time (ties keep their given order). `expected_output` is the span's attribute
+ * {@link EXPECTED_OUTPUT_ATTRIBUTE} when it has one (else absent: a live span has no expected
+ * response), unless `extras` gives one. Pure: the same
  * span and trace always give the same document, so a saved span replays locally unchanged.
  * @param span - the evaluated span.
  * @param traceSpans - the spans of its trace (the span itself included); [] leaves `trace` empty.
@@ -101,5 +111,6 @@ export function spanToDocument(span: SpanLike, traceSpans: readonly SpanLike[] =
     scores: extras.scores ?? {},
   };
   if (extras.expected_output !== undefined) document.expected_output = extras.expected_output;
+  else if (attributes[EXPECTED_OUTPUT_ATTRIBUTE] !== undefined && attributes[EXPECTED_OUTPUT_ATTRIBUTE] !== null) document.expected_output = attributes[EXPECTED_OUTPUT_ATTRIBUTE];
   return document;
 }

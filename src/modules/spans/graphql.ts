@@ -11,7 +11,18 @@ import { RunRef } from "../runs/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { requireLookupName } from "../../lib/id-or-name.js";
 import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH, spanFilterFieldsSchema } from "./schemas.js";
-import { spanCursor, type EvaluationBacklog, type IngestResult, type MatchExplanation } from "./service.js";
+import { spanCursor, type ConditionResult, type DroppedCounts, type EvaluationBacklog, type IngestResult, type MatchExplanation } from "./service.js";
+
+const DroppedCountsRef = builder.objectRef<DroppedCounts>("SpanDroppedCounts").implement({
+  description: "Counts of what a span's sender dropped before export (the OTLP dropped_*_count fields).",
+  fields: (t) => ({
+    attributes: t.exposeInt("attributes", { description: "Span attributes." }),
+    events: t.exposeInt("events", { description: "Events." }),
+    links: t.exposeInt("links", { description: "Links." }),
+    eventAttributes: t.exposeInt("eventAttributes", { description: "Attributes of the kept events, summed." }),
+    linkAttributes: t.exposeInt("linkAttributes", { description: "Attributes of the kept links, summed." }),
+  }),
+});
 
 /** A span of the caller's workspace. */
 export const SpanRef = builder.prismaNode("Span", {
@@ -31,7 +42,22 @@ export const SpanRef = builder.prismaNode("Span", {
     output: t.field({ type: "JSON", nullable: true, description: "The output as sent.", resolve: (s) => s.output ?? null }),
     attributes: t.expose("attributes", { type: "JSON", description: "Flat attribute keys, as OpenTelemetry sends them." }),
     metadata: t.expose("metadata", { type: "JSON" }),
+    resourceAttributes: t.field({
+      type: "JSON",
+      description: "The attributes of the span's resource (service.name, deployment.environment, …): the OTLP resource, or resourceAttributes given to ingestSpans; {} when none.",
+      resolve: (s, _args, ctx) => ctx.services.spans.resourceAttributesOf(s),
+    }),
     createdAt: t.expose("createdAt", { type: "DateTime", description: "When it was ingested." }),
+    dropped: t.field({
+      type: DroppedCountsRef,
+      description: "What its sender dropped before export (OTLP dropped_*_count: an OpenTelemetry SDK limit, 128 attributes per span by default); zeros when nothing.",
+      resolve: (s, _args, ctx) => ctx.services.spans.droppedCountsOf(s),
+    }),
+    incomplete: t.string({
+      nullable: true,
+      description: "Set when its sender dropped attributes, events or links: the sentence says what and how to keep the conversation whole; null when complete.",
+      resolve: (s, _args, ctx) => ctx.services.spans.incompleteOf(s),
+    }),
     conversation: t.field({
       type: "JSON",
       description: 'The turns as [{role, content}], oldest first: input messages then output (OpenAI shape, else gen_ai.input/output.messages).',
@@ -97,17 +123,36 @@ const TraceRef = builder.objectRef<{ traceId: string; spans: Span[] }>("Trace").
   }),
 });
 
+const MatchConditionRef = builder.objectRef<ConditionResult>("MatchCondition").implement({
+  description: "One part of an evaluator's rule applied to a span: whether the span met it, with the values compared.",
+  fields: (t) => ({
+    condition: t.exposeString("condition", { description: "enabled, kind, root, name, attributes, resource or sampling (the order they are applied in)." }),
+    key: t.exposeString("key", { nullable: true, description: "The attribute key of an attributes or resource condition (one per key); null for the others." }),
+    passed: t.exposeBoolean("passed"),
+    detail: t.exposeString("detail", { description: "What was compared, in a sentence." }),
+  }),
+});
+
 const MatchExplanationRef = builder.objectRef<MatchExplanation>("MatchExplanation").implement({
   description: "Why an evaluator did or did not run on a span: its rule applied to the span, condition by condition.",
   fields: (t) => ({
     matched: t.boolean({ resolve: (e) => e.decision.matched }),
     reason: t.string({
       nullable: true,
-      description: "The first condition that failed: disabled, kind, name, attributes or sampling (null when matched).",
+      description: "The first condition that failed: disabled, kind, root, name, attributes, resource or sampling (null when matched).",
       resolve: (e) => e.decision.reason ?? null,
     }),
     detail: t.string({ description: "What failed, with the values compared.", resolve: (e) => e.decision.detail }),
+    conditions: t.field({
+      type: [MatchConditionRef],
+      description: "Every part of the rule, in order, each saying whether the span met it: which part matched and which did not (one per attribute key).",
+      resolve: (e) => e.decision.conditions ?? [],
+    }),
     samplingDraw: t.float({ description: "The span's deterministic draw in [0, 1); sampled when below the rate.", resolve: (e) => e.decision.draw }),
+    incomplete: t.exposeString("incomplete", {
+      nullable: true,
+      description: "Set when the span's sender dropped attributes, events or links (Span.incomplete): the document the evaluator sees there is incomplete.",
+    }),
     ruleChangedSinceIngest: t.exposeBoolean("ruleChangedSinceIngest", { description: "The rule changed after the span arrived: the decision at ingest may have differed." }),
     archived: t.exposeBoolean("archived"),
     waiting: t.field({ type: DependencyWaitRef, nullable: true, description: "Set when it is queued on the span and waits for dependencies (detail then says for what, since when, until when).", resolve: (e) => e.waiting }),
@@ -198,7 +243,7 @@ builder.relayMutationField(
         description:
           `Up to ${MAX_SPANS_PER_BATCH} spans (${MAX_BATCH_BYTES / 1024 / 1024} MiB of JSON), each ` +
           "{traceId, spanId, parentSpanId?, name, kind? (chat|tool|agent|retrieval|other), startTime? (ISO 8601, or epoch s/ms/µs/ns told apart by size: below 1e11 s, below 1e14 ms, below 1e17 µs, else ns), endTime?, " +
-          "input?, output?, attributes? (flat keys), metadata?, status? (unset|ok|error)}. The conversation is input + output in the " +
+          "input?, output?, attributes? (flat keys), resourceAttributes? (service.name, deployment.environment, …), metadata?, status? (unset|ok|error)}. The conversation is input + output in the " +
           "OpenAI message shape, or the attributes gen_ai.input.messages / gen_ai.output.messages.",
       }),
     }),
@@ -219,3 +264,12 @@ builder.relayMutationField(
     }),
   },
 );
+
+builder.prismaObjectFields("Run", (t) => ({
+  inputIncomplete: t.string({
+    nullable: true,
+    select: { span: { select: { metadata: true } } },
+    description: "Set when the run's span was incomplete (its sender dropped attributes, events or links): the document it scored missed them (see Span.incomplete). Null when complete, and for experiment runs.",
+    resolve: (run, _args, ctx) => (run.span ? ctx.services.spans.incompleteOf(run.span) : null),
+  }),
+}));

@@ -100,16 +100,17 @@ export async function writeIngestBatch(prisma: Pick<PrismaClient, "$queryRaw">, 
       SELECT d.e,
         count(*) FILTER (WHERE d.r = 'matched') AS matched, count(*) FILTER (WHERE d.r = 'disabled') AS disabled,
         count(*) FILTER (WHERE d.r = 'kind') AS kind, count(*) FILTER (WHERE d.r = 'name') AS name,
-        count(*) FILTER (WHERE d.r = 'attributes') AS attributes, count(*) FILTER (WHERE d.r = 'sampling') AS sampling
+        count(*) FILTER (WHERE d.r = 'attributes') AS attributes, count(*) FILTER (WHERE d.r = 'sampling') AS sampling,
+        count(*) FILTER (WHERE d.r = 'root') AS root, count(*) FILTER (WHERE d.r = 'resource') AS resource
       FROM jsonb_to_recordset(${JSON.stringify(decisions)}::jsonb) AS d(id uuid, e uuid, r text) JOIN created c ON c.id = d.id
       GROUP BY d.e
       UNION ALL
-      SELECT "evaluatorId", count(*), 0, 0, 0, 0, 0 FROM owed_again GROUP BY 1
+      SELECT "evaluatorId", count(*), 0, 0, 0, 0, 0, 0, 0 FROM owed_again GROUP BY 1
     ), stats AS (
       -- In evaluator id order, so two ingests that drew the same shard lock its rows in one order.
       INSERT INTO "EvaluatorMatchStats" AS s ("evaluatorId", "shard", "workspaceId", "spansMatched", "skippedDisabled", "skippedKind",
-        "skippedName", "skippedAttributes", "skippedSampling", "lastMatchedAt", "lastSeenAt")
-      SELECT e, ${shard}::int, ${workspaceId}::uuid, sum(matched), sum(disabled), sum(kind), sum(name), sum(attributes), sum(sampling),
+        "skippedName", "skippedAttributes", "skippedSampling", "skippedRoot", "skippedResource", "lastMatchedAt", "lastSeenAt")
+      SELECT e, ${shard}::int, ${workspaceId}::uuid, sum(matched), sum(disabled), sum(kind), sum(name), sum(attributes), sum(sampling), sum(root), sum(resource),
         CASE WHEN sum(matched) > 0 THEN now() AT TIME ZONE 'UTC' END, now() AT TIME ZONE 'UTC'
       FROM counts GROUP BY e ORDER BY e
       ON CONFLICT ("evaluatorId", "shard") DO UPDATE SET
@@ -119,6 +120,8 @@ export async function writeIngestBatch(prisma: Pick<PrismaClient, "$queryRaw">, 
         "skippedName" = s."skippedName" + EXCLUDED."skippedName",
         "skippedAttributes" = s."skippedAttributes" + EXCLUDED."skippedAttributes",
         "skippedSampling" = s."skippedSampling" + EXCLUDED."skippedSampling",
+        "skippedRoot" = s."skippedRoot" + EXCLUDED."skippedRoot",
+        "skippedResource" = s."skippedResource" + EXCLUDED."skippedResource",
         "lastMatchedAt" = COALESCE(EXCLUDED."lastMatchedAt", s."lastMatchedAt"),
         "lastSeenAt" = EXCLUDED."lastSeenAt"
       RETURNING 1

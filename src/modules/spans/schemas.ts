@@ -4,6 +4,7 @@ import { RUN_OUTCOMES, SPAN_KINDS, SPAN_STATUSES, type SpanKind } from "../../li
 import { unstorableValues } from "../../lib/json-safety.js";
 import { EPOCH_RULE, epochToMillis } from "../../lib/epoch.js";
 import { exactNameSchema, notBlank, visibleText } from "../../lib/text-rules.js";
+import { resourceAttributesOf } from "./matching.js";
 
 /** Shared input schemas of the spans feature (GraphQL, CLI and MCP use the same). */
 
@@ -75,12 +76,20 @@ const instant = z.union(
 /** Any JSON value (what JSON.parse can return). */
 const json = z.unknown();
 
-/** Flat span attributes, as OpenTelemetry sends them: key → JSON value; at most 256 keys. */
+/**
+ * Most attributes of one span (and of its resource): room for a long conversation flattened into
+ * indexed attributes (OpenInference's two per turn) once the sender's SDK limit is raised past its
+ * default of 128 (README § Long conversations and the SDK's attribute limit); the span's 1 MiB
+ * bounds the rest.
+ */
+export const MAX_SPAN_ATTRIBUTES = 2_048;
+
+/** Flat span attributes, as OpenTelemetry sends them: key → JSON value; at most {@link MAX_SPAN_ATTRIBUTES} keys. */
 const attributes = z
   .record(z.string().min(1, "attribute keys must not be empty").max(256, "attribute keys must be at most 256 characters"), json, {
     error: "must be an object of attribute key to value",
   })
-  .refine((value) => Object.keys(value).length <= 256, "must have at most 256 attributes");
+  .refine((value) => Object.keys(value).length <= MAX_SPAN_ATTRIBUTES, `must have at most ${MAX_SPAN_ATTRIBUTES} attributes`);
 
 /**
  * One ingested span. `kind` defaults from `gen_ai.operation.name` (chat, execute_tool → tool,
@@ -100,6 +109,7 @@ export const spanInputSchema = z
     input: json.optional(),
     output: json.optional(),
     attributes: attributes.optional(),
+    resourceAttributes: attributes.optional(),
     metadata: z.record(z.string(), json, { error: "must be an object" }).optional(),
     status: z.enum(SPAN_STATUSES, { error: `must be one of ${SPAN_STATUSES.join(", ")}` }).optional(),
   })
@@ -108,7 +118,22 @@ export const spanInputSchema = z
     if (span.startTime && span.endTime && span.endTime < span.startTime) {
       ctx.addIssue({ code: "custom", path: ["endTime"], message: "must not be before startTime" });
     }
+    if (span.resourceAttributes && Object.keys(resourceAttributesOf(span.metadata)).length > 0) {
+      ctx.addIssue({ code: "custom", path: ["resourceAttributes"], message: "give the resource attributes once: here or in metadata.otel.resource.attributes, not both" });
+    }
   });
+
+/**
+ * The metadata stored for a span: as sent, with `resourceAttributes` (when given) at
+ * `otel.resource.attributes`, where OTLP ingest keeps a span's resource, so rules and documents read
+ * one place whichever way the span came.
+ */
+function withResource(metadata: Record<string, unknown>, resourceAttributes: Record<string, unknown> | undefined): Record<string, unknown> {
+  if (!resourceAttributes) return metadata;
+  const otel = typeof metadata.otel === "object" && metadata.otel !== null && !Array.isArray(metadata.otel) ? (metadata.otel as Record<string, unknown>) : {};
+  const resource = typeof otel.resource === "object" && otel.resource !== null && !Array.isArray(otel.resource) ? (otel.resource as Record<string, unknown>) : {};
+  return { ...metadata, otel: { ...otel, resource: { ...resource, attributes: resourceAttributes } } };
+}
 
 /** One span as given to ingestSpans. */
 export type SpanInput = z.input<typeof spanInputSchema>;
@@ -205,7 +230,7 @@ export function normaliseSpan(raw: unknown, now: Date): { span: NormalisedSpan }
       input: s.input ?? null,
       output: s.output ?? null,
       attributes: attrs,
-      metadata: s.metadata ?? {},
+      metadata: withResource(s.metadata ?? {}, s.resourceAttributes),
       status: s.status ?? "unset",
     },
   };

@@ -11,12 +11,17 @@ import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
 import { spanBatchJobId } from "../../queues/registry.js";
 import { toolCallsOf, turnsOf } from "./conversation.js";
+import { droppedCountsOf, incompleteNote } from "./incomplete.js";
+import { oversizeMessage } from "./size.js";
 import { spanToDocument, type SampleDocument } from "./document.js";
 import { conversationInput, conversationOutput } from "./genai.js";
 import { listSpans, type SpanPageRequest } from "./list.js";
 
 export { spanCursor } from "./list.js";
-import { matchSpan, type MatchDecision } from "./matching.js";
+import { matchSpan, resourceAttributesOf, RULE_SELECT, type MatchDecision } from "./matching.js";
+
+export type { ConditionResult } from "./matching.js";
+export type { DroppedCounts } from "./incomplete.js";
 import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
 import { spanKey, writeIngestBatch, type IngestRow } from "./ingest-write.js";
 
@@ -90,9 +95,11 @@ export interface MatchExplanation {
   waiting: DependencyWait | null;
   /** The evaluator's current run on the span, when it has one: a matched span can still be `skipped` (a gate, the invocation cap, disabled after matching). */
   run: Run | null;
+  /** Set when the span's sender dropped attributes, events or links (spans/incomplete.ts): the document is incomplete. */
+  incomplete: string | null;
 }
 
-const RULE_FIELDS = { id: true, kind: true, enabled: true, spanKind: true, spanNamePattern: true, attributeEquals: true, samplingRate: true } as const;
+const RULE_FIELDS = { ...RULE_SELECT, kind: true } as const;
 
 /** A span's attributes as an object (the column is never null once stored, but JSON in Prisma's types). */
 function attributesOf(span: Pick<Span, "attributes">): Record<string, unknown> {
@@ -194,10 +201,8 @@ export function createSpanService(deps: {
         return;
       }
       if (sizes[index]! > MAX_SPAN_BYTES) {
-        // Named at the field that makes it large (`input`, `attributes.prompt`), not at the bare span.
-        const largest = largestField(raw);
-        const message = `makes the span ${sizes[index]} bytes of JSON; a span is at most ${MAX_SPAN_BYTES} bytes`;
-        rejected.push({ index, issues: [{ path: largest?.path ?? "", message: largest ? `is ${largest.bytes} bytes of JSON, which ${message}` : message }] });
+        // Named at the field that makes it large (`input`, `attributes.prompt`), with the limit and its largest values.
+        rejected.push({ index, issues: [{ path: largestField(raw)?.path ?? "", message: oversizeMessage(raw, sizes[index]!) }] });
         return;
       }
       const result = normaliseSpan(raw, now);
@@ -291,6 +296,13 @@ export function createSpanService(deps: {
     /** A page of the workspace's spans, filtered in SQL: see {@link listSpans}. */
     listSpans: (principal: Principal, filter: unknown, page: SpanPageRequest) => listSpans(prisma, principal, filter, page),
 
+    /** A span's resource attributes (`metadata.otel.resource.attributes`; `{}` when none). */
+    resourceAttributesOf: (span: Pick<Span, "metadata">) => resourceAttributesOf(span.metadata),
+    /** What a span's sender dropped before export (zeros when nothing). */
+    droppedCountsOf: (span: Pick<Span, "metadata">) => droppedCountsOf(span.metadata),
+    /** Why a span's document is incomplete (its sender dropped attributes, events or links), or null. */
+    incompleteOf: (span: Pick<Span, "metadata">) => incompleteNote(span.metadata),
+
     /** The dependents waiting for dependencies on a span of the workspace (see dependencies/waiting.ts). */
     waiting: (workspaceId: string, spanId: string): Promise<DependencyWait[]> => dependencyWaits(prisma, workspaceId, { spanId }),
 
@@ -320,7 +332,7 @@ export function createSpanService(deps: {
       if (!span) throw new NotFoundError("span", spanId);
       const evaluator = isUuid(evaluatorId) ? await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId } }) : null;
       if (!evaluator) throw new NotFoundError("evaluator", evaluatorId);
-      const decision = matchSpan(evaluator, span);
+      const decision = matchSpan(evaluator, span, { explain: true });
       const [[waiting], run] = await Promise.all([
         decision.matched ? dependencyWaits(prisma, workspaceId, { spanId, evaluatorId }) : Promise.resolve([]),
         prisma.run.findUnique({ where: { spanId_evaluatorId: { spanId, evaluatorId } } }),
@@ -331,6 +343,7 @@ export function createSpanService(deps: {
         archived: evaluator.archivedAt !== null,
         waiting: waiting ?? null,
         run,
+        incomplete: incompleteNote(span.metadata),
       };
     },
   };

@@ -52,6 +52,7 @@ export const TemplateRef = builder.prismaNode("Template", {
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
     deletedAt: t.expose("deletedAt", { type: "DateTime", nullable: true }),
     latestVersionNumber: t.exposeInt("latestVersion"),
+    limits: t.expose("limits", { type: "JSON", description: "The sandbox limits its evaluators get unless they set their own: {cpuTimeMs?, wallTimeMs?, memoryBytes?} ({}: the defaults)." }),
     latestVersion: t.prismaField({
       type: "TemplateVersion",
       resolve: (query, template, _args, ctx) =>
@@ -209,6 +210,7 @@ builder.relayMutationField(
       sourceCode: t.string({ required: true, ...createInput("sourceCode") }),
       params: t.field({ type: "JSON", ...createInput("params") }),
       libraryPins: t.field({ type: "JSON", ...createInput("libraryPins") }),
+      limits: t.field({ type: "JSON", ...createInput("limits") }),
     }),
   },
   { resolve: async (_root, { input }, ctx) => (await ctx.services.templates.createTemplate(ctx.principal, withoutNulls(input))).template },
@@ -225,12 +227,13 @@ builder.relayMutationField(
       sourceCode: t.string(updateInput("sourceCode")),
       params: t.field({ type: "JSON", ...updateInput("params") }),
       libraryPins: t.field({ type: "JSON", ...updateInput("libraryPins") }),
+      limits: t.field({ type: "JSON", ...updateInput("limits") }),
     }),
   },
   {
     resolve: async (_root, { input }, ctx) => {
       const { id, ...fields } = input;
-      return (await ctx.services.templates.updateTemplate(ctx.principal, id.id, withoutNulls(fields, ["params"]))).template;
+      return (await ctx.services.templates.updateTemplate(ctx.principal, id.id, withoutNulls(fields, ["params", "limits"]))).template;
     },
   },
   templateField,

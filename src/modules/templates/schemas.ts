@@ -1,3 +1,4 @@
+import { evaluatorLimitsSchema } from "../../execution/index.js";
 import { z } from "zod";
 import type { InputIssue } from "../../lib/errors.js";
 import { nameSchema } from "../../lib/text-rules.js";
@@ -18,6 +19,8 @@ const NAME_TEXT = "The template's name, unique among the workspace's live templa
 const DESCRIPTION_TEXT = "Free text, at most 2000 characters.";
 const PARAMS_TEXT = "The settings: a list of {name, type, label, description, default, required, options}.";
 const PINS_TEXT = "Shared-library pins: {library name: version}. Unpinned imports use the latest version at run time.";
+const LIMITS_TEXT =
+  "Sandbox limits of one item its evaluators get unless they set their own: {cpuTimeMs?, wallTimeMs?, memoryBytes?}, each within the sandbox's ceilings (sandboxCapabilities.limits). Not versioned.";
 
 /** The input of createTemplate. `params` is any JSON, checked by `validateParamSpecs`. */
 export const createTemplateInputSchema = z.object({
@@ -27,6 +30,7 @@ export const createTemplateInputSchema = z.object({
   params: z.unknown().optional().describe(PARAMS_TEXT),
   /** Shared-library pins (library name → version), checked by `parseLibraryPins`. */
   libraryPins: z.unknown().optional().describe(PINS_TEXT),
+  limits: evaluatorLimitsSchema.nullish().describe(LIMITS_TEXT),
 });
 
 /** The input of updateTemplate: every field optional; code or settings make a new version. */
@@ -36,6 +40,7 @@ export const updateTemplateInputSchema = z.object({
   sourceCode: sourceCodeSchema.optional().describe("New code: makes version N+1."),
   params: z.unknown().optional().describe(`${PARAMS_TEXT} New settings make version N+1; null clears them.`),
   libraryPins: z.unknown().optional().describe(`${PINS_TEXT} New pins make version N+1.`),
+  limits: evaluatorLimitsSchema.nullish().describe(`${LIMITS_TEXT} Replaces them (null or {} removes them); makes no new version.`),
 });
 
 /** A parsed createTemplate input. */

@@ -89,6 +89,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
           name: data.name,
           liveName: data.name,
           description: data.description ?? "",
+          limits: asJson(data.limits ?? {}),
           latestVersion: 1,
           versions: {
             create: {
@@ -123,12 +124,13 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
   }
 
   /** A version of a template of the workspace (the latest without `version`), or null. */
-  async function findVersion(workspaceId: string, templateId: string, version?: number): Promise<TemplateVersion | null> {
+  async function findVersion(workspaceId: string, templateId: string, version?: number): Promise<(TemplateVersion & { template: Pick<Template, "limits"> }) | null> {
     if (!isUuid(templateId)) return null;
     const template = await prisma.template.findFirst({ where: { id: templateId, workspaceId } });
     if (!template) return null;
     return prisma.templateVersion.findUnique({
       where: { templateId_version: { templateId, version: version ?? template.latestVersion } },
+      include: { template: { select: { limits: true } } },
     });
   }
 
@@ -222,6 +224,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
               latestVersion: version,
               ...(data.name !== undefined ? { name: data.name, liveName: data.name } : {}),
               ...(data.description !== undefined ? { description: data.description } : {}),
+              ...(data.limits !== undefined ? { limits: asJson(data.limits ?? {}) } : {}),
             },
           });
         }),

@@ -53,6 +53,7 @@ builder.relayMutationField(
       span: t.field({ type: "JSON", ...tryInput("span") }),
       document: t.field({ type: "JSON", ...tryInput("document") }),
       datasetItemId: t.globalID(tryInput("datasetItemId")),
+      limits: t.field({ type: "JSON", ...tryInput("limits") }),
     }),
   },
   {

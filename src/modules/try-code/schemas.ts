@@ -1,3 +1,4 @@
+import { evaluatorLimitsSchema } from "../../execution/index.js";
 import { z } from "zod";
 import { typeError } from "../../lib/validation.js";
 
@@ -44,6 +45,9 @@ export const tryCodeInputSchema = z.object({
   span: z.unknown().optional().describe("Sample: an inline span in the ingestSpans shape (ctx.trace holds it alone)."),
   document: z.unknown().optional().describe("Sample: an inline dataset item, as the sample document or as a line of items.jsonl (mapped as dataset import maps it)."),
   datasetItemId: z.string({ error: typeError("a dataset item id") }).nullish().describe("Sample: a stored dataset item (as an experiment runs it)."),
+  limits: evaluatorLimitsSchema
+    .nullish()
+    .describe("The sandbox limits to run with, as an evaluator asks for them: {cpuTimeMs?, wallTimeMs?, memoryBytes?} within the ceilings; a key absent takes the template's, then the default."),
 });
 
 /** A parsed tryCode input. */

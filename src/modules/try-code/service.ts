@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Executor, ItemError, Score } from "../../execution/index.js";
+import { runLimits, type Executor, type ItemError, type Score } from "../../execution/index.js";
 import { BadUserInputError, LimitExceededError, NotFoundError, type InputIssue } from "../../lib/errors.js";
 import { parseIssues } from "../../lib/validation.js";
 import { spanToDocument, type SampleDocument } from "../spans/document.js";
@@ -78,6 +78,8 @@ interface Subject {
   templateVersion: number | null;
   /** The literal ctx.score calls of the code (null: not inspected yet). */
   scoreCalls?: ScoreReadCall[];
+  /** The saved template's limits (the draft's and a starter's: none). */
+  templateLimits?: unknown;
 }
 
 function given(value: unknown): boolean {
@@ -146,7 +148,7 @@ export function createTryCodeService(deps: {
     }
     const version = await deps.templates.findVersion(principal.workspaceId, input.templateId!, input.templateVersion ?? undefined);
     if (!version) throw new NotFoundError("template version", `${input.templateId}@${input.templateVersion ?? "latest"}`);
-    return { version, specs: specsOf(version), templateVersion: version.version };
+    return { version, specs: specsOf(version), templateVersion: version.version, templateLimits: version.template.limits };
   }
 
   async function sampleOf(principal: Principal, input: TryCodeInput, issues: InputIssue[]): Promise<SampleDocument | null> {
@@ -257,7 +259,8 @@ export function createTryCodeService(deps: {
       if (given(input.spanId) && calls.length) {
         (document as Record<string, unknown>).scores = await storedScores(principal.workspaceId, input.spanId!, calls);
       }
-      const prepared = await deps.preparer.prepare(principal.workspaceId, subject.version, subject.imports);
+      // The limits an evaluator of this template would run with (the input's own win, key by key).
+      const prepared = await deps.preparer.prepare(principal.workspaceId, subject.version, subject.imports, "warm", runLimits(input.limits, subject.templateLimits));
       // A draft declares no dependencies: ctx.score reads any score given in the sample, else its default.
       const item = { workspaceId: principal.workspaceId, document: document as Record<string, unknown>, params, dependencies: null };
       // Drafts share runners only with the same API key's drafts, never with live evaluators.
