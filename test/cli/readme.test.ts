@@ -94,7 +94,7 @@ describe("the README's commands run as written", () => {
       .split("\n")
       .filter((line) => !/[<[]/.test(line.replace(/#.*$/, "")))
       .join("\n");
-    expect(backfills.split("\n")).toHaveLength(3);
+    expect(backfills.split("\n")).toHaveLength(6);
     const cli = await runAsWritten(`${cliBlock}\necho "--- backfills"\n${backfills}`, key);
     expect(cli.exitCode, cli.stderr).toBe(0);
     const [commands, run] = cli.stdout.split("\n--- backfills\n") as [string, string];

@@ -42,8 +42,8 @@ describe("refusals that name the field", () => {
       { index: 0, issues: [{ path: "attributes.app.note", message: "must not contain the character U+0000 (PostgreSQL cannot store it)" }] },
       { index: 1, issues: [{ path: "input[0].content", message: "must not contain the character U+0000 (PostgreSQL cannot store it)" }] },
       // input: 1,100,000 x + 2 quotes; the span: that + {"traceId":"t","spanId":"big-input","name":"n","input":} (55 + 1 bytes).
-      { index: 2, issues: [{ path: "input", message: "is 1100002 bytes of JSON, which makes the span 1100058 bytes of JSON; a span is at most 1048576 bytes" }] },
-      { index: 3, issues: [{ path: "attributes.prompt", message: expect.stringMatching(/^is 1100002 bytes of JSON, which makes the span 11000\d\d bytes of JSON; a span is at most 1048576 bytes$/) }] },
+      { index: 2, issues: [{ path: "input", message: "a span must be at most 1048576 bytes (1 MiB) of JSON (got 1100058, 1.0 MiB); it was not stored; its largest values: input (1.0 MiB): shorten or leave out the large values (e.g. retrieved documents) and send it again" }] },
+      { index: 3, issues: [{ path: "attributes.prompt", message: expect.stringMatching(/^a span must be at most 1048576 bytes \(1 MiB\) of JSON \(got 11000\d\d, 1\.0 MiB\); it was not stored; its largest values: attributes\["prompt"\] \(1\.0 MiB\), attributes\["small"\] \(3 B\): /) }] },
     ]);
   });
 

@@ -36,7 +36,7 @@ describe("a span over 1 MiB", () => {
         index: 1,
         issues: [
           {
-            path: "",
+            path: "attributes.retrieval.documents",
             message: `a span must be at most 1048576 bytes (1 MiB) of JSON (got ${size}, 1.0 MiB); it was not stored; its largest values: attributes["retrieval.documents"] (1.0 MiB), input (4 B), output (4 B): shorten or leave out the large values (e.g. retrieved documents) and send it again`,
           },
         ],
