@@ -1,8 +1,10 @@
 import { existsSync, readFileSync } from "node:fs";
 import { execa } from "execa";
-import { buildBwrapArgs, type SandboxPaths } from "./bwrap-args.js";
-import { acquireBox, canUseBoxUids } from "./box-uids.js";
+import { boxMountsUsable, sandboxCommand } from "./box-launch.js";
+import type { SandboxPaths } from "./bwrap-args.js";
+import { acquireBox, BOX_COUNT, BOX_UID_BASE, canUseBoxUids, type Box } from "./box-uids.js";
 import { resolveLimits } from "./limits.js";
+import { describeStat, untraversableDir } from "./state-dir.js";
 
 /** Thrown when this machine cannot run the sandbox; `reason` says what is missing. */
 export class PreflightError extends Error {
@@ -59,13 +61,30 @@ export async function preflight(paths: SandboxPaths, seccompProgram: Uint8Array)
   }
   const status = existsSync("/proc/self/status") ? readFileSync("/proc/self/status", "utf8") : "";
   if (status && !/^Seccomp:/m.test(status)) throw new PreflightError("the kernel has no seccomp support");
-  const args = buildBwrapArgs(paths, resolveLimits(), 4, [paths.python, "-I", "-S", "-c", CHECK]);
-  // As a runner would run: on its own unprivileged host uid (so unprivileged user namespaces must work).
-  const box = canUseBoxUids() ? acquireBox() : undefined;
-  const result = await execa(paths.bwrap, args, {
+  // As a runner would run: on its own unprivileged host uid (so unprivileged user namespaces must
+  // work), through the launcher when the worker is root (box-launch.ts). The state directory is
+  // checked (created when missing) first: an unsafe one stops the worker, naming it.
+  let box: Box | undefined;
+  let mounts = false;
+  if (canUseBoxUids()) {
+    try {
+      mounts = await boxMountsUsable(paths.python, paths);
+      box = await acquireBox();
+    } catch (error) {
+      throw new PreflightError(error instanceof Error ? error.message : String(error));
+    }
+    try {
+      checkTraversable(paths, mounts);
+    } catch (error) {
+      box.release();
+      throw error;
+    }
+  }
+  const command = sandboxCommand(paths, resolveLimits(), 4, box, mounts, [paths.python, "-I", "-S", "-c", CHECK]);
+  const result = await execa(command.file, command.args, {
     env: {},
     extendEnv: false,
-    ...(box ? { uid: box.uid, gid: box.uid } : {}),
+    ...(command.uid !== undefined ? { uid: command.uid, gid: command.uid } : {}),
     stdio: ["ignore", "pipe", "pipe", "ignore", seccompProgram],
     reject: false,
     timeout: 20_000,
@@ -73,7 +92,12 @@ export async function preflight(paths: SandboxPaths, seccompProgram: Uint8Array)
   }).finally(() => box?.release());
   const out = String(result.stdout ?? "").trim();
   if (out !== "ok") {
-    const why = out || String(result.stderr ?? "").trim().slice(0, 500) || `bwrap exited with ${result.exitCode}`;
+    const stderr = String(result.stderr ?? "").trim();
+    const launcher = /^box_launch: (.*)$/m.exec(stderr)?.[1];
+    if (launcher) throw new PreflightError(`the sandbox launcher stopped: ${launcher}`);
+    const source = /^bwrap: Can't find source path (.*): (Permission denied|No such file or directory)$/m.exec(stderr);
+    if (source) throw new PreflightError(`bubblewrap, running as a box uid, cannot reach ${source[1]}: ${source[2]} (see sandbox/README.md)`);
+    const why = out || stderr.slice(0, 500) || `bwrap exited with ${result.exitCode}`;
     throw new PreflightError(`${why} (bubblewrap needs user namespaces and seccomp; see sandbox/README.md)`);
   }
   // Byte-compile python-lib once on the host (trusted code) so runners do not recompile it.
@@ -82,4 +106,24 @@ export async function preflight(paths: SandboxPaths, seccompProgram: Uint8Array)
     extendEnv: false,
     reject: false,
   });
+}
+
+/**
+ * Checks that the box uids (which are neither owner nor group of anything on the host) can
+ * traverse to every path bwrap binds from the host as the box uid: the interpreter, the system
+ * directories, the seccomp module, the curated packages, and (without the launcher's mounts) the
+ * runner and python-lib in the checkout.
+ * @throws PreflightError naming the first directory they cannot enter and how to fix it.
+ */
+function checkTraversable(paths: SandboxPaths, mounts: boolean): void {
+  const sources = [paths.python, ...paths.systemDirs, paths.seccompModule, ...(paths.packageBinds ?? []).map((b) => b.source)];
+  if (!mounts) sources.push(paths.runnerDir, paths.pythonLibDir);
+  for (const source of sources) {
+    const blocked = untraversableDir(source);
+    if (!blocked) continue;
+    throw new PreflightError(
+      `the sandbox's box uids (${BOX_UID_BASE}-${BOX_UID_BASE + BOX_COUNT - 1}) cannot enter ${blocked.dir} (${describeStat(blocked.stat)}), so bubblewrap cannot bind ${source}: ` +
+        `make it traversable (chmod o+x ${blocked.dir})${mounts ? "" : " or move the checkout under directories other users may enter"}`,
+    );
+  }
 }

@@ -3,9 +3,9 @@ import { readdirSync, readFileSync } from "node:fs";
 import { execa } from "execa";
 import { z } from "zod";
 import type { Logger } from "../lib/logger.js";
-import { buildBwrapArgs, type SandboxPaths } from "./bwrap-args.js";
+import type { SandboxPaths } from "./bwrap-args.js";
+import { boxMountsUsable, sandboxCommand } from "./box-launch.js";
 import { acquireBox, canUseBoxUids, type Box } from "./box-uids.js";
-import { mountBoxTmpfs, type BoxTmpfs } from "./box-tmpfs.js";
 import { encodeFrame, FrameDecoder, FrameError } from "./framing.js";
 import type { Limits } from "./limits.js";
 import { OUTCOMES, type Outcome } from "./outcomes.js";
@@ -44,9 +44,6 @@ export interface RunnerOptions {
   key: ExecuteKey;
   logger: Logger;
 }
-
-/** Set once the fallback to bwrap's tmpfs has been logged. */
-let tmpfsFallbackLogged = false;
 
 /** Thrown by {@link RunnerProcess.start} when the sandbox itself cannot start (a `sandbox_error`). */
 export class SandboxStartError extends Error {
@@ -144,12 +141,10 @@ export class RunnerProcess {
   /** True once the sandbox process has exited (unlike `alive`, which turns false on retirement). */
   exited = false;
 
-  private readonly subprocess: ReturnType<typeof spawnBwrap>;
+  private readonly subprocess: ReturnType<typeof spawnSandbox>;
   /** The host uid this sandbox runs as (its own; undefined when the worker is not root). */
   private readonly box: Box | undefined;
-  /** The host-mounted /tmp of the box (inode cap); undefined when bwrap makes its own tmpfs. */
-  private readonly tmpfs: BoxTmpfs | undefined;
-  /** Settles once the tmpfs is unmounted and the box released (after the sandbox exited). */
+  /** Settles once the box is released (after the sandbox exited). */
   private released: Promise<void> | undefined;
   private readonly decoder: FrameDecoder;
   private readonly diagnostics = new Capped(DIAGNOSTIC_BYTES);
@@ -170,14 +165,13 @@ export class RunnerProcess {
   private constructor(
     private readonly options: RunnerOptions,
     box: Box | undefined,
-    tmpfs: BoxTmpfs | undefined,
+    mounts: boolean,
   ) {
     const { paths, limits, key } = options;
     this.workspaceId = key.workspaceId;
     this.decoder = new FrameDecoder(4 * 1024 * 1024 + 4 * limits.outputBytes);
     this.box = box;
-    this.tmpfs = tmpfs;
-    this.subprocess = spawnBwrap(paths, limits, options.seccompProgram, box?.uid, tmpfs?.path);
+    this.subprocess = spawnSandbox(paths, limits, options.seccompProgram, box, mounts);
     const sub = this.subprocess;
     sub.stdin?.on("error", () => undefined); // EPIPE when the runner is gone; exit handles it
     // User output is captured inside the sandbox (fd 1 and 2 are memfds there); what arrives
@@ -200,19 +194,18 @@ export class RunnerProcess {
    * @throws SandboxStartError when the sandbox cannot start or breaks the protocol.
    */
   static async start(options: RunnerOptions): Promise<RunnerProcess> {
-    const box = canUseBoxUids() ? acquireBox() : undefined;
-    let tmpfs: BoxTmpfs | undefined;
-    if (box) {
-      try {
-        tmpfs = await mountBoxTmpfs(box, options.limits);
-      } catch (error) {
-        // Root without the right to mount (e.g. a container without CAP_SYS_ADMIN): bwrap's own
-        // tmpfs, which has no inode cap within an item (said once per process).
-        if (!tmpfsFallbackLogged) options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "sandbox /tmp: no host-mounted tmpfs, so no inode cap within an item (bwrap's tmpfs)");
-        tmpfsFallbackLogged = true;
-      }
+    let box: Box | undefined;
+    let mounts = false;
+    try {
+      // A root worker's runner starts through box_launch.py, which mounts its /tmp (inode cap)
+      // and binds in a mount namespace of its own (box-launch.ts); one that may not mount falls
+      // back to bwrap's own tmpfs (said once per process).
+      if (canUseBoxUids()) mounts = await boxMountsUsable(options.paths.python, options.paths, options.logger);
+      box = canUseBoxUids() ? await acquireBox() : undefined;
+    } catch (error) {
+      throw new SandboxStartError(`the sandbox did not start: ${error instanceof Error ? error.message : String(error)}`);
     }
-    const runner = new RunnerProcess(options, box, tmpfs);
+    const runner = new RunnerProcess(options, box, mounts);
     await runner.setup();
     return runner;
   }
@@ -556,10 +549,10 @@ export class RunnerProcess {
   private onExit(exitCode: number | undefined, signal: string | undefined): void {
     this.alive = false;
     this.exited = true;
-    // Every process of the sandbox is gone with bwrap (PID namespace): unmount its /tmp, then free the box.
-    this.released = (this.tmpfs?.release() ?? Promise.resolve())
-      .catch((error: unknown) => this.options.logger.warn({ err: error instanceof Error ? error.message : String(error) }, "sandbox /tmp: unmount failed"))
-      .finally(() => this.box?.release());
+    // Every process of the sandbox is gone with bwrap (PID namespace), and with them the mount
+    // namespace holding its /tmp: free the box.
+    this.box?.release();
+    this.released = Promise.resolve();
     this.stopIdleWatch();
     if (this.exitTimer) clearTimeout(this.exitTimer);
     this.exitInfo = { exitCode, signal };
@@ -596,15 +589,17 @@ function isRetiredBeforeItem(frame: z.infer<typeof resultFrameSchema>): boolean 
 }
 
 /**
- * Starts bwrap. bwrap itself gets an empty environment: with --clearenv alone, bwrap's own PID 1
- * would keep the worker's variables (readable through /proc/1/environ if /proc were mounted).
+ * Starts bwrap (through box_launch.py for a root worker that may mount: box-launch.ts). bwrap
+ * itself gets an empty environment: with --clearenv alone, bwrap's own PID 1 would keep the
+ * worker's variables (readable through /proc/1/environ if /proc were mounted).
  */
-function spawnBwrap(paths: SandboxPaths, limits: Readonly<Limits>, seccompProgram: Uint8Array, uid: number | undefined, tmpHostDir: string | undefined) {
-  return execa(paths.bwrap, buildBwrapArgs(paths, limits, SECCOMP_FD, undefined, tmpHostDir), {
+function spawnSandbox(paths: SandboxPaths, limits: Readonly<Limits>, seccompProgram: Uint8Array, box: Box | undefined, mounts: boolean) {
+  const command = sandboxCommand(paths, limits, SECCOMP_FD, box, mounts);
+  return execa(command.file, command.args, {
     env: {},
     extendEnv: false,
     // Its own unprivileged host uid (box-uids.ts): bwrap then makes an unprivileged user namespace.
-    ...(uid !== undefined ? { uid, gid: uid } : {}),
+    ...(command.uid !== undefined ? { uid: command.uid, gid: command.uid } : {}),
     // fd 3: results; fd 4: the BPF program, written by execa into a pipe that bwrap reads to EOF.
     stdio: ["pipe", "pipe", "pipe", "pipe", seccompProgram],
     buffer: false,
