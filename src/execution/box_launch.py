@@ -73,6 +73,13 @@ def mount(source, target_fd, fstype, flags, data, what):
         syscall_failed(what)
 
 
+def is_symlink(name, dir_fd):
+    try:
+        return stat.S_ISLNK(os.lstat(name, dir_fd=dir_fd).st_mode)
+    except OSError:
+        return False
+
+
 def open_nofollow(path):
     """Opens an absolute directory path component by component, never following a symlink."""
     fd = os.open("/", DIR_FLAGS)
@@ -86,7 +93,7 @@ def open_nofollow(path):
         try:
             child = os.open(part, DIR_FLAGS, dir_fd=fd)
         except OSError as error:
-            if error.errno == errno.ELOOP:
+            if error.errno == errno.ELOOP or (error.errno == errno.ENOTDIR and is_symlink(part, fd)):
                 fail(EXIT_UNSAFE, "%s is a symlink" % shown)
             fail(EXIT_UNSAFE, "%s: %s" % (shown, error.strerror))
         os.close(fd)

@@ -115,7 +115,7 @@ export async function preflight(paths: SandboxPaths, seccompProgram: Uint8Array)
  * runner and python-lib in the checkout.
  * @throws PreflightError naming the first directory they cannot enter and how to fix it.
  */
-function checkTraversable(paths: SandboxPaths, mounts: boolean): void {
+export function checkTraversable(paths: SandboxPaths, mounts: boolean): void {
   const sources = [paths.python, ...paths.systemDirs, paths.seccompModule, ...(paths.packageBinds ?? []).map((b) => b.source)];
   if (!mounts) sources.push(paths.runnerDir, paths.pythonLibDir);
   for (const source of sources) {

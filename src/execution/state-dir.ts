@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, mkdirSync, openSync, statSync, type Stats } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, statSync, type Stats } from "node:fs";
 import { isAbsolute, normalize } from "node:path";
 
 /**
@@ -52,12 +52,21 @@ function describe(stat: Stats): string {
   return `owner uid ${stat.uid}, mode ${(stat.mode & 0o7777).toString(8).padStart(4, "0")}`;
 }
 
+function isSymlink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
+  }
+}
+
 function openStep(parentFd: number, name: string, shown: string): number {
   try {
     return openSync(under(parentFd, name), DIR_FLAGS);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ELOOP") throw new SandboxStateDirError(shown, `${shown} is a symlink; the sandbox state directory's path must have none (set ${STATE_DIR_ENV} to a real path)`);
+    // O_DIRECTORY | O_NOFOLLOW on a symlink: ENOTDIR (ELOOP on some kernels).
+    if (code === "ELOOP" || (code === "ENOTDIR" && isSymlink(under(parentFd, name)))) throw new SandboxStateDirError(shown, `${shown} is a symlink; the sandbox state directory's path must have none (set ${STATE_DIR_ENV} to a real path)`);
     if (code === "ENOTDIR") throw new SandboxStateDirError(shown, `${shown} is not a directory`);
     throw error;
   }
