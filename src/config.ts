@@ -53,6 +53,12 @@ export const configSchema = z.object({
   METRICS_PORT: z.coerce.number().int("must be a whole number").min(0).max(65535).optional(),
   /** Address of the metrics listener (an admin address; loopback by default). */
   METRICS_HOST: z.string().min(1).default("127.0.0.1"),
+  /**
+   * Where a worker running as root keeps its sandbox state (box locks; the mount point of each
+   * runner's private mounts): root's, mode 0700, no symlink on its path (src/execution/state-dir.ts
+   * reads and checks it before every use; this only stops a relative path at start).
+   */
+  OODLE_SANDBOX_STATE_DIR: z.string().regex(/^\/./, "must be an absolute path other than /").default("/run/oodle-sandbox"),
   /** OTLP/HTTP logs endpoint (e.g. http://collector:4318/v1/logs) that receives every live run's scores as `gen_ai.evaluation.result` events; unset: no export. */
   SCORE_EXPORT_OTLP_ENDPOINT: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
   /**

@@ -42,7 +42,8 @@ export const INSIDE = {
  * @param limits - uses `tmpfsBytes` (size of /tmp, when bwrap makes the tmpfs).
  * @param seccompFd - the child's file descriptor number from which bwrap reads the BPF program.
  * @param command - what runs inside; defaults to the runner (`python3.11 -I -S -B runner.py`).
- * @param tmpHostDir - a tmpfs the host mounted for this box (box-tmpfs.ts: it has an inode cap),
+ * @param tmpHostDir - a tmpfs mounted for this box (box_launch.py, in the runner's own mount
+ *   namespace: it has an inode cap),
  *   bound at /tmp; absent: bwrap makes a size-capped tmpfs of its own (no inode cap).
  * @returns argv for bwrap, without the bwrap binary itself.
  */

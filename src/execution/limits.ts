@@ -19,7 +19,8 @@ export interface Limits {
   /**
    * Inodes of the sandbox's private /tmp (count, /tmp itself included: tmpfs `nr_inodes`); empty
    * files use no blocks, so `tmpfsBytes` alone does not bound the kernel memory files pin. Applies
-   * when the worker is root (a host-mounted tmpfs per box, box-tmpfs.ts); otherwise bwrap's tmpfs
+   * when the worker is root (a tmpfs per box, mounted by box_launch.py in the runner's own mount
+   * namespace); otherwise bwrap's tmpfs
    * has no inode cap within an item.
    */
   tmpfsInodes: number;

@@ -23,6 +23,12 @@ describe("configuration", () => {
     expect((error as ConfigError).message).toContain("REDIS_URL: must be a redis:// URL");
   });
 
+  it("takes the sandbox state directory as an absolute path, /run/oodle-sandbox by default", () => {
+    expect(loadConfig({}).OODLE_SANDBOX_STATE_DIR).toBe("/run/oodle-sandbox");
+    expect(loadConfig({ OODLE_SANDBOX_STATE_DIR: "/var/lib/oodle/sandbox" }).OODLE_SANDBOX_STATE_DIR).toBe("/var/lib/oodle/sandbox");
+    expect(() => loadConfig({ OODLE_SANDBOX_STATE_DIR: "run/oodle" })).toThrow("OODLE_SANDBOX_STATE_DIR: must be an absolute path other than /");
+  });
+
   it("stops the process with a message naming the variable", () => {
     const result = spawnSync(process.execPath, ["--import", "tsx", "src/main.ts"], {
       env: { ...process.env, PORT: "70000" },
