@@ -2,7 +2,7 @@ import type { Config } from "./config.js";
 import { createExecutor, type Executor } from "./execution/index.js";
 import { createLogger, type Logger } from "./lib/logger.js";
 import { createPrisma, type PrismaClient } from "./lib/prisma.js";
-import { createRedis, type Redis } from "./lib/redis.js";
+import { createRedis, queueKeyPrefix, type Redis } from "./lib/redis.js";
 import { createBackfillBatchProcessor, type BackfillBatchProcessor } from "./modules/backfills/batch.js";
 import { createBackfillResumer, type BackfillResumer } from "./modules/backfills/resume.js";
 import { createBackfillService, type BackfillService } from "./modules/backfills/service.js";
@@ -79,8 +79,10 @@ export interface App {
   config: Config;
   logger: Logger;
   prisma: PrismaClient;
-  /** Fail-fast connection for producers and readiness checks. */
+  /** Fail-fast connection for producers and readiness checks (an ioredis Cluster when REDIS_CLUSTER_NODES is set). */
   redis: Redis;
+  /** BullMQ's key prefix: QUEUE_PREFIX, hash-tagged `{QUEUE_PREFIX}` on a Redis Cluster (lib/redis.ts queueKeyPrefix). */
+  queuePrefix: string;
   queues: Queues;
   services: Services;
   /** Prometheus metrics of this process (modules/metrics). */
@@ -117,13 +119,14 @@ export function createApp(
 ): App {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const prisma = createPrisma(config.DATABASE_URL, (err) => logger.warn({ err: err.message }, "postgres connection error (the pool reconnects)"));
-  const redis = createRedis(config.REDIS_URL, "producer");
+  const redis = createRedis(config, "producer");
+  const queuePrefix = queueKeyPrefix(config);
   redis.on("error", (err: Error) => logger.warn({ err: err.message }, "redis connection error (ioredis reconnects)"));
-  const queues = createQueues(redis, config.QUEUE_PREFIX, logger);
+  const queues = createQueues(redis, queuePrefix, logger);
   let executor: Executor | undefined = overrides.execution;
   const clock = overrides.clock ?? systemClock;
   let monitors: MonitorService | undefined;
-  const metrics = createMetrics({ redis, queuePrefix: config.QUEUE_PREFIX, pool: () => executor?.stats?.(), owed: () => owedBacklog(prisma), monitorStates: () => monitors!.stateCounts() });
+  const metrics = createMetrics({ redis, queuePrefix, pool: () => executor?.stats?.(), owed: () => owedBacklog(prisma), monitorStates: () => monitors!.stateCounts() });
   const execution = (): Executor => (executor ??= createExecutor({ logger, observer: metrics.runnerObserver }));
   const scoreExporter = config.SCORE_EXPORT_OTLP_ENDPOINT ? createScoreExporter({ endpoint: config.SCORE_EXPORT_OTLP_ENDPOINT, prisma, logger }) : undefined;
   const evaluators = createEvaluatorService({ prisma, logger });
@@ -185,6 +188,7 @@ export function createApp(
     logger,
     prisma,
     redis,
+    queuePrefix,
     queues,
     services,
     metrics,

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseClusterNodes } from "./lib/redis.js";
 
 /**
  * The service's configuration: one zod schema over the environment, parsed once at start.
@@ -13,6 +14,24 @@ export const configSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// URL")
     .default("redis://127.0.0.1:6379"),
+  /**
+   * Seed nodes of a Redis Cluster, comma-separated `host:port` (e.g. `redis-1:6379,redis-2:6379`).
+   * Set: every connection is an ioredis Cluster (REDIS_URL then gives only credentials and TLS) and
+   * BullMQ's keys are prefixed `{QUEUE_PREFIX}` (one hash slot). Unset: the one server of REDIS_URL.
+   */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        const nodes = parseClusterNodes(value);
+        if (nodes.length === 0) ctx.addIssue({ code: "custom", message: "must list at least one host:port" });
+        return nodes;
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `must be comma-separated host:port seeds: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   HOST: z.string().min(1).default("127.0.0.1"),
   PORT: z.coerce.number().int("must be a whole number").min(0).max(65535).default(4000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),

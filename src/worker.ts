@@ -103,7 +103,7 @@ function fetchersOf(name: QueueName): number {
 export async function startWorkers(app: App, options: WorkerOptions = {}): Promise<Workers> {
   const names = options.queues ?? (Object.keys(queueRegistry) as QueueName[]);
   if (names.some((name) => SANDBOXED.includes(name))) await app.execution.ready();
-  const connection = createRedis(app.config.REDIS_URL, "worker");
+  const connection = createRedis(app.config, "worker");
   connection.on("error", (err: Error) => app.logger.warn({ err: err.message }, "worker redis connection error"));
   const table = processors(app);
   // Job id → infrastructure retries so far (for the backoff); forgotten once the job gets through.
@@ -133,7 +133,7 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
           throw new DelayedError();
         }
       },
-      { connection, prefix: app.config.QUEUE_PREFIX, concurrency: share, maxStalledCount: 3, name: WORKER_NAME, ...options.stalled },
+      { connection, prefix: app.queuePrefix, concurrency: share, maxStalledCount: 3, name: WORKER_NAME, ...options.stalled },
     );
     worker.on("failed", (job, err) => app.logger.warn({ queue: name, jobId: job?.id, attempts: job?.attemptsMade, err }, "job failed"));
     worker.on("error", (err) => app.logger.warn({ queue: name, err: err.message }, "worker error (it reconnects)"));
