@@ -31,6 +31,8 @@ import { createQueues, type Queues } from "./queues/queues.js";
 import { createReconciler, type Reconciler } from "./modules/reconcile/service.js";
 import { createMonitorService, type MonitorService } from "./modules/monitors/service.js";
 import { systemClock, type Clock } from "./lib/clock.js";
+import { createRetentionService, type RetentionService } from "./modules/retention/service.js";
+import { retentionSettings } from "./modules/retention/policy.js";
 
 /** The services of every feature, built once and shared by GraphQL, jobs, CLI and MCP. */
 export interface Services {
@@ -72,6 +74,8 @@ export interface Services {
   reconciler: Reconciler;
   /** Monitors of scores (thresholds, drops), their destinations and deliveries, schedulers and reconciler. */
   monitors: MonitorService;
+  /** Per-workspace retention (setting, workspace limits) and its batched sweep (run by the worker). */
+  retention: RetentionService;
 }
 
 /** Everything a process needs: connections, queues, services; `close` releases them. */
@@ -182,6 +186,20 @@ export function createApp(
       graceMs: config.RECONCILE_GRACE_MS,
       observer: { evaluated: (state) => metrics.monitorEvaluated(state), delivered: (result) => metrics.alertDeliveryAttempted(result) },
     })),
+    retention: createRetentionService({
+      prisma,
+      logger,
+      clock,
+      settings: retentionSettings(config),
+      batchSize: config.RETENTION_BATCH_SIZE,
+      rateLimits: {
+        ingestPerMinute: config.RATE_LIMIT_INGEST_PER_MINUTE || null,
+        tryCodePerMinute: config.RATE_LIMIT_TRY_CODE_PER_MINUTE || null,
+        mutationsPerMinute: config.RATE_LIMIT_MUTATIONS_PER_MINUTE || null,
+        readsPerMinute: config.RATE_LIMIT_READS_PER_MINUTE || null,
+      },
+      maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE || null,
+    }),
   };
   return {
     config,

@@ -91,6 +91,25 @@ export const configSchema = z.object({
   ALERT_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
   /** Time one delivery attempt may take (ms). */
   ALERT_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * Days a workspace's spans (with their runs and scores) and run history are kept unless it sets
+   * its own retention (src/modules/retention); 0: forever. At most RETENTION_MAX_DAYS when that is set.
+   */
+  RETENTION_DEFAULT_DAYS: z.coerce.number().int("must be a whole number").min(0).max(36_500).default(0),
+  /** The ceiling of every workspace's retention, in days (0: none, and a workspace may keep its data forever). */
+  RETENTION_MAX_DAYS: z.coerce.number().int("must be a whole number").min(0).max(36_500).default(0),
+  /** How often the worker's retention sweep runs (ms; 0: never). */
+  RETENTION_INTERVAL_MS: z.coerce.number().int("must be a whole number").min(0).max(86_400_000).default(300_000),
+  /** Spans deleted per transaction by the retention sweep (with their runs, scores and history): short transactions, no long DELETE. */
+  RETENTION_BATCH_SIZE: z.coerce.number().int("must be a whole number").min(1).max(10_000).default(500),
+}).superRefine((config, ctx) => {
+  if (config.RETENTION_MAX_DAYS > 0 && (config.RETENTION_DEFAULT_DAYS === 0 || config.RETENTION_DEFAULT_DAYS > config.RETENTION_MAX_DAYS)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["RETENTION_DEFAULT_DAYS"],
+      message: `must be 1 to RETENTION_MAX_DAYS (${config.RETENTION_MAX_DAYS}) when a ceiling is set (0, forever, is past the ceiling)`,
+    });
+  }
 });
 
 /** The parsed configuration. */

@@ -81,6 +81,8 @@ export interface WorkerOptions {
   stalled?: { lockDuration?: number; stalledInterval?: number };
   /** The reconciler's period (ms; 0: not run). Default: the config's RECONCILE_INTERVAL_MS. */
   reconcileIntervalMs?: number;
+  /** The retention sweep's period (ms; 0: not run). Default: the config's RETENTION_INTERVAL_MS. */
+  retentionIntervalMs?: number;
 }
 
 /** The worker concurrency of a queue (jobs held at once by this process): its registry entry's, else 4. */
@@ -144,8 +146,11 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
   const stopResumer = interval > 0 && names.includes("backfill-batch") ? app.services.backfillResumer.start(interval) : undefined;
   // Monitors: puts back job schedulers and deliveries Redis lost, and catches up overdue windows (at start, then every interval).
   const stopMonitors = interval > 0 && names.includes("monitor-evaluate") ? app.services.monitors.scheduling.start(interval) : undefined;
+  const retentionInterval = options.retentionIntervalMs ?? app.config.RETENTION_INTERVAL_MS;
+  const stopRetention = retentionInterval > 0 ? app.services.retention.start(retentionInterval) : undefined;
   return {
     async close() {
+      await stopRetention?.();
       await stopReconciler?.();
       await stopResumer?.();
       await stopMonitors?.();
