@@ -15,6 +15,6 @@ export default defineConfig({
     hookTimeout: 180_000,
     maxWorkers: 2,
     globalSetup: ["test/global-setup.ts"],
-    env: { DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: TEST_QUEUE_PREFIX, LOG_LEVEL: "silent", RECONCILE_INTERVAL_MS: "0" },
+    env: { DATABASE_URL: TEST_DATABASE_URL, REDIS_URL: TEST_REDIS_URL, QUEUE_PREFIX: TEST_QUEUE_PREFIX, LOG_LEVEL: "silent", RECONCILE_INTERVAL_MS: "0", RETENTION_INTERVAL_MS: "0" },
   },
 });

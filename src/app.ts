@@ -2,7 +2,7 @@ import type { Config } from "./config.js";
 import { createExecutor, type Executor } from "./execution/index.js";
 import { createLogger, type Logger } from "./lib/logger.js";
 import { createPrisma, type PrismaClient } from "./lib/prisma.js";
-import { createRedis, type Redis } from "./lib/redis.js";
+import { createRedis, queueKeyPrefix, type Redis } from "./lib/redis.js";
 import { createBackfillBatchProcessor, type BackfillBatchProcessor } from "./modules/backfills/batch.js";
 import { createBackfillResumer, type BackfillResumer } from "./modules/backfills/resume.js";
 import { createBackfillService, type BackfillService } from "./modules/backfills/service.js";
@@ -31,6 +31,8 @@ import { createQueues, type Queues } from "./queues/queues.js";
 import { createReconciler, type Reconciler } from "./modules/reconcile/service.js";
 import { createMonitorService, type MonitorService } from "./modules/monitors/service.js";
 import { systemClock, type Clock } from "./lib/clock.js";
+import { createRetentionService, type RetentionService } from "./modules/retention/service.js";
+import { retentionSettings } from "./modules/retention/policy.js";
 
 /** The services of every feature, built once and shared by GraphQL, jobs, CLI and MCP. */
 export interface Services {
@@ -72,6 +74,8 @@ export interface Services {
   reconciler: Reconciler;
   /** Monitors of scores (thresholds, drops), their destinations and deliveries, schedulers and reconciler. */
   monitors: MonitorService;
+  /** Per-workspace retention (setting, workspace limits) and its batched sweep (run by the worker). */
+  retention: RetentionService;
 }
 
 /** Everything a process needs: connections, queues, services; `close` releases them. */
@@ -79,8 +83,10 @@ export interface App {
   config: Config;
   logger: Logger;
   prisma: PrismaClient;
-  /** Fail-fast connection for producers and readiness checks. */
+  /** Fail-fast connection for producers and readiness checks (an ioredis Cluster when REDIS_CLUSTER_NODES is set). */
   redis: Redis;
+  /** BullMQ's key prefix: QUEUE_PREFIX, hash-tagged `{QUEUE_PREFIX}` on a Redis Cluster (lib/redis.ts queueKeyPrefix). */
+  queuePrefix: string;
   queues: Queues;
   services: Services;
   /** Prometheus metrics of this process (modules/metrics). */
@@ -117,13 +123,14 @@ export function createApp(
 ): App {
   const logger = overrides.logger ?? createLogger(config.LOG_LEVEL);
   const prisma = createPrisma(config.DATABASE_URL, (err) => logger.warn({ err: err.message }, "postgres connection error (the pool reconnects)"));
-  const redis = createRedis(config.REDIS_URL, "producer");
+  const redis = createRedis(config, "producer");
+  const queuePrefix = queueKeyPrefix(config);
   redis.on("error", (err: Error) => logger.warn({ err: err.message }, "redis connection error (ioredis reconnects)"));
-  const queues = createQueues(redis, config.QUEUE_PREFIX, logger);
+  const queues = createQueues(redis, queuePrefix, logger);
   let executor: Executor | undefined = overrides.execution;
   const clock = overrides.clock ?? systemClock;
   let monitors: MonitorService | undefined;
-  const metrics = createMetrics({ redis, queuePrefix: config.QUEUE_PREFIX, pool: () => executor?.stats?.(), owed: () => owedBacklog(prisma), monitorStates: () => monitors!.stateCounts() });
+  const metrics = createMetrics({ redis, queuePrefix, pool: () => executor?.stats?.(), owed: () => owedBacklog(prisma), monitorStates: () => monitors!.stateCounts() });
   const execution = (): Executor => (executor ??= createExecutor({ logger, observer: metrics.runnerObserver }));
   const scoreExporter = config.SCORE_EXPORT_OTLP_ENDPOINT ? createScoreExporter({ endpoint: config.SCORE_EXPORT_OTLP_ENDPOINT, prisma, logger }) : undefined;
   const evaluators = createEvaluatorService({ prisma, logger });
@@ -179,12 +186,27 @@ export function createApp(
       graceMs: config.RECONCILE_GRACE_MS,
       observer: { evaluated: (state) => metrics.monitorEvaluated(state), delivered: (result) => metrics.alertDeliveryAttempted(result) },
     })),
+    retention: createRetentionService({
+      prisma,
+      logger,
+      clock,
+      settings: retentionSettings(config),
+      batchSize: config.RETENTION_BATCH_SIZE,
+      rateLimits: {
+        ingestPerMinute: config.RATE_LIMIT_INGEST_PER_MINUTE || null,
+        tryCodePerMinute: config.RATE_LIMIT_TRY_CODE_PER_MINUTE || null,
+        mutationsPerMinute: config.RATE_LIMIT_MUTATIONS_PER_MINUTE || null,
+        readsPerMinute: config.RATE_LIMIT_READS_PER_MINUTE || null,
+      },
+      maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE || null,
+    }),
   };
   return {
     config,
     logger,
     prisma,
     redis,
+    queuePrefix,
     queues,
     services,
     metrics,

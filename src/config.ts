@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseClusterNodes } from "./lib/redis.js";
 
 /**
  * The service's configuration: one zod schema over the environment, parsed once at start.
@@ -13,6 +14,24 @@ export const configSchema = z.object({
     .string()
     .regex(/^rediss?:\/\//, "must be a redis:// URL")
     .default("redis://127.0.0.1:6379"),
+  /**
+   * Seed nodes of a Redis Cluster, comma-separated `host:port` (e.g. `redis-1:6379,redis-2:6379`).
+   * Set: every connection is an ioredis Cluster (REDIS_URL then gives only credentials and TLS) and
+   * BullMQ's keys are prefixed `{QUEUE_PREFIX}` (one hash slot). Unset: the one server of REDIS_URL.
+   */
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        const nodes = parseClusterNodes(value);
+        if (nodes.length === 0) ctx.addIssue({ code: "custom", message: "must list at least one host:port" });
+        return nodes;
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: `must be comma-separated host:port seeds: ${(error as Error).message}` });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   HOST: z.string().min(1).default("127.0.0.1"),
   PORT: z.coerce.number().int("must be a whole number").min(0).max(65535).default(4000),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
@@ -78,6 +97,25 @@ export const configSchema = z.object({
   ALERT_RETRY_BASE_MS: z.coerce.number().int().min(1).max(3_600_000).default(5_000),
   /** Time one delivery attempt may take (ms). */
   ALERT_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+  /**
+   * Days a workspace's spans (with their runs and scores) and run history are kept unless it sets
+   * its own retention (src/modules/retention); 0: forever. At most RETENTION_MAX_DAYS when that is set.
+   */
+  RETENTION_DEFAULT_DAYS: z.coerce.number().int("must be a whole number").min(0).max(36_500).default(0),
+  /** The ceiling of every workspace's retention, in days (0: none, and a workspace may keep its data forever). */
+  RETENTION_MAX_DAYS: z.coerce.number().int("must be a whole number").min(0).max(36_500).default(0),
+  /** How often the worker's retention sweep runs (ms; 0: never). */
+  RETENTION_INTERVAL_MS: z.coerce.number().int("must be a whole number").min(0).max(86_400_000).default(300_000),
+  /** Spans deleted per transaction by the retention sweep (with their runs, scores and history): short transactions, no long DELETE. */
+  RETENTION_BATCH_SIZE: z.coerce.number().int("must be a whole number").min(1).max(10_000).default(500),
+}).superRefine((config, ctx) => {
+  if (config.RETENTION_MAX_DAYS > 0 && (config.RETENTION_DEFAULT_DAYS === 0 || config.RETENTION_DEFAULT_DAYS > config.RETENTION_MAX_DAYS)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["RETENTION_DEFAULT_DAYS"],
+      message: `must be 1 to RETENTION_MAX_DAYS (${config.RETENTION_MAX_DAYS}) when a ceiling is set (0, forever, is past the ceiling)`,
+    });
+  }
 });
 
 /** The parsed configuration. */

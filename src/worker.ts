@@ -81,6 +81,8 @@ export interface WorkerOptions {
   stalled?: { lockDuration?: number; stalledInterval?: number };
   /** The reconciler's period (ms; 0: not run). Default: the config's RECONCILE_INTERVAL_MS. */
   reconcileIntervalMs?: number;
+  /** The retention sweep's period (ms; 0: not run). Default: the config's RETENTION_INTERVAL_MS. */
+  retentionIntervalMs?: number;
 }
 
 /** The worker concurrency of a queue (jobs held at once by this process): its registry entry's, else 4. */
@@ -103,7 +105,7 @@ function fetchersOf(name: QueueName): number {
 export async function startWorkers(app: App, options: WorkerOptions = {}): Promise<Workers> {
   const names = options.queues ?? (Object.keys(queueRegistry) as QueueName[]);
   if (names.some((name) => SANDBOXED.includes(name))) await app.execution.ready();
-  const connection = createRedis(app.config.REDIS_URL, "worker");
+  const connection = createRedis(app.config, "worker");
   connection.on("error", (err: Error) => app.logger.warn({ err: err.message }, "worker redis connection error"));
   const table = processors(app);
   // Job id → infrastructure retries so far (for the backoff); forgotten once the job gets through.
@@ -133,7 +135,7 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
           throw new DelayedError();
         }
       },
-      { connection, prefix: app.config.QUEUE_PREFIX, concurrency: share, maxStalledCount: 3, name: WORKER_NAME, ...options.stalled },
+      { connection, prefix: app.queuePrefix, concurrency: share, maxStalledCount: 3, name: WORKER_NAME, ...options.stalled },
     );
     worker.on("failed", (job, err) => app.logger.warn({ queue: name, jobId: job?.id, attempts: job?.attemptsMade, err }, "job failed"));
     worker.on("error", (err) => app.logger.warn({ queue: name, err: err.message }, "worker error (it reconnects)"));
@@ -144,8 +146,11 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
   const stopResumer = interval > 0 && names.includes("backfill-batch") ? app.services.backfillResumer.start(interval) : undefined;
   // Monitors: puts back job schedulers and deliveries Redis lost, and catches up overdue windows (at start, then every interval).
   const stopMonitors = interval > 0 && names.includes("monitor-evaluate") ? app.services.monitors.scheduling.start(interval) : undefined;
+  const retentionInterval = options.retentionIntervalMs ?? app.config.RETENTION_INTERVAL_MS;
+  const stopRetention = retentionInterval > 0 ? app.services.retention.start(retentionInterval) : undefined;
   return {
     async close() {
+      await stopRetention?.();
       await stopReconciler?.();
       await stopResumer?.();
       await stopMonitors?.();

@@ -38,6 +38,8 @@ export type BackfillRecord = Doc.GetBackfillQuery["backfill"];
 export type SpanRecord = Doc.SpanRowFieldsFragment;
 /** The dry-run check of a template draft. */
 export type ValidationRecord = Doc.ValidateTemplateQuery["validateTemplate"];
+/** A workspace's limits (workspaceLimits): retention, rate limits, backlog bound. */
+export type WorkspaceLimitsRecord = Doc.WorkspaceLimitsFieldsFragment;
 /** What explainMatch answers, as the CLI and MCP read it. */
 export type MatchExplanationRecord = Doc.ExplainMatchQuery["explainMatch"];
 
@@ -67,6 +69,11 @@ export function createOperations(api: ApiClient) {
     /** Monitors, alert destinations and deliveries (their own file: monitor-operations.ts). */
     monitors: createMonitorOperations(api),
     viewer: async () => (await api.request(Doc.ViewerDocument)).viewer,
+
+    /** The workspace's limits: retention in force (and where it comes from), rate limits, backlog bound. */
+    workspaceLimits: async () => (await api.request(Doc.WorkspaceLimitsDocument)).workspaceLimits,
+    /** Sets the workspace's retention: exactly one of `retentionDays`, `keepForever: true`, `useDefault: true` (the API checks it and names the field it refuses). */
+    setWorkspaceRetention: async (input: Doc.SetWorkspaceRetentionInput) => (await api.request(Doc.SetWorkspaceRetentionDocument, { input })).setWorkspaceRetention.limits,
 
     listStarters: async () => allNodes(async (after) => (await api.request(Doc.ListStartersDocument, { first: PAGE_SIZE, after })).starters),
     getStarter: async (id: string) => (await api.request(Doc.GetStarterDocument, { id })).starter,

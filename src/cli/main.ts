@@ -11,6 +11,7 @@ import { experimentsCommand } from "./commands/experiments.js";
 import { librariesCommand } from "./commands/libraries.js";
 import { monitorsCommand } from "./commands/monitors.js";
 import { sessionCommands } from "./commands/session.js";
+import { workspaceCommand } from "./commands/workspace.js";
 import { spansCommand } from "./commands/spans.js";
 import { templatesCommand } from "./commands/templates.js";
 import { tryCommand } from "./commands/try.js";
@@ -38,6 +39,7 @@ export function buildProgram(): Command {
   experimentsCommand(program);
   backfillsCommand(program);
   monitorsCommand(program);
+  workspaceCommand(program);
   sessionCommands(program);
   // Usage errors (unknown command, missing argument) are bad input: exit 2, as commander's own default.
   const exitOverride = (c: Command) => {

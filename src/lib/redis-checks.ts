@@ -1,5 +1,5 @@
 import type { Logger } from "./logger.js";
-import { redisReachable, type Redis } from "./redis.js";
+import { redisReachable, serversOf, type Redis } from "./redis.js";
 
 /** What {@link checkRedisOperations} found. */
 export interface RedisOperationsReport {
@@ -35,13 +35,18 @@ export async function checkRedisOperations(redis: Redis, mode: "warn" | "refuse"
   // check would read nothing on every start and `refuse` could never refuse.
   await redisReachable(redis, 5_000);
   try {
-    const [policy, aof, save] = await Promise.all([
-      redis.config("GET", "maxmemory-policy") as Promise<string[]>,
-      redis.config("GET", "appendonly") as Promise<string[]>,
-      redis.config("GET", "save") as Promise<string[]>,
-    ]);
-    report.maxmemoryPolicy = policy[1] ?? null;
-    report.persistent = aof[1] === "yes" || Boolean(save[1]?.trim());
+    // Every master of a cluster holds its own keys: the worst answer counts (a policy other than
+    // noeviction on any master; not persistent when any master is not).
+    for (const server of serversOf(redis)) {
+      const [policy, aof, save] = await Promise.all([
+        server.config("GET", "maxmemory-policy") as Promise<string[]>,
+        server.config("GET", "appendonly") as Promise<string[]>,
+        server.config("GET", "save") as Promise<string[]>,
+      ]);
+      const persistent = aof[1] === "yes" || Boolean(save[1]?.trim());
+      if (report.maxmemoryPolicy === null || (policy[1] && policy[1] !== "noeviction")) report.maxmemoryPolicy = policy[1] ?? null;
+      report.persistent = report.persistent === false ? false : persistent;
+    }
   } catch (error) {
     logger.warn({ err: error instanceof Error ? error.message : String(error) }, "could not read the Redis configuration (CONFIG GET refused?); make sure maxmemory-policy is noeviction");
     return report;

@@ -1,5 +1,5 @@
 import { FlowProducer, Job, Queue, type FlowJob } from "bullmq";
-import type { Redis } from "ioredis";
+import type { Redis } from "../lib/redis.js";
 import type { Logger } from "../lib/logger.js";
 import { queueRegistry, type JobPayload, type QueueName } from "./registry.js";
 

@@ -101,6 +101,7 @@ const CASES: Record<string, Case[]> = {
   "Query.nodes": [{ label: "every kind of A's ids", query: "query($ids: [ID!]!) { nodes(ids: $ids) { id } }", variables: (fx) => ({ ids: [fx.workspace.gid, fx.apiKey.gid, fx.template.gid, fx.template.versionGid, fx.evaluator.gid, fx.library.versionGid, fx.dataset.gid, fx.dataset.itemGid, fx.experiment.gid, fx.span.gid, fx.run.gid, fx.backfill.gid, fx.monitor.gid, fx.destination.gid] }), expect: "NOT_FOUND" }],
   "Query.runs": [{ label: "A's evaluator as filter", query: "query($e: ID) { runs(first: 100, evaluatorId: $e) { edges { node { id } } } }", variables: (fx) => ({ e: fx.evaluator.gid }), expect: { empty: "runs.edges" } }],
   "Query.sandboxCapabilities": [{ label: "no records", query: "{ sandboxCapabilities { pythonVersion } }", expect: { own: "the sandbox's own facts, no workspace's records" } }],
+  "Query.workspaceLimits": [{ label: "the caller's own", query: "{ workspaceLimits { retention { days source } maxQueuedEvaluations } }", expect: { own: "the caller's workspace retention and the deployment's bounds" } }],
   "Query.sharedLibraries": [{ label: "lists none of A's", query: "{ sharedLibraries(first: 100) { edges { node { name } } } }", expect: { none: "sharedLibraries.edges" } }],
   "Query.sharedLibrary": [{ label: "A's name", query: "query($n: String!) { sharedLibrary(name: $n) { id } }", variables: (fx) => ({ n: fx.library.name }), expect: "NOT_FOUND" }],
   "Query.span": [{ label: "A's id", query: "query($id: ID!) { span(id: $id) { spanId } }", variables: (fx) => ({ id: fx.span.gid }), expect: "NOT_FOUND" }],
@@ -129,6 +130,7 @@ const CASES: Record<string, Case[]> = {
   "Subscription.experimentProgress": [{ label: "A's experiment", query: "subscription($id: ID!) { experimentProgress(id: $id) { status } }", variables: (fx) => ({ id: fx.experiment.gid }), expect: "NOT_FOUND" }],
 
   "Mutation.cancelExperiment": [{ label: "A's experiment", query: "mutation($id: ID!) { cancelExperiment(input: { id: $id }) { experiment { status } } }", variables: (fx) => ({ id: fx.experiment.gid }), expect: "NOT_FOUND" }],
+  "Mutation.setWorkspaceRetention": [{ label: "own workspace", query: "mutation { setWorkspaceRetention(input: { retentionDays: 30 }) { limits { retention { days } } } }", expect: { own: "the caller's own workspace; takes no id" } }],
   "Mutation.createApiKey": [{ label: "own key", query: 'mutation { createApiKey(input: { name: "b key" }) { apiKey { id } } }', expect: { own: "a key of the caller's workspace; takes no id" } }],
   "Mutation.createDataset": [{ label: "A's name", query: "mutation($n: String!) { createDataset(input: { name: $n }) { dataset { id } } }", variables: (fx) => ({ n: fx.dataset.name }), expect: { own: "a dataset of the caller's, names are per workspace" } }],
   "Mutation.createEvaluator": [

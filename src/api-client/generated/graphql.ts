@@ -387,6 +387,12 @@ export type ResolveMonitorInput = {
   reason?: string | null | undefined;
 };
 
+/** Where a workspace's retention in force comes from: default (RETENTION_DEFAULT_DAYS, the workspace set nothing), workspace (its own setting), ceiling (its setting, or forever, is past RETENTION_MAX_DAYS, which holds instead). */
+export type RetentionSource =
+  | 'ceiling'
+  | 'default'
+  | 'workspace';
+
 /** How a run ended: ok; user_error (it raised); timeout; memory_limit; output_limit; invalid_result (broke the Score rules); sandbox_error (never the user's fault); skipped (not run, see skipReason). */
 export type RunOutcome =
   | 'invalid_result'
@@ -403,6 +409,16 @@ export type ScoreDataType =
   | 'BOOLEAN'
   | 'CATEGORICAL'
   | 'NUMERIC';
+
+/** Sets how long the workspace's spans, their runs and scores, and run history are kept: exactly one of retentionDays, keepForever: true or useDefault: true. Older data is deleted by the worker's sweep in short batches. */
+export type SetWorkspaceRetentionInput = {
+  /** True: nothing ages out (refused while the deployment sets a ceiling). */
+  keepForever?: boolean | null | undefined;
+  /** Days to keep, 1 to the deployment's ceiling (workspaceLimits.retention.maxDays, else 36,500). */
+  retentionDays?: number | null | undefined;
+  /** True: back to the deployment's default. */
+  useDefault?: boolean | null | undefined;
+};
 
 /** Filters of the spans query; every given one must hold. Score filters apply to one score of one run. */
 export type SpanFilter = {
@@ -1059,6 +1075,20 @@ export type ValidateTemplateQueryVariables = Exact<{
 
 export type ValidateTemplateQuery = { validateTemplate: { valid: boolean, sharedImports: Array<string>, issues: Array<{ path: string, message: string }>, entryPoint: { kind: EntryPointKind, name: string } | null } };
 
+export type WorkspaceLimitsFieldsFragment = { maxQueuedEvaluations: number | null, retention: { days: number | null, keepForever: boolean, source: RetentionSource, settingDays: number | null, settingKeepForever: boolean, defaultDays: number | null, maxDays: number | null, cutoff: string | null }, rateLimits: { ingestPerMinute: number | null, tryCodePerMinute: number | null, mutationsPerMinute: number | null, readsPerMinute: number | null } };
+
+export type WorkspaceLimitsQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type WorkspaceLimitsQuery = { workspaceLimits: { maxQueuedEvaluations: number | null, retention: { days: number | null, keepForever: boolean, source: RetentionSource, settingDays: number | null, settingKeepForever: boolean, defaultDays: number | null, maxDays: number | null, cutoff: string | null }, rateLimits: { ingestPerMinute: number | null, tryCodePerMinute: number | null, mutationsPerMinute: number | null, readsPerMinute: number | null } } };
+
+export type SetWorkspaceRetentionMutationVariables = Exact<{
+  input: SetWorkspaceRetentionInput;
+}>;
+
+
+export type SetWorkspaceRetentionMutation = { setWorkspaceRetention: { limits: { maxQueuedEvaluations: number | null, retention: { days: number | null, keepForever: boolean, source: RetentionSource, settingDays: number | null, settingKeepForever: boolean, defaultDays: number | null, maxDays: number | null, cutoff: string | null }, rateLimits: { ingestPerMinute: number | null, tryCodePerMinute: number | null, mutationsPerMinute: number | null, readsPerMinute: number | null } } } };
+
 export class TypedDocumentString<TResult, TVariables>
   extends String
   implements DocumentTypeDecoration<TResult, TVariables>
@@ -1481,6 +1511,27 @@ export const AlertDeliveryFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"AlertDeliveryFields"}) as unknown as TypedDocumentString<AlertDeliveryFieldsFragment, unknown>;
+export const WorkspaceLimitsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment WorkspaceLimitsFields on WorkspaceLimits {
+  retention {
+    days
+    keepForever
+    source
+    settingDays
+    settingKeepForever
+    defaultDays
+    maxDays
+    cutoff
+  }
+  rateLimits {
+    ingestPerMinute
+    tryCodePerMinute
+    mutationsPerMinute
+    readsPerMinute
+  }
+  maxQueuedEvaluations
+}
+    `, {"fragmentName":"WorkspaceLimitsFields"}) as unknown as TypedDocumentString<WorkspaceLimitsFieldsFragment, unknown>;
 export const EstimateBackfillDocument = new TypedDocumentString(`
     query EstimateBackfill($input: BackfillInput!) {
   estimateBackfill(input: $input) {
@@ -3568,3 +3619,55 @@ export const ValidateTemplateDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<ValidateTemplateQuery, ValidateTemplateQueryVariables>;
+export const WorkspaceLimitsDocument = new TypedDocumentString(`
+    query WorkspaceLimits {
+  workspaceLimits {
+    ...WorkspaceLimitsFields
+  }
+}
+    fragment WorkspaceLimitsFields on WorkspaceLimits {
+  retention {
+    days
+    keepForever
+    source
+    settingDays
+    settingKeepForever
+    defaultDays
+    maxDays
+    cutoff
+  }
+  rateLimits {
+    ingestPerMinute
+    tryCodePerMinute
+    mutationsPerMinute
+    readsPerMinute
+  }
+  maxQueuedEvaluations
+}`) as unknown as TypedDocumentString<WorkspaceLimitsQuery, WorkspaceLimitsQueryVariables>;
+export const SetWorkspaceRetentionDocument = new TypedDocumentString(`
+    mutation SetWorkspaceRetention($input: SetWorkspaceRetentionInput!) {
+  setWorkspaceRetention(input: $input) {
+    limits {
+      ...WorkspaceLimitsFields
+    }
+  }
+}
+    fragment WorkspaceLimitsFields on WorkspaceLimits {
+  retention {
+    days
+    keepForever
+    source
+    settingDays
+    settingKeepForever
+    defaultDays
+    maxDays
+    cutoff
+  }
+  rateLimits {
+    ingestPerMinute
+    tryCodePerMinute
+    mutationsPerMinute
+    readsPerMinute
+  }
+  maxQueuedEvaluations
+}`) as unknown as TypedDocumentString<SetWorkspaceRetentionMutation, SetWorkspaceRetentionMutationVariables>;

@@ -8,7 +8,7 @@
  * and both report the queue gauges, which are read from Redis at scrape time.
  */
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
+import type { Redis } from "../../lib/redis.js";
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from "prom-client";
 import type { PoolStats, RunnerObserver } from "../../execution/index.js";
 import { queueRegistry, type QueueName } from "../../queues/registry.js";

@@ -1,0 +1,51 @@
+import type { PrismaClient } from "../../lib/prisma.js";
+
+/** What one batch deleted, in rows. */
+export interface BatchCounts {
+  spans: number;
+  runs: number;
+  scores: number;
+  history: number;
+}
+
+/**
+ * Deletes up to `batchSize` of a workspace's spans created before `cutoff`, oldest first, with
+ * their runs, scores and run history, in ONE short transaction (ids first, then each table by
+ * those ids through its index: `Score.spanId`, `RunHistory (spanId, …)`, `Run (spanId, evaluatorId)`,
+ * the span's primary key; owed rows and backfill membership go with the span by cascade).
+ * Explicit deletes keep the batch short whether or not foreign keys cascade.
+ *
+ * Not deleted: a span that still owes an evaluation (its job would find no span; it ages out
+ * once its run is in), and spans whose rows another sweep holds (`FOR UPDATE SKIP LOCKED`: two
+ * workers sweeping share the work instead of waiting).
+ */
+export async function deleteSpanBatch(prisma: PrismaClient, workspaceId: string, cutoff: Date, batchSize: number): Promise<BatchCounts> {
+  return prisma.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string }[]>`
+      SELECT s.id FROM "Span" s
+      WHERE s."workspaceId" = ${workspaceId}::uuid AND s."createdAt" < ${cutoff}
+        AND NOT EXISTS (SELECT 1 FROM "OwedEvaluation" o WHERE o."spanId" = s.id)
+      ORDER BY s."createdAt"
+      LIMIT ${batchSize}
+      FOR UPDATE OF s SKIP LOCKED`;
+    if (rows.length === 0) return { spans: 0, runs: 0, scores: 0, history: 0 };
+    const ids = rows.map((r) => r.id);
+    const scores = await tx.$executeRaw`DELETE FROM "Score" WHERE "spanId" = ANY(${ids}::uuid[])`;
+    const history = await tx.$executeRaw`DELETE FROM "RunHistory" WHERE "spanId" = ANY(${ids}::uuid[])`;
+    const runs = await tx.$executeRaw`DELETE FROM "Run" WHERE "spanId" = ANY(${ids}::uuid[])`;
+    const spans = await tx.$executeRaw`DELETE FROM "Span" WHERE id = ANY(${ids}::uuid[])`;
+    return { spans, runs, scores, history };
+  });
+}
+
+/**
+ * Deletes up to `batchSize` rows of a workspace's run history superseded before `cutoff` (history
+ * of spans that are still kept), oldest first, through `RunHistory (workspaceId, supersededAt)`.
+ * @returns the rows deleted.
+ */
+export async function deleteHistoryBatch(prisma: PrismaClient, workspaceId: string, cutoff: Date, batchSize: number): Promise<number> {
+  return prisma.$executeRaw`
+    DELETE FROM "RunHistory" WHERE id IN (
+      SELECT id FROM "RunHistory" WHERE "workspaceId" = ${workspaceId}::uuid AND "supersededAt" < ${cutoff}
+      ORDER BY "supersededAt" LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`;
+}
