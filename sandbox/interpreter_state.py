@@ -8,8 +8,10 @@ path: ``npm run bench -- sandbox``), so nothing is compared unless something say
 
 * **Read-only modules** (``make_read_only``): every module of ``oodle_eval``, the compat shims and
   the runner itself gets a ``ReadOnlyModule`` class (``module.__class__`` assignment), whose
-  ``__setattr__``/``__delattr__`` refuse with an AttributeError naming the module. No check per
-  item is needed for them. (The import system may still bind a submodule on its package.)
+  ``__setattr__``/``__delattr__`` refuse with an AttributeError naming the module, and the classes
+  each module defines get CPython's immutable-type flag (``Score.to_dict = ...`` raises TypeError;
+  it carried to the next item). No check per item is needed for them. (The import system may still
+  bind a submodule on its package.)
 * **Dicts** (``builtins.__dict__``, ``sys.modules``, ``sys.__dict__``, ``os.__dict__``,
   ``os.environ``'s data, ``sys.path_importer_cache``): CPython keeps a version tag in every dict
   (``ma_version_tag``, PEP 509) that changes on every change of the dict and on nothing else;
@@ -43,8 +45,8 @@ numpy per item is not an option); anything else added to ``sys.modules`` is remo
 Not reset in warm mode (one trust domain; strict mode forks a fresh child per item and resets all
 of it): attributes and contents of standard-library and package modules other than ``sys`` and
 ``os`` (``json.x = 1``, ``random``'s state, caches), objects mutated in place (a class attribute
-of ``Score``, a list held by a module), writes that go around ``__setattr__`` (a module's
-``__dict__`` or a function's ``__globals__``, the originals
+of ``Score`` changed in place, a method's ``__code__``, a list held by a module), writes that go
+around ``__setattr__`` (a module's ``__dict__``, a class's real dict, a function's ``__globals__``, the originals
 of wrapped setters dug out of their closures, and anything done through ``ctypes``.
 """
 
@@ -55,7 +57,6 @@ import _signal
 import builtins
 import gc
 import importlib.machinery
-import operator
 import os
 import resource
 import sys
@@ -104,51 +105,57 @@ _MODULE_TYPES = (types.ModuleType, ReadOnlyModule)
 MODULES = 2
 
 
-#: (class, snapshot of its attributes) for every class a read-only module defines, in the order
-#: the modules were made read-only: a warm runner puts each class's attributes back before every
-#: item (``InterpreterState``), since a module that refuses writes still holds classes that do not
-#: (``Score.to_dict = ...`` carried to the next item). Snapshots are taken when the module is made
-#: read-only, right after it was executed and before any user code has it.
-LIBRARY_CLASSES: list = []
+# Py_TPFLAGS_IMMUTABLETYPE (CPython 3.10+): type's own setattr refuses to set or delete an attribute
+# of a class with this flag ("cannot set 'to_dict' attribute of immutable type 'Score'"); it is not
+# inherited, so user code's subclasses stay ordinary classes.
+_IMMUTABLETYPE = 1 << 8
 
 
-def _own_classes(module: types.ModuleType) -> list:
-    """The classes defined by ``module`` itself (``__module__`` is its name), in its namespace."""
+def _flags_view():
+    """A function class -> a ctypes view of its ``tp_flags``, or None when they are not where
+    CPython 3.11 keeps them (offset 168 of PyTypeObject on 64-bit; checked against ``__flags__``)."""
+    if sys.implementation.name != "cpython" or sys.version_info[:2] != (3, 11) or sys.maxsize != 2**63 - 1:
+        return None
+    try:
+        import ctypes  # noqa: PLC0415 -- trusted runner code, before any item
+    except ImportError:
+        return None
+
+    class Probe:
+        pass
+
+    view = lambda cls: ctypes.c_ulong.from_address(id(cls) + 168)  # noqa: E731
+    if view(Probe).value != Probe.__flags__ or view(dict).value != dict.__flags__:
+        return None
+    return view
+
+
+_FLAGS_VIEW = _flags_view()
+
+
+def freeze_classes(module: types.ModuleType) -> int:
+    """Makes every class that ``module`` itself defines (``__module__`` is its name) immutable:
+    assigning or deleting one of its attributes (``Score.to_dict = ...``, ``type.__setattr__``)
+    raises TypeError, in warm and strict mode alike. Returns how many classes were frozen (0 off
+    CPython 3.11). Not covered: writes into the class's real dict (``gc.get_referents`` of its
+    mappingproxy) and objects changed in place (a method's ``__code__``): sandbox/README.md."""
+    if _FLAGS_VIEW is None:
+        return 0
     name = module.__dict__.get("__name__")
-    return [value for value in list(module.__dict__.values()) if isinstance(value, type) and value.__dict__.get("__module__") == name]
+    frozen = 0
+    for value in list(module.__dict__.values()):
+        if isinstance(value, type) and value.__dict__.get("__module__") == name and value.__flags__ & (1 << 9):  # heap types only
+            _FLAGS_VIEW(value).value |= _IMMUTABLETYPE
+            frozen += 1
+    return frozen
 
 
 def make_read_only(module: types.ModuleType) -> None:
-    """Gives a plain module the ReadOnlyModule class (nothing else changes: same dict, same identity)
-    and snapshots the classes it defines (LIBRARY_CLASSES)."""
+    """Gives a plain module the ReadOnlyModule class (nothing else changes: same dict, same
+    identity) and makes the classes it defines immutable (``freeze_classes``)."""
     if type(module) is types.ModuleType:
         module.__class__ = ReadOnlyModule
-        for cls in _own_classes(module):
-            LIBRARY_CLASSES.append((cls, dict(cls.__dict__)))
-
-
-def _class_dict(cls: type) -> dict:
-    """The real dict behind ``cls.__dict__`` (a mappingproxy): what its version tag belongs to."""
-    referents = gc.get_referents(cls.__dict__)
-    return referents[0] if len(referents) == 1 and type(referents[0]) is dict else {}
-
-
-def _restore_class(cls: type, snapshot: dict) -> bool:
-    """Puts ``cls``'s attributes back to ``snapshot`` through type's own setattr (which also clears
-    the method cache); False when one could not be put back (the runner then retires)."""
-    ok = True
-    for key in [k for k in cls.__dict__ if k not in snapshot]:
-        try:
-            type.__delattr__(cls, key)
-        except (AttributeError, TypeError):
-            ok = False
-    for key, value in snapshot.items():
-        if cls.__dict__.get(key, _MISSING) is not value:
-            try:
-                type.__setattr__(cls, key, value)
-            except (AttributeError, TypeError):
-                ok = False
-    return ok
+        freeze_classes(module)
 
 
 class _GuardingLoader:
@@ -346,15 +353,6 @@ class InterpreterState:
         #: item's own module around user code (see runner.py run_item).
         self.modules_view = self.watched[MODULES].view
         self.lists = ((sys.path, list(sys.path)), (sys.meta_path, list(sys.meta_path)), (sys.path_hooks, list(sys.path_hooks)))
-        # oodle_eval's classes: the version tag of each one's dict (their sum: tags only grow, so
-        # the sum moves when any of them changed); classes of modules imported later are added on
-        # the slow path (len(LIBRARY_CLASSES) moved).
-        self._view = view
-        self.class_views: list = []
-        self.class_entries: list = []  # this state's own copy of LIBRARY_CLASSES's entries
-        self.class_total = 0
-        self.classes_known = 0
-        self._watch_new_classes()
         self.scalars = self._scalars()
         self.handlers = {}
         for signum in _signal.valid_signals():
@@ -561,29 +559,6 @@ class InterpreterState:
             if d.get(path, _MISSING) is not finder:
                 d[path] = finder
 
-    # -- oodle_eval's classes -----------------------------------------------------------------------
-
-    def _watch_new_classes(self) -> None:
-        """Starts watching the classes made read-only since the last call (their snapshots were
-        taken then: a class first imported by the last item is put back to how it was executed)."""
-        registry = LIBRARY_CLASSES
-        while self.classes_known < len(registry):
-            cls, snapshot = registry[self.classes_known]
-            self.classes_known += 1
-            self.class_entries.append((cls, snapshot))
-            if dict(cls.__dict__) != snapshot and not _restore_class(cls, snapshot):
-                self.hooked[0] = True
-            if self._view is not None:
-                self.class_views.append(self._view(_class_dict(cls)))
-        self.class_total = sum(v.value for v in self.class_views)
-
-    def _restore_classes(self) -> None:
-        """Puts back every class of LIBRARY_CLASSES that differs from its snapshot."""
-        for cls, snapshot in self.class_entries:
-            if cls.__dict__ != snapshot and not _restore_class(cls, snapshot):
-                self.hooked[0] = True  # e.g. a key written into the real dict that type refuses
-        self._watch_new_classes()
-
     # -- before every item ----------------------------------------------------------------------
 
     def _put_back(self) -> None:
@@ -598,8 +573,6 @@ class InterpreterState:
         for live, snapshot in self.lists:
             if live != snapshot:
                 live[:] = snapshot
-        if not fast or self.classes_known != len(LIBRARY_CLASSES) or sum(v.value for v in self.class_views) != self.class_total:
-            self._restore_classes()
         self._callbacks.clear()
         if self.touched[0]:
             self.touched[0] = False
@@ -622,9 +595,6 @@ class InterpreterState:
         scalars, scalars0 = self._scalars, self.scalars
         (v0, v1, v2, v3, v4, v5, v6) = (w.view for w in self.watched)
         (path, path0), (meta, meta0), (hooks, hooks0) = self.lists
-        # oodle_eval's classes: one C-level sum over their tags (see _watch_new_classes).
-        class_views, registry, state = self.class_views, LIBRARY_CLASSES, self
-        value = operator.attrgetter("value")
 
         def restore() -> None:
             if (
@@ -632,7 +602,6 @@ class InterpreterState:
                 or v0.value != tags[0] or v1.value != tags[1] or v2.value != tags[2] or v3.value != tags[3]
                 or v4.value != tags[4] or v5.value != tags[5] or v6.value != tags[6]
                 or path != path0 or meta != meta0 or hooks != hooks0
-                or len(registry) != state.classes_known or sum(map(value, class_views)) != state.class_total
             ):
                 put_back()
 
