@@ -8,8 +8,10 @@ path: ``npm run bench -- sandbox``), so nothing is compared unless something say
 
 * **Read-only modules** (``make_read_only``): every module of ``oodle_eval``, the compat shims and
   the runner itself gets a ``ReadOnlyModule`` class (``module.__class__`` assignment), whose
-  ``__setattr__``/``__delattr__`` refuse with an AttributeError naming the module. No check per
-  item is needed for them. (The import system may still bind a submodule on its package.)
+  ``__setattr__``/``__delattr__`` refuse with an AttributeError naming the module, and the classes
+  each module defines get CPython's immutable-type flag (``Score.to_dict = ...`` raises TypeError;
+  it carried to the next item). No check per item is needed for them. (The import system may still
+  bind a submodule on its package.)
 * **Dicts** (``builtins.__dict__``, ``sys.modules``, ``sys.__dict__``, ``os.__dict__``,
   ``os.environ``'s data, ``sys.path_importer_cache``): CPython keeps a version tag in every dict
   (``ma_version_tag``, PEP 509) that changes on every change of the dict and on nothing else;
@@ -43,8 +45,8 @@ numpy per item is not an option); anything else added to ``sys.modules`` is remo
 Not reset in warm mode (one trust domain; strict mode forks a fresh child per item and resets all
 of it): attributes and contents of standard-library and package modules other than ``sys`` and
 ``os`` (``json.x = 1``, ``random``'s state, caches), objects mutated in place (a class attribute
-of ``Score``, a list held by a module), writes that go around ``__setattr__`` (a module's
-``__dict__`` or a function's ``__globals__``, the originals
+of ``Score`` changed in place, a method's ``__code__``, a list held by a module), writes that go
+around ``__setattr__`` (a module's ``__dict__``, a class's real dict, a function's ``__globals__``, the originals
 of wrapped setters dug out of their closures, and anything done through ``ctypes``.
 """
 
@@ -103,10 +105,57 @@ _MODULE_TYPES = (types.ModuleType, ReadOnlyModule)
 MODULES = 2
 
 
+# Py_TPFLAGS_IMMUTABLETYPE (CPython 3.10+): type's own setattr refuses to set or delete an attribute
+# of a class with this flag ("cannot set 'to_dict' attribute of immutable type 'Score'"); it is not
+# inherited, so user code's subclasses stay ordinary classes.
+_IMMUTABLETYPE = 1 << 8
+
+
+def _flags_view():
+    """A function class -> a ctypes view of its ``tp_flags``, or None when they are not where
+    CPython 3.11 keeps them (offset 168 of PyTypeObject on 64-bit; checked against ``__flags__``)."""
+    if sys.implementation.name != "cpython" or sys.version_info[:2] != (3, 11) or sys.maxsize != 2**63 - 1:
+        return None
+    try:
+        import ctypes  # noqa: PLC0415 -- trusted runner code, before any item
+    except ImportError:
+        return None
+
+    class Probe:
+        pass
+
+    view = lambda cls: ctypes.c_ulong.from_address(id(cls) + 168)  # noqa: E731
+    if view(Probe).value != Probe.__flags__ or view(dict).value != dict.__flags__:
+        return None
+    return view
+
+
+_FLAGS_VIEW = _flags_view()
+
+
+def freeze_classes(module: types.ModuleType) -> int:
+    """Makes every class that ``module`` itself defines (``__module__`` is its name) immutable:
+    assigning or deleting one of its attributes (``Score.to_dict = ...``, ``type.__setattr__``)
+    raises TypeError, in warm and strict mode alike. Returns how many classes were frozen (0 off
+    CPython 3.11). Not covered: writes into the class's real dict (``gc.get_referents`` of its
+    mappingproxy) and objects changed in place (a method's ``__code__``): sandbox/README.md."""
+    if _FLAGS_VIEW is None:
+        return 0
+    name = module.__dict__.get("__name__")
+    frozen = 0
+    for value in list(module.__dict__.values()):
+        if isinstance(value, type) and value.__dict__.get("__module__") == name and value.__flags__ & (1 << 9):  # heap types only
+            _FLAGS_VIEW(value).value |= _IMMUTABLETYPE
+            frozen += 1
+    return frozen
+
+
 def make_read_only(module: types.ModuleType) -> None:
-    """Gives a plain module the ReadOnlyModule class (nothing else changes: same dict, same identity)."""
+    """Gives a plain module the ReadOnlyModule class (nothing else changes: same dict, same
+    identity) and makes the classes it defines immutable (``freeze_classes``)."""
     if type(module) is types.ModuleType:
         module.__class__ = ReadOnlyModule
+        freeze_classes(module)
 
 
 class _GuardingLoader:

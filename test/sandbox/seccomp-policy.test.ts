@@ -72,6 +72,34 @@ const DENIED: [string, number[]][] = [
   ["fcntl F_SETPIPE_SZ", [72, 0, 1031, 1 << 20]],
   ["socket AF_INET", [41, 2, 1, 0]],
   ["clone CLONE_NEWUSER", [56, 0x10000000 | 17, 0, 0, 0, 0]],
+  // The page cache (a channel between workspaces): eviction and residency probes.
+  ["fadvise64 DONTNEED", [221, MINUS_ONE, 0, 0, 4]],
+  ["fadvise64 NOREUSE", [221, MINUS_ONE, 0, 0, 5]],
+  ["preadv2 RWF_NOWAIT", [327, MINUS_ONE, 0, 0, 0, 0, 8]],
+  ["preadv2 RWF_NOWAIT, upper half clear", [327, MINUS_ONE, 0, 0, 0, 0, 0x1_0000_0008]],
+  ["preadv2 RWF_DONTCACHE", [327, MINUS_ONE, 0, 0, 0, 0, 0x80]],
+  ["pwritev2 RWF_NOWAIT", [328, MINUS_ONE, 0, 0, 0, 0, 8]],
+  ["mincore", [27, 0, 4096, 0]],
+  ["cachestat (6.5)", [451, MINUS_ONE, 0, 0, 0]],
+  ["readahead", [187, MINUS_ONE, 0, 4096]],
+  ["getrusage (ru_inblock, ru_majflt)", [98, 0, 0]],
+  ["madvise PAGEOUT", [28, 0, 0, 21]],
+  ["madvise COLD", [28, 0, 0, 20]],
+  ["madvise MERGEABLE (KSM)", [28, 0, 0, 12]],
+  // Socket buffers (kernel memory outside RLIMIT_AS): refused whatever the value.
+  ["setsockopt SO_SNDBUF", [54, MINUS_ONE, 1, 7, 0, 4]],
+  ["setsockopt SO_RCVBUF", [54, MINUS_ONE, 1, 8, 0, 4]],
+  ["setsockopt SO_SNDBUFFORCE", [54, MINUS_ONE, 1, 32, 0, 4]],
+  ["setsockopt SO_RCVBUFFORCE", [54, MINUS_ONE, 1, 33, 0, 4]],
+  ["setsockopt SO_SNDBUF, level with upper bits", [54, MINUS_ONE, 0x1_0000_0001, 7, 0, 4]],
+  ["setsockopt at IPPROTO_TCP", [54, MINUS_ONE, 6, 1, 0, 4]],
+  // prctl: renaming or re-describing the process as the host sees it.
+  ["prctl PR_SET_NAME", [157, 15, 0, 0, 0, 0]],
+  ["prctl PR_SET_MM", [157, 35, 8, 0, 0, 0]],
+  ["prctl PR_SET_VMA", [157, 0x53564d41, 0, 0, 0, 0]],
+  ["prctl PR_SET_DUMPABLE", [157, 4, 0, 0, 0, 0]],
+  ["prctl PR_SET_PTRACER", [157, 0x59616d61, 1, 0, 0, 0]],
+  ["prctl PR_SET_MEMORY_MERGE", [157, 67, 1, 0, 0, 0]],
 ];
 // File locks (a channel between boxes through the host files they all bind): ENOLCK, even on a bad fd.
 const ENOLCK = 37;
@@ -97,6 +125,14 @@ const ALLOWED: [string, number[]][] = [
   ["fcntl F_GETFL on a bad fd -> EBADF", [72, MINUS_ONE, 3]],
   ["ioctl FIONREAD on a bad fd -> EBADF", [16, MINUS_ONE, 0x541b, 0]],
   ["socket AF_UNIX", [41, 1, 1, 0]],
+  ["fadvise64 SEQUENTIAL on a bad fd -> EBADF", [221, MINUS_ONE, 0, 0, 2]],
+  ["preadv2 without flags on a bad fd -> EBADF", [327, MINUS_ONE, 0, 0, 0, 0, 0]],
+  ["preadv2 RWF_HIPRI on a bad fd -> EBADF", [327, MINUS_ONE, 0, 0, 0, 0, 1]],
+  ["madvise DONTNEED (allocators)", [28, 0, 0, 4]],
+  ["madvise WILLNEED", [28, 0, 0, 3]],
+  ["setsockopt SO_REUSEADDR on a bad fd -> EBADF", [54, MINUS_ONE, 1, 2, 0, 4]],
+  ["prctl PR_GET_DUMPABLE", [157, 3, 0, 0, 0, 0]],
+  ["prctl PR_GET_NO_NEW_PRIVS", [157, 39, 0, 0, 0, 0]],
 ];
 
 let executor: Executor;
