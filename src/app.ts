@@ -22,7 +22,11 @@ import { createRunService, type RunService } from "./modules/runs/service.js";
 import { createSpanBatchProcessor, type SpanBatchProcessor } from "./modules/runs/span-batch.js";
 import { createSandboxService, type SandboxService } from "./modules/sandbox/service.js";
 import { createSpanService, type SpanService } from "./modules/spans/service.js";
-import { createTryCodeService, MAX_CONCURRENT_TRY_CODE, type TryCodeService } from "./modules/try-code/service.js";
+import { createTryCodeService, type TryCodeService } from "./modules/try-code/service.js";
+import { rateLimiter } from "./lib/rate-limits.js";
+import { budgetedInspector } from "./lib/source-inspection.js";
+import { inspectSource } from "./modules/templates/inspect-source.js";
+import { inspectLibrary } from "./modules/shared-libraries/inspect-library.js";
 import { redisConcurrencyGate } from "./modules/try-code/concurrency.js";
 import { createSharedLibraryService } from "./modules/shared-libraries/service.js";
 import { createTemplateService } from "./modules/templates/service.js";
@@ -134,8 +138,11 @@ export function createApp(
   const execution = (): Executor => (executor ??= createExecutor({ logger, observer: metrics.runnerObserver }));
   const scoreExporter = config.SCORE_EXPORT_OTLP_ENDPOINT ? createScoreExporter({ endpoint: config.SCORE_EXPORT_OTLP_ENDPOINT, prisma, logger }) : undefined;
   const evaluators = createEvaluatorService({ prisma, logger });
-  const templates = createTemplateService({ prisma, logger });
-  const sharedLibraries = createSharedLibraryService({ prisma, logger });
+  // Every source parsed for a workspace's request takes a point of its inspection budget (the worker's run preparation takes none).
+  const inspections = rateLimiter(redis, "inspection", config.RATE_LIMIT_INSPECTIONS_PER_MINUTE, config.QUEUE_PREFIX);
+  const budgetedSource = budgetedInspector(inspectSource, inspections);
+  const templates = createTemplateService({ prisma, logger, inspectSource: budgetedSource });
+  const sharedLibraries = createSharedLibraryService({ prisma, logger, inspectLibrary: budgetedInspector(inspectLibrary, inspections) });
   const runPreparer = createRunPreparer({ sharedLibraries });
   const enqueue = overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues });
   // An overridden enqueuer (tests) sees every pair; else evaluators outside every dependency are queued a job per ingest batch.
@@ -166,7 +173,10 @@ export function createApp(
       templates,
       spans,
       prisma,
-      concurrency: redisConcurrencyGate(redis, config.QUEUE_PREFIX, MAX_CONCURRENT_TRY_CODE, logger),
+      inspectSource: budgetedSource,
+      concurrency: redisConcurrencyGate(redis, config.QUEUE_PREFIX, config.TRY_CODE_CONCURRENCY_PER_WORKSPACE, logger),
+      concurrencyLimit: config.TRY_CODE_CONCURRENCY_PER_WORKSPACE,
+      waitMs: config.TRY_CODE_WAIT_MS,
     }),
     sandbox: createSandboxService(),
     datasets: createDatasetService({ prisma, logger }),

@@ -60,6 +60,16 @@ export const configSchema = z.object({
   /** Per-workspace mutations per minute, other than ingestSpans and tryCode (0: no limit). */
   RATE_LIMIT_MUTATIONS_PER_MINUTE: z.coerce.number().int().min(0).default(600),
   /**
+   * Per-workspace source inspections per minute (0: no limit): every source the API parses for a
+   * workspace's request takes one (validateTemplate, tryCode, template and library saves; 30
+   * aliases of validateTemplate take 30). Past it: LIMIT_EXCEEDED, HTTP 429, retryAfterSeconds.
+   */
+  RATE_LIMIT_INSPECTIONS_PER_MINUTE: z.coerce.number().int().min(0).default(120),
+  /** tryCode runs one workspace may have in flight at once (over every API process); default 1, at most 16. */
+  TRY_CODE_CONCURRENCY_PER_WORKSPACE: z.coerce.number().int("must be a whole number").min(1, "must be at least 1").max(16, "must be at most 16").default(1),
+  /** How long a tryCode call over TRY_CODE_CONCURRENCY_PER_WORKSPACE waits for a place before it is refused (ms; 0: refused at once). */
+  TRY_CODE_WAIT_MS: z.coerce.number().int("must be a whole number").min(0).max(30_000, "must be at most 30000").default(5_000),
+  /**
    * Per-workspace read points per minute (0: no limit): each query or subscription takes 1 point
    * per started 1,000 of its read cost (src/graphql/query-cost.ts), at least 1.
    */

@@ -1,7 +1,8 @@
 import { EnvelopArmorPlugin } from "@escape.tech/graphql-armor";
 import { GraphQLError, Kind, type DocumentNode, type ExecutionArgs, type FragmentDefinitionNode, type OperationDefinitionNode, type SelectionSetNode } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterRes, type RateLimiterRedis } from "rate-limiter-flexible";
+import { rateLimiter, type RateBudget } from "../lib/rate-limits.js";
 import { BadUserInputError, LimitExceededError, RateLimitedError } from "../lib/errors.js";
 import { toGraphQLError } from "./errors.js";
 import { unstorableValues } from "../lib/json-safety.js";
@@ -242,39 +243,7 @@ export interface RateLimits {
   readsPerMinute: number;
 }
 
-/**
- * The per-workspace budgets, each counted in Redis under its own key (`<prefix>:rate:<budget>`):
- * `ingest` is shared by `ingestSpans` and `POST /v1/traces`; `read` is taken by queries and
- * subscriptions only. A limiter of a service (another budget name) sits beside these with its own
- * key, made by the same {@link rateLimiter}.
- */
-export type RateBudget = "ingest" | "try-code" | "mutation" | "read";
-
-/**
- * A per-workspace limiter of `points` calls a minute for one budget, counted in Redis under
- * `<prefix>:rate:<budget>` (so every API process and every transport shares it); an in-memory
- * limiter stands in while Redis is down. @returns null when `points` is 0 (no limit).
- */
-export function rateLimiter(redis: Redis, budget: RateBudget, points: number, prefix: string): RateLimiterRedis | null {
-  return points > 0
-    ? new RateLimiterRedis({ storeClient: redis, keyPrefix: `${prefix}:rate:${budget}`, points, duration: 60, insuranceLimiter: new RateLimiterMemory({ points, duration: 60 }) })
-    : null;
-}
-
-/**
- * Takes `points` (default 1) of `workspaceId` from a limiter. @returns null when they fit, else
- * the seconds to wait before they fit (at least 1).
- */
-export async function takeRate(limiter: RateLimiterRedis | null, workspaceId: string, points = 1): Promise<number | null> {
-  if (!limiter) return null;
-  try {
-    await limiter.consume(workspaceId, points);
-    return null;
-  } catch (rejection) {
-    if (!(rejection instanceof RateLimiterRes)) throw rejection;
-    return Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
-  }
-}
+export { rateLimiter, takeRate, type RateBudget } from "../lib/rate-limits.js";
 
 /** The LIMIT_EXCEEDED answer (HTTP 429, `Retry-After`) of a spent budget. */
 function rateLimited(what: string, limiter: RateLimiterRedis, rejection: RateLimiterRes): GraphQLError {

@@ -3,6 +3,7 @@ import { evaluatorLimitsSchema } from "../../execution/index.js";
 import { ISOLATIONS, SPAN_KINDS } from "../../lib/closed-lists.js";
 import { notBlank, nameSchema, visibleText } from "../../lib/text-rules.js";
 import { typeError } from "../../lib/validation.js";
+import { ownKeysRecord } from "../../lib/own-keys-record.js";
 import { dependenciesInputSchema, evaluatorKindSchema } from "../dependencies/schemas.js";
 
 /** Shared input schemas of the evaluators feature (GraphQL, CLI and MCP use the same). */
@@ -28,16 +29,18 @@ export const spanNamePatternSchema = z
 /** Longest string value of an `attributeEquals` condition (a span attribute compared for equality). */
 export const MAX_ATTRIBUTE_VALUE_CHARS = 1_000;
 
-/** Span attributes that must be equal: flat key → string (at most 1,000 characters), finite number or boolean; at most 32. */
-export const attributeEqualsSchema = z
-  .record(
+/**
+ * Span attributes that must be equal: flat key → string (at most 1,000 characters), finite number
+ * or boolean; at most 32. Every key is an ordinary key (`__proto__`, `constructor` included:
+ * src/lib/own-keys-record.ts), as span attributes are.
+ */
+export const attributeEqualsSchema = ownKeysRecord(
     z.string().min(1, "attribute keys must not be empty").max(256, "attribute keys must be at most 256 characters").superRefine(notBlank).superRefine(visibleText),
     z.union([z.string().max(MAX_ATTRIBUTE_VALUE_CHARS, `must be at most ${MAX_ATTRIBUTE_VALUE_CHARS} characters`), z.number().finite("must be a finite number"), z.boolean()], {
       error: "must be a string, a number or a boolean",
     }),
     { error: "must be an object of attribute key to value" },
-  )
-  .refine((value) => Object.keys(value).length <= 32, "must have at most 32 attributes");
+  ).refine((value) => Object.keys(value).length <= 32, "must have at most 32 attributes");
 
 /** Span attributes holding a list that must contain a value (tags): flat key → string, number or boolean; at most 32. */
 export const attributeContainsSchema = attributeEqualsSchema;

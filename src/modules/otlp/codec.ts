@@ -112,10 +112,13 @@ export function decodeTraceRequest(body: Uint8Array, encoding: OtlpEncoding): Tr
   }
 }
 
-/** Encodes an ExportTraceServiceResponse; `partialSuccess` only when spans were rejected. */
+/**
+ * Encodes an ExportTraceServiceResponse; `partialSuccess` only when spans were rejected or there
+ * is a warning (rejectedSpans 0 with an errorMessage: the specification's form of a warning).
+ */
 export function encodeTraceResponse(encoding: OtlpEncoding, rejected: { count: number; message: string } | null): Uint8Array {
   const message = ExportTraceServiceResponse.create(
-    rejected && rejected.count > 0 ? { partialSuccess: { rejectedSpans: rejected.count, errorMessage: rejected.message } } : {},
+    rejected && (rejected.count > 0 || rejected.message) ? { partialSuccess: { rejectedSpans: rejected.count, errorMessage: rejected.message } } : {},
   );
   if (encoding === "protobuf") return ExportTraceServiceResponse.encode(message).finish();
   return Buffer.from(JSON.stringify(ExportTraceServiceResponse.toObject(message, { longs: String })));

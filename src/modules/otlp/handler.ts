@@ -3,14 +3,24 @@
  * go through the same `ingestSpans` as the GraphQL mutation (validation, idempotent storage,
  * matching, sampling, queueing, exactly-once runs), in the caller's workspace (the same bearer
  * key). Spans that cannot be stored are counted in `partialSuccess.rejectedSpans` and named in
- * `errorMessage` with every problem.
+ * `errorMessage` with every problem; so is a span whose trace and span id an earlier span of the
+ * same body already has (only the first is stored). Attributes that cannot be stored as sent (an
+ * empty key, a key repeated in one list) are named in `errorMessage` too, as warnings of a span
+ * that was stored; every other key (`__proto__`, `constructor`) is stored as an ordinary key.
+ *
+ * Rate: the same per-workspace ingest budget as `ingestSpans`, taken the same way: one token per
+ * started {@link MAX_SPANS_PER_BATCH} spans (an `ingestSpans` call takes one token and at most
+ * 1,000 spans), so 28,999 spans in one export take 29 tokens, as 29 calls of `ingestSpans` would.
+ * One token is taken before the body is read (a spent budget reads nothing); the rest once the
+ * spans are counted, before any is stored.
  *
  * Responses (OTLP clients retry 429, 502, 503 and 504 only):
  *  - 200 ExportTraceServiceResponse, in the request's encoding;
  *  - 400 google.rpc.Status for a body that cannot be decoded; 401 for a missing or unknown key;
  *  - 413 for a body over the cap, compressed or after decompression (not retryable);
  *  - 415 for another content type or content encoding; 405 for another method;
- *  - 429 with Retry-After past the workspace's ingest rate (the budget `ingestSpans` uses too);
+ *  - 429 with Retry-After past the workspace's ingest rate (the budget `ingestSpans` uses too),
+ *    nothing stored;
  *  - 503 with Retry-After when PostgreSQL or Redis does not answer (load shedding, outage).
  */
 import { promisify } from "node:util";
@@ -20,7 +30,8 @@ import { AppError, LimitExceededError, RateLimitedError, type InputIssue } from 
 import type { SpanService } from "../spans/service.js";
 import { MAX_SPANS_PER_BATCH } from "../spans/schemas.js";
 import type { Principal } from "../../lib/principal.js";
-import { CONTENT_TYPES, decodeTraceRequest, encodeStatus, encodeTraceResponse, encodingOf, OtlpDecodeError, RPC_CODES, type OtlpEncoding } from "./codec.js";
+import { CONTENT_TYPES, decodeTraceRequest, encodeStatus, encodeTraceResponse, encodingOf, OtlpDecodeError, RPC_CODES, type OtlpEncoding, type TraceRequest } from "./codec.js";
+import type { opentelemetry } from "./generated/otlp.js";
 import { mapSpan, positionPath, type SpanPosition } from "./mapping.js";
 import { hex } from "./values.js";
 
@@ -39,8 +50,8 @@ export interface OtlpDeps {
   healthy(): Promise<boolean>;
   logger: Logger;
   maxBodyBytes?: number;
-  /** Takes one ingest call of the workspace's rate: null when it fits, else seconds to wait. */
-  rateLimit?(workspaceId: string): Promise<number | null>;
+  /** Takes `points` (default 1) ingest tokens of the workspace's rate: null when they fit, else seconds to wait. */
+  rateLimit?(workspaceId: string, points?: number): Promise<number | null>;
   /** Called with the counts of each export (metrics). */
   onExport?(counts: { accepted: number; rejected: number }): void;
 }
@@ -95,6 +106,28 @@ function describe(position: SpanPosition, spanId: string, name: string, issues: 
   return `${positionPath(position)}${what ? ` (${what})` : ""}: ${problems}`;
 }
 
+/** The ingest tokens an export of `spans` spans takes: one per started 1,000, as many as the `ingestSpans` calls it is stored in (at least 1). */
+export function ingestTokensOf(spans: number): number {
+  return Math.max(1, Math.ceil(spans / MAX_SPANS_PER_BATCH));
+}
+
+/** One span of a decoded request with its position, resource spans and scope spans. */
+interface PlacedSpan {
+  position: SpanPosition;
+  span: opentelemetry.proto.trace.v1.ISpan;
+  rs: opentelemetry.proto.trace.v1.IResourceSpans;
+  ss: opentelemetry.proto.trace.v1.IScopeSpans;
+}
+
+/** The spans of a decoded request, in order, with their position. */
+function spansOf(request: TraceRequest): PlacedSpan[] {
+  const out: PlacedSpan[] = [];
+  (request.resourceSpans ?? []).forEach((rs, r) =>
+    (rs.scopeSpans ?? []).forEach((ss, s) => (ss.spans ?? []).forEach((span, i) => out.push({ position: { resource: r, scope: s, span: i }, span, rs, ss }))),
+  );
+  return out;
+}
+
 /** Creates the `/v1/traces` handler: a Fetch API request in, a response out. */
 export function createOtlpTraceHandler(deps: OtlpDeps) {
   const max = deps.maxBodyBytes ?? DEFAULT_OTLP_MAX_BODY_BYTES;
@@ -105,20 +138,36 @@ export function createOtlpTraceHandler(deps: OtlpDeps) {
   const error = (status: number, encoding: OtlpEncoding, code: number, message: string, headers: Record<string, string> = {}) =>
     reply(status, encoding, encodeStatus(encoding, code, message), headers);
 
-  /** Stores the decoded request's spans; returns how many were rejected and why. */
-  async function ingest(principal: Principal, request: ReturnType<typeof decodeTraceRequest>): Promise<{ count: number; message: string; accepted: number }> {
+  /**
+   * Stores the decoded request's spans; returns how many were rejected and why (with the
+   * warnings of stored spans: attributes that could not be kept as sent).
+   */
+  async function ingest(principal: Principal, spans: readonly PlacedSpan[]): Promise<{ count: number; message: string; accepted: number }> {
     const inputs: { position: SpanPosition; input: Record<string, unknown> }[] = [];
     const reasons: string[] = [];
-    (request.resourceSpans ?? []).forEach((rs, r) =>
-      (rs.scopeSpans ?? []).forEach((ss, s) =>
-        (ss.spans ?? []).forEach((span, i) => {
-          const position = { resource: r, scope: s, span: i };
-          const mapped = mapSpan(span, rs.resource, ss.scope, rs.schemaUrl ?? "", ss.schemaUrl ?? "");
-          if ("input" in mapped) inputs.push({ position, input: mapped.input });
-          else reasons.push(describe(position, hex(span.spanId), span.name ?? "", mapped.issues));
-        }),
-      ),
-    );
+    const warnings = new Set<string>();
+    const firstAt = new Map<string, SpanPosition>();
+    for (const { position, span, rs, ss } of spans) {
+      const mapped = mapSpan(span, rs.resource, ss.scope, rs.schemaUrl ?? "", ss.schemaUrl ?? "");
+      if (!("input" in mapped)) {
+        reasons.push(describe(position, hex(span.spanId), span.name ?? "", mapped.issues));
+        continue;
+      }
+      // Spans are stored once per trace and span id: a second one in the same body would be dropped unseen.
+      const key = `${String(mapped.input.traceId)}/${String(mapped.input.spanId)}`;
+      const first = firstAt.get(key);
+      if (first) {
+        reasons.push(describe(position, String(mapped.input.spanId), String(mapped.input.name ?? ""), [{ path: "spanId", message: `repeats the trace and span id of ${positionPath(first)} in this request; only the first is stored` }]));
+        continue;
+      }
+      firstAt.set(key, position);
+      for (const d of mapped.dropped) {
+        // Resource and scope attributes are shared by their spans: named once.
+        const where = d.path.startsWith("resource.") ? `resourceSpans[${position.resource}].${d.path}` : d.path.startsWith("scope.") ? `resourceSpans[${position.resource}].scopeSpans[${position.scope}].${d.path}` : `${positionPath(position)}.${d.path}`;
+        warnings.add(`${where}: attribute ${JSON.stringify(d.key)} not stored: ${d.reason}`);
+      }
+      inputs.push({ position, input: mapped.input });
+    }
     let accepted = 0;
     // ingestSpans takes at most 1,000 spans a call: a larger export is stored in several batches.
     for (let start = 0; start < inputs.length; start += MAX_SPANS_PER_BATCH) {
@@ -130,8 +179,8 @@ export function createOtlpTraceHandler(deps: OtlpDeps) {
         reasons.push(describe(position, String(input.spanId ?? ""), String(input.name ?? ""), issues));
       }
     }
-    const message = reasons.length ? `${reasons.length} span(s) rejected: ${reasons.join("; ")}` : "";
-    return { count: reasons.length, message, accepted };
+    const parts = [reasons.length ? `${reasons.length} span(s) rejected: ${reasons.join("; ")}` : "", warnings.size ? `${warnings.size} attribute(s) not stored as sent: ${[...warnings].join("; ")}` : ""];
+    return { count: reasons.length, message: parts.filter(Boolean).join(". "), accepted };
   }
 
   return async function handleTraces(request: Request): Promise<Response> {
@@ -147,8 +196,14 @@ export function createOtlpTraceHandler(deps: OtlpDeps) {
       if (wait) return error(429, encoding, RPC_CODES.RESOURCE_EXHAUSTED, `rate limit: this workspace's ingest calls per minute are used up; retry in ${wait} s`, { "retry-after": String(wait) });
       const raw = await readBody(request, max);
       const body = await decompress(raw, request.headers.get("content-encoding"), max);
-      const decoded = decodeTraceRequest(body, encoding);
-      const rejected = await ingest(principal, decoded);
+      const spans = spansOf(decodeTraceRequest(body, encoding));
+      // The tokens past the first (taken above), before anything is stored: one per started 1,000 spans.
+      const more = ingestTokensOf(spans.length) - 1;
+      const later = more > 0 ? await deps.rateLimit?.(principal.workspaceId, more) : null;
+      if (later) {
+        return error(429, encoding, RPC_CODES.RESOURCE_EXHAUSTED, `rate limit: ${spans.length} spans take ${more + 1} ingest tokens (one per started ${MAX_SPANS_PER_BATCH}, as ingestSpans calls), more than this workspace has left this minute; nothing was stored; retry in ${later} s or send smaller exports`, { "retry-after": String(later) });
+      }
+      const rejected = await ingest(principal, spans);
       deps.onExport?.({ accepted: rejected.accepted, rejected: rejected.count });
       return reply(200, encoding, encodeTraceResponse(encoding, rejected));
     } catch (caught) {

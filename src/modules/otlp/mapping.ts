@@ -19,7 +19,7 @@
  */
 import type { InputIssue } from "../../lib/errors.js";
 import type { opentelemetry } from "./generated/otlp.js";
-import { attributesToObject, hex, nanosToDate, type Int64 } from "./values.js";
+import { attributesToObject, hex, nanosToDate, type DroppedAttribute, type Int64 } from "./values.js";
 
 type OtlpSpan = opentelemetry.proto.trace.v1.ISpan;
 type Resource = opentelemetry.proto.resource.v1.IResource;
@@ -55,10 +55,18 @@ function validId(bytes: Uint8Array | null | undefined, length: number): boolean 
 }
 
 /**
- * Maps one span. Returns the ingestSpans input, or the issues that make it unstorable (ids of the
- * wrong length or all zero: OTLP calls them invalid); every other rule is ingestSpans' own.
+ * Maps one span. Returns the ingestSpans input with the attributes it could not keep as sent
+ * (`dropped`: empty or repeated keys, by path; every other key, `__proto__` included, is kept as
+ * an ordinary key), or the issues that make it unstorable (ids of the wrong length or all zero:
+ * OTLP calls them invalid); every other rule is ingestSpans' own.
  */
-export function mapSpan(span: OtlpSpan, resource: Resource | null | undefined, scope: Scope | null | undefined, resourceSchemaUrl = "", scopeSchemaUrl = ""): { input: Record<string, unknown> } | { issues: InputIssue[] } {
+export function mapSpan(
+  span: OtlpSpan,
+  resource: Resource | null | undefined,
+  scope: Scope | null | undefined,
+  resourceSchemaUrl = "",
+  scopeSchemaUrl = "",
+): { input: Record<string, unknown>; dropped: DroppedAttribute[] } | { issues: InputIssue[] } {
   const issues: InputIssue[] = [];
   if (!validId(span.traceId, 16)) issues.push({ path: "traceId", message: "must be 16 bytes (32 hex digits), not all zero" });
   if (!validId(span.spanId, 8)) issues.push({ path: "spanId", message: "must be 8 bytes (16 hex digits), not all zero" });
@@ -67,9 +75,10 @@ export function mapSpan(span: OtlpSpan, resource: Resource | null | undefined, s
   }
   if (issues.length) return { issues };
 
-  const attributes = attributesToObject(span.attributes);
-  const events = (span.events ?? []).map((event) => {
-    const eventAttributes = attributesToObject(event.attributes);
+  const dropped: DroppedAttribute[] = [];
+  const attributes = attributesToObject(span.attributes, dropped, "attributes");
+  const events = (span.events ?? []).map((event, e) => {
+    const eventAttributes = attributesToObject(event.attributes, dropped, `events[${e}].attributes`);
     const time = nanosToDate(event.timeUnixNano as Int64)?.toISOString() ?? null;
     for (const key of LIFTED_EVENT_ATTRIBUTES[event.name ?? ""] ?? []) {
       if (key in eventAttributes && !(key in attributes)) attributes[key] = eventAttributes[key];
@@ -81,13 +90,13 @@ export function mapSpan(span: OtlpSpan, resource: Resource | null | undefined, s
   const end = nanosToDate(span.endTimeUnixNano as Int64);
   const otel: Record<string, unknown> = {
     spanKind: SPAN_KINDS[span.kind ?? 0] ?? "unspecified",
-    resource: { attributes: attributesToObject(resource?.attributes), ...(resourceSchemaUrl ? { schemaUrl: resourceSchemaUrl } : {}) },
-    scope: { name: scope?.name ?? "", version: scope?.version ?? "", attributes: attributesToObject(scope?.attributes), ...(scopeSchemaUrl ? { schemaUrl: scopeSchemaUrl } : {}) },
+    resource: { attributes: attributesToObject(resource?.attributes, dropped, "resource.attributes"), ...(resourceSchemaUrl ? { schemaUrl: resourceSchemaUrl } : {}) },
+    scope: { name: scope?.name ?? "", version: scope?.version ?? "", attributes: attributesToObject(scope?.attributes, dropped, "scope.attributes"), ...(scopeSchemaUrl ? { schemaUrl: scopeSchemaUrl } : {}) },
   };
   if (span.traceState) otel.traceState = span.traceState;
   if (events.length) otel.events = events;
   if (span.links?.length) {
-    otel.links = span.links.map((link) => ({ traceId: hex(link.traceId), spanId: hex(link.spanId), attributes: attributesToObject(link.attributes), ...(link.droppedAttributesCount ? { droppedAttributesCount: link.droppedAttributesCount } : {}) }));
+    otel.links = span.links.map((link, l) => ({ traceId: hex(link.traceId), spanId: hex(link.spanId), attributes: attributesToObject(link.attributes, dropped, `links[${l}].attributes`), ...(link.droppedAttributesCount ? { droppedAttributesCount: link.droppedAttributesCount } : {}) }));
   }
   if (span.droppedAttributesCount) otel.droppedAttributesCount = span.droppedAttributesCount;
   if (span.droppedEventsCount) otel.droppedEventsCount = span.droppedEventsCount;
@@ -105,5 +114,6 @@ export function mapSpan(span: OtlpSpan, resource: Resource | null | undefined, s
       metadata: { otel },
       status: STATUS[span.status?.code ?? 0] ?? "unset",
     },
+    dropped,
   };
 }

@@ -9,7 +9,7 @@ export const OTLP_TRACES_PATH = "/v1/traces";
 
 /** Serves `POST /v1/traces` beside GraphQL (see handler.ts); outside GraphQL's auth, with its own. */
 export function otlpPlugin(app: App): Plugin {
-  // The same per-workspace ingest budget as the ingestSpans mutation (one Redis counter).
+  // The same per-workspace ingest budget as the ingestSpans mutation (one Redis counter): a token per started 1,000 spans.
   const ingestRate = rateLimiter(app.redis, "ingest", app.config.RATE_LIMIT_INGEST_PER_MINUTE, app.config.QUEUE_PREFIX);
   const handle = createOtlpTraceHandler({
     spans: app.services.spans,
@@ -20,7 +20,7 @@ export function otlpPlugin(app: App): Plugin {
     },
     logger: app.logger.child({ route: OTLP_TRACES_PATH }),
     maxBodyBytes: app.config.OTLP_MAX_BODY_BYTES,
-    rateLimit: (workspaceId) => takeRate(ingestRate, workspaceId),
+    rateLimit: (workspaceId, points) => takeRate(ingestRate, workspaceId, points),
   });
   return {
     async onRequest({ url, request, endResponse }) {

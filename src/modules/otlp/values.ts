@@ -35,23 +35,48 @@ export function hex(bytes: Uint8Array | null | undefined): string {
   return bytes && bytes.length ? Buffer.from(bytes).toString("hex") : "";
 }
 
-/** The JSON value an AnyValue carries: bytes as base64, int64 as number (or string past 2^53), kvlists as objects. */
-export function anyValueToJson(value: AnyValue | null | undefined): unknown {
+/**
+ * What {@link attributesToObject} could not keep as sent, each named by its path (`attributes`,
+ * `attributes.llm.meta` for a kvlist inside it) and why: an empty key (no JSON key to store it
+ * under) or a key repeated in one list (OTLP requires unique keys; the last value is kept).
+ */
+export interface DroppedAttribute {
+  path: string;
+  key: string;
+  reason: string;
+}
+
+/** The JSON value an AnyValue carries: bytes as base64, int64 as number (or string past 2^53), kvlists as objects (see {@link attributesToObject}). */
+export function anyValueToJson(value: AnyValue | null | undefined, dropped?: DroppedAttribute[], path = "value"): unknown {
   if (!value) return null;
   if (value.stringValue !== undefined && value.stringValue !== null) return value.stringValue;
   if (value.boolValue !== undefined && value.boolValue !== null) return value.boolValue;
   if (value.intValue !== undefined && value.intValue !== null) return int64ToJson(value.intValue as Int64);
   if (value.doubleValue !== undefined && value.doubleValue !== null) return Number.isFinite(value.doubleValue) ? value.doubleValue : String(value.doubleValue);
-  if (value.arrayValue) return (value.arrayValue.values ?? []).map(anyValueToJson);
-  if (value.kvlistValue) return attributesToObject(value.kvlistValue.values);
+  if (value.arrayValue) return (value.arrayValue.values ?? []).map((v, i) => anyValueToJson(v, dropped, `${path}[${i}]`));
+  if (value.kvlistValue) return attributesToObject(value.kvlistValue.values, dropped, path);
   if (value.bytesValue) return Buffer.from(value.bytesValue).toString("base64");
   return null;
 }
 
-/** A list of KeyValue as a flat object (a repeated key keeps its last value). */
-export function attributesToObject(list: readonly KeyValue[] | null | undefined): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const kv of list ?? []) if (kv.key) out[kv.key] = anyValueToJson(kv.value);
+/**
+ * A list of KeyValue as a flat object with a null prototype, so that every key is an ordinary own
+ * key (`__proto__`, `constructor` and `toString` included: on a plain object `out["__proto__"] = v`
+ * would set its prototype and lose the attribute). A repeated key keeps its last value and an
+ * empty key is left out; each such loss is pushed to `dropped` (reported in partialSuccess).
+ * @param path - where the list is, for `dropped` (`attributes`, `resource.attributes`).
+ */
+export function attributesToObject(list: readonly KeyValue[] | null | undefined, dropped?: DroppedAttribute[], path = "attributes"): Record<string, unknown> {
+  const out = Object.create(null) as Record<string, unknown>;
+  for (const kv of list ?? []) {
+    const key = kv.key ?? "";
+    if (key === "") {
+      dropped?.push({ path, key, reason: "an empty key (nothing to store it under)" });
+      continue;
+    }
+    if (Object.hasOwn(out, key)) dropped?.push({ path, key, reason: "repeated in one list (OTLP keys are unique); the last value was kept" });
+    out[key] = anyValueToJson(kv.value, dropped, `${path}.${key}`);
+  }
   return out;
 }
 

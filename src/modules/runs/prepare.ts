@@ -38,12 +38,12 @@ export function createRunPreparer(deps: { sharedLibraries: Pick<SharedLibrarySer
   const importsCache = new LRUCache<string, Promise<string[]>>({ max: 10_000 });
 
   /** The shared libraries the version's source imports directly. */
-  function directImports(version: RunnableVersion): Promise<string[]> {
+  function directImports(version: RunnableVersion, workspaceId?: string): Promise<string[]> {
     if (version.sharedImports && version.sharedImports.length > 0) return Promise.resolve(version.sharedImports);
     if (!/\bshared\b/.test(version.sourceCode)) return Promise.resolve([]);
     let found = importsCache.get(version.id);
     if (!found) {
-      found = inspector(version.sourceCode).then((r) => (r.ok ? r.sharedLibraries : []));
+      found = inspector(version.sourceCode, workspaceId).then((r) => (r.ok ? r.sharedLibraries : []));
       found.catch(() => importsCache.delete(version.id));
       importsCache.set(version.id, found);
     }
@@ -61,7 +61,7 @@ export function createRunPreparer(deps: { sharedLibraries: Pick<SharedLibrarySer
      *   (`runLimits`); absent or empty: the executor's defaults.
      */
     async prepare(workspaceId: string, version: RunnableVersion, imports?: string[], mode: ExecuteKey["mode"] = "warm", limits?: EvaluatorLimits): Promise<PreparedRun> {
-      const direct = imports ?? (await directImports(version));
+      const direct = imports ?? (await directImports(version, workspaceId));
       const pins = pinsOf(version.libraryPins);
       const resolved = direct.length ? await deps.sharedLibraries.resolveLibraries(workspaceId, direct, pins) : { libraries: {}, versions: {} };
       return {

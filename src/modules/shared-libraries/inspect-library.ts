@@ -4,11 +4,12 @@ import { inspectPython, type SourceError } from "../../lib/inspect-python.js";
 export type LibraryInspection = { ok: true; imports: string[] } | { ok: false; error: SourceError };
 
 /** Inspects a library source without running it (replaceable in tests). */
-export type LibraryInspector = (source: string) => Promise<LibraryInspection>;
+/** `workspaceId`: whose turn of the shared inspector it takes (src/lib/inspect-python.ts). */
+export type LibraryInspector = (source: string, workspaceId?: string) => Promise<LibraryInspection>;
 
 /**
  * Parses a library source with the sandbox's Python (`ast` only, never `exec`; see
  * {@link inspectPython}). @returns the shared libraries it imports, or the syntax error with its
  * line and column. @throws Error when the interpreter fails (a server fault).
  */
-export const inspectLibrary: LibraryInspector = (source) => inspectPython<LibraryInspection>(source, "library");
+export const inspectLibrary: LibraryInspector = (source, workspaceId) => inspectPython<LibraryInspection>(source, "library", workspaceId);

@@ -104,7 +104,7 @@ export function createSharedLibraryService(deps: { prisma: PrismaClient; logger:
       const source = (input as { sourceCode?: unknown } | null)?.sourceCode;
       let imports: string[] = [];
       if (typeof source === "string" && source.trim() !== "" && Buffer.byteLength(source, "utf8") <= MAX_LIBRARY_SOURCE_BYTES) {
-        const inspection = await inspector(source);
+        const inspection = await inspector(source, principal.workspaceId);
         if (!inspection.ok) {
           const { message, line, column } = inspection.error;
           issues.push({ path: "sourceCode", message: message + formatPosition(line, column) });

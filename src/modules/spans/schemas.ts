@@ -2,6 +2,7 @@ import { z } from "zod";
 import { toInputIssues } from "../../lib/errors.js";
 import { RUN_OUTCOMES, SPAN_KINDS, SPAN_STATUSES, type SpanKind } from "../../lib/closed-lists.js";
 import { unstorableValues } from "../../lib/json-safety.js";
+import { ownKeysRecord } from "../../lib/own-keys-record.js";
 import { EPOCH_RULE, epochToMillis } from "../../lib/epoch.js";
 import { exactNameSchema, notBlank, visibleText } from "../../lib/text-rules.js";
 import { resourceAttributesOf } from "./matching.js";
@@ -84,9 +85,12 @@ const json = z.unknown();
  */
 export const MAX_SPAN_ATTRIBUTES = 2_048;
 
-/** Flat span attributes, as OpenTelemetry sends them: key → JSON value; at most {@link MAX_SPAN_ATTRIBUTES} keys. */
-const attributes = z
-  .record(z.string().min(1, "attribute keys must not be empty").max(256, "attribute keys must be at most 256 characters"), json, {
+/**
+ * Flat span attributes, as OpenTelemetry sends them: key → JSON value; at most
+ * {@link MAX_SPAN_ATTRIBUTES} keys. Every key is kept as an ordinary key, `__proto__` and
+ * `constructor` included (src/lib/own-keys-record.ts), so rules can match them.
+ */
+const attributes = ownKeysRecord(z.string().min(1, "attribute keys must not be empty").max(256, "attribute keys must be at most 256 characters"), json, {
     error: "must be an object of attribute key to value",
   })
   .refine((value) => Object.keys(value).length <= MAX_SPAN_ATTRIBUTES, `must have at most ${MAX_SPAN_ATTRIBUTES} attributes`);
@@ -110,7 +114,7 @@ export const spanInputSchema = z
     output: json.optional(),
     attributes: attributes.optional(),
     resourceAttributes: attributes.optional(),
-    metadata: z.record(z.string(), json, { error: "must be an object" }).optional(),
+    metadata: ownKeysRecord(z.string(), json, { error: "must be an object" }).optional(),
     status: z.enum(SPAN_STATUSES, { error: `must be one of ${SPAN_STATUSES.join(", ")}` }).optional(),
   })
   .strict()

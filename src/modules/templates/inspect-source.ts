@@ -24,10 +24,11 @@ export type SourceInspection =
   | { ok: false; error: SourceError };
 
 /** Inspects a source without running it (replaceable in tests). */
-export type SourceInspector = (source: string) => Promise<SourceInspection>;
+/** `workspaceId`: whose turn of the shared inspector it takes (src/lib/inspect-python.ts). */
+export type SourceInspector = (source: string, workspaceId?: string) => Promise<SourceInspection>;
 
 /** Parses an evaluator's source with the sandbox's Python, `ast` only (see {@link inspectPython}). */
-export const inspectSource: SourceInspector = (source) => inspectPython<SourceInspection>(source, "template");
+export const inspectSource: SourceInspector = (source, workspaceId) => inspectPython<SourceInspection>(source, "template", workspaceId);
 
 /**
  * The code checks of a save: at most 256 KiB, not blank, parses, and defines an entry point of
@@ -37,13 +38,14 @@ export async function checkSource(
   source: string,
   inspector: SourceInspector = inspectSource,
   field = "sourceCode",
+  workspaceId?: string,
 ): Promise<{ inspection: Extract<SourceInspection, { ok: true }> | null; issues: InputIssue[] }> {
   const bytes = Buffer.byteLength(source, "utf8");
   if (bytes > MAX_SOURCE_BYTES) {
     return { inspection: null, issues: [{ path: field, message: `must be at most 256 KiB (${MAX_SOURCE_BYTES} bytes of UTF-8); got ${bytes} bytes` }] };
   }
   if (source.trim() === "") return { inspection: null, issues: [{ path: field, message: "must not be empty: define evaluate(ctx)" }] };
-  const inspection = await inspector(source);
+  const inspection = await inspector(source, workspaceId);
   if (!inspection.ok) {
     const { message, line, column } = inspection.error;
     return { inspection: null, issues: [{ path: field, message: message + formatPosition(line, column) }] };

@@ -42,10 +42,10 @@ export interface TemplateWithLatest {
  * Runs the code checks of a save when the input has code (even when other fields are invalid,
  * so every violation is reported at once); merges their issues into `issues`.
  */
-async function codeChecks(input: unknown, inspector: SourceInspector, issues: InputIssue[]) {
+async function codeChecks(input: unknown, inspector: SourceInspector, issues: InputIssue[], workspaceId?: string) {
   const source = (input as { sourceCode?: unknown } | null)?.sourceCode;
   if (typeof source !== "string") return null;
-  const checked = await checkSource(source, inspector);
+  const checked = await checkSource(source, inspector, "sourceCode", workspaceId);
   issues.push(...checked.issues);
   return checked.inspection;
 }
@@ -76,7 +76,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
    */
   async function createTemplate(principal: Principal, input: unknown): Promise<TemplateWithLatest> {
     const { data, specs, pins, issues } = parseTemplateInput(createTemplateInputSchema, input);
-    const inspection = await codeChecks(input, inspector, issues);
+    const inspection = await codeChecks(input, inspector, issues, principal.workspaceId);
     if (issues.length || !data || !inspection) throw new BadUserInputError(issues);
     const libraryPins = pins ?? {};
     const template = await withUniqueName("a template", data.name, () =>
@@ -148,7 +148,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
       const { specs, pins, issues } = parseTemplateInput(updateTemplateInputSchema, input);
       const source = (input as { sourceCode?: unknown } | null)?.sourceCode;
       if (source === undefined || source === null) issues.push({ path: "sourceCode", message: "is required: the code to check" });
-      const inspection = await codeChecks(input, inspector, issues);
+      const inspection = await codeChecks(input, inspector, issues, principal.workspaceId);
       if (inspection) issues.push(...(await validateImportsAndPins(prisma, principal.workspaceId, inspection.sharedLibraries, pins ?? {})));
       if (values !== undefined && values !== null) issues.push(...validateValues(specs ?? [], values, "values").issues);
       return {
@@ -165,7 +165,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
      */
     async updateTemplate(principal: Principal, templateId: string, input: unknown): Promise<TemplateWithLatest> {
       const { data, specs, pins, issues } = parseTemplateInput(updateTemplateInputSchema, input);
-      const inspection = await codeChecks(input, inspector, issues);
+      const inspection = await codeChecks(input, inspector, issues, principal.workspaceId);
       if (issues.length || !data) throw new BadUserInputError(issues);
       const template = await withUniqueName("a template", data.name, () =>
         prisma.$transaction(async (tx) => {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { runLimits, type Executor, type ItemError, type Score } from "../../execution/index.js";
-import { BadUserInputError, LimitExceededError, NotFoundError, type InputIssue } from "../../lib/errors.js";
+import { BadUserInputError, NotFoundError, RateLimitedError, type InputIssue } from "../../lib/errors.js";
 import { parseIssues } from "../../lib/validation.js";
 import { spanToDocument, type SampleDocument } from "../spans/document.js";
 import { MAX_SPAN_BYTES, normaliseSpan } from "../spans/schemas.js";
@@ -18,7 +18,7 @@ import { itemColumnsOf } from "../datasets/item-record.js";
 import { itemToDocument, type DocumentItem } from "../experiments/document.js";
 import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../../lib/principal.js";
-import { memoryConcurrencyGate, type ConcurrencyGate } from "./concurrency.js";
+import { memoryConcurrencyGate, type ConcurrencyGate, type Leave } from "./concurrency.js";
 import { libraryPinsSchema, MAX_DOCUMENT_BYTES, sampleDocumentSchema, tryCodeInputSchema, type TryCodeInput } from "./schemas.js";
 
 /** A score of a draft run as the evaluator returned it, with its number (a boolean as 1/0; null otherwise) as a stored score has. */
@@ -106,10 +106,14 @@ export function createTryCodeService(deps: {
   prisma?: PrismaClient;
   inspectSource?: SourceInspector;
   /**
-   * The cap on tryCode runs in flight per workspace ({@link MAX_CONCURRENT_TRY_CODE}); the app
+   * The cap on tryCode runs in flight per workspace ({@link DEFAULT_TRY_CODE_CONCURRENCY} unless configured); the app
    * gives the Redis one, shared by every API process. Default: this process's own count.
    */
   concurrency?: ConcurrencyGate;
+  /** The gate's limit, for messages (config TRY_CODE_CONCURRENCY_PER_WORKSPACE; default {@link DEFAULT_TRY_CODE_CONCURRENCY}). */
+  concurrencyLimit?: number;
+  /** How long a call over the limit waits for a place before it is refused (config TRY_CODE_WAIT_MS; default {@link DEFAULT_TRY_CODE_WAIT_MS}). */
+  waitMs?: number;
 }) {
   const inspector = deps.inspectSource ?? inspectSource;
 
@@ -130,7 +134,7 @@ export function createTryCodeService(deps: {
       issues.push(...specs.issues);
       const pins = given(input.libraryPins) ? parseIssues(libraryPinsSchema, input.libraryPins, "libraryPins") : { data: {}, issues: [] };
       issues.push(...pins.issues);
-      const checked = await checkSource(source, inspector);
+      const checked = await checkSource(source, inspector, "sourceCode", principal.workspaceId);
       issues.push(...checked.issues);
       if (!checked.inspection) return null;
       return {
@@ -204,12 +208,14 @@ export function createTryCodeService(deps: {
   }
 
   /** tryCode runs in flight per workspace (one workspace cannot fill the sandbox's slots with drafts). */
-  const gate = deps.concurrency ?? memoryConcurrencyGate(MAX_CONCURRENT_TRY_CODE);
+  const limit = deps.concurrencyLimit ?? DEFAULT_TRY_CODE_CONCURRENCY;
+  const gate = deps.concurrency ?? memoryConcurrencyGate(limit);
+  const waitMs = deps.waitMs ?? DEFAULT_TRY_CODE_WAIT_MS;
 
   /** The literal ctx.score calls of the code run (inspected once here for a starter or template). */
-  async function scoreCallsOf(subject: Subject): Promise<ScoreReadCall[]> {
+  async function scoreCallsOf(subject: Subject, workspaceId: string): Promise<ScoreReadCall[]> {
     if (subject.scoreCalls) return subject.scoreCalls;
-    const inspection = await inspector(subject.version.sourceCode);
+    const inspection = await inspector(subject.version.sourceCode, workspaceId);
     return inspection.ok ? ((inspection as { scoreReadCalls?: ScoreReadCall[] }).scoreReadCalls ?? []) : [];
   }
 
@@ -230,14 +236,17 @@ export function createTryCodeService(deps: {
      * Runs the code on the sample and returns its outcome, scores, output, error and duration.
      * @throws BadUserInputError listing every problem (which code, settings, values, sample; a
      *   syntax error with its line and column); NotFoundError for an unknown starter, template,
-     *   template version or span; LimitExceededError when the workspace already has
-     *   {@link MAX_CONCURRENT_TRY_CODE} runs in flight.
+     *   template version or span; RateLimitedError (LIMIT_EXCEEDED, HTTP 429, retryAfterSeconds)
+     *   when the workspace still has its limit of runs in flight after waiting `waitMs` for a place.
      */
     async tryCode(principal: Principal, raw: unknown): Promise<TryCodeResult> {
       const { data: input, issues } = parseIssues(tryCodeInputSchema, raw ?? {});
       if (!input) throw new BadUserInputError(issues);
-      const leave = await gate.enter(principal.workspaceId);
-      if (!leave) throw new LimitExceededError(`at most ${MAX_CONCURRENT_TRY_CODE} tryCode runs at once per workspace; retry when one has finished`);
+      const leave = await enterWaiting(gate, principal.workspaceId, waitMs);
+      if (!leave) {
+        const retry = Math.max(1, Math.ceil(waitMs / 1000));
+        throw new RateLimitedError(`at most ${limit} tryCode run(s) at once per workspace (TRY_CODE_CONCURRENCY_PER_WORKSPACE); none finished within ${waitMs} ms; retry in ${retry} s`, retry);
+      }
       try {
         return await tryCodeNow(principal, input);
       } finally {
@@ -255,7 +264,7 @@ export function createTryCodeService(deps: {
       issues.push(...values.issues);
       if (issues.length || !subject || !document) throw new BadUserInputError(issues);
       const params = resolveParams(subject.specs, values.values);
-      const calls = await scoreCallsOf(subject);
+      const calls = await scoreCallsOf(subject, principal.workspaceId);
       if (given(input.spanId) && calls.length) {
         (document as Record<string, unknown>).scores = await storedScores(principal.workspaceId, input.spanId!, calls);
       }
@@ -281,8 +290,22 @@ export function createTryCodeService(deps: {
   }
 }
 
-/** tryCode runs one workspace may have in flight at once (across every API process sharing one Redis). */
-export const MAX_CONCURRENT_TRY_CODE = 4;
+/** tryCode runs one workspace may have in flight at once by default (config TRY_CODE_CONCURRENCY_PER_WORKSPACE, at most 16). */
+export const DEFAULT_TRY_CODE_CONCURRENCY = 1;
+/** How long a call over the limit waits for a place by default (config TRY_CODE_WAIT_MS), in ms. */
+export const DEFAULT_TRY_CODE_WAIT_MS = 5_000;
+
+/** Enters the gate, trying again every 50 ms (doubling to 400 ms) until `waitMs` has passed. @returns null when no place came free in time. */
+export async function enterWaiting(gate: ConcurrencyGate, workspaceId: string, waitMs: number): Promise<Leave | null> {
+  const deadline = Date.now() + waitMs;
+  let pause = 50;
+  for (;;) {
+    const leave = await gate.enter(workspaceId);
+    if (leave || Date.now() >= deadline) return leave;
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, Math.max(0, deadline - Date.now()))));
+    pause = Math.min(pause * 2, 400);
+  }
+}
 
 /** The try_code service. */
 export type TryCodeService = ReturnType<typeof createTryCodeService>;
