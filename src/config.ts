@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { parseClusterNodes } from "./lib/redis.js";
 
+/** A comma-separated list of workspace ids (UUIDs), at least one. */
+const workspaceList = z
+  .string()
+  .transform((value) => value.split(",").map((id) => id.trim()).filter((id) => id !== ""))
+  .pipe(z.array(z.uuid({ error: "must be a comma-separated list of workspace ids (UUIDs)" })).min(1, "must name at least one workspace id"));
+
 /**
  * The service's configuration: one zod schema over the environment, parsed once at start.
  * Defaults are for local use on a machine of this project's kind; no secret has a default.
@@ -108,6 +114,15 @@ export const configSchema = z.object({
   /** Time one delivery attempt may take (ms). */
   ALERT_DELIVERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
   /**
+   * A worker pool of its own for some workspaces (sandbox/README.md § Known residuals: the host's
+   * page cache is shared by every box on a host): comma-separated workspace ids whose sandboxed
+   * jobs (live evaluations, experiment and backfill batches) this worker runs, and no other's.
+   * Unset: every workspace's but those of WORKER_EXCLUDE_WORKSPACES.
+   */
+  WORKER_WORKSPACES: workspaceList.optional(),
+  /** Comma-separated workspace ids whose sandboxed jobs this worker leaves to their own pool (see WORKER_WORKSPACES). */
+  WORKER_EXCLUDE_WORKSPACES: workspaceList.optional(),
+  /**
    * Days a workspace's spans (with their runs and scores) and run history are kept unless it sets
    * its own retention (src/modules/retention); 0: forever. At most RETENTION_MAX_DAYS when that is set.
    */
@@ -149,6 +164,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const parsed = configSchema.safeParse(present);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((i) => ({ variable: String(i.path[0]), message: i.message })));
+  }
+  if (parsed.data.WORKER_WORKSPACES && parsed.data.WORKER_EXCLUDE_WORKSPACES) {
+    throw new ConfigError([{ variable: "WORKER_WORKSPACES", message: "set either WORKER_WORKSPACES (a pool's workers) or WORKER_EXCLUDE_WORKSPACES (the other workers), not both" }]);
   }
   return parsed.data;
 }

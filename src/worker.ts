@@ -4,6 +4,7 @@ import type { App } from "./app.js";
 import { infrastructureBackoffMs, isInfrastructureError } from "./lib/infra-errors.js";
 import { createRedis } from "./lib/redis.js";
 import { queueRegistry, type JobPayload, type QueueName } from "./queues/registry.js";
+import { HAND_BACK_MS, serves, workspaceFilterOf, workspaceOfJob, type WorkspaceFilter } from "./queues/workspace-pools.js";
 
 /** A job processor: receives the validated payload (ids only) and the job. */
 type Processor<Q extends QueueName> = (payload: JobPayload<Q>, job: Job) => Promise<unknown>;
@@ -83,6 +84,11 @@ export interface WorkerOptions {
   reconcileIntervalMs?: number;
   /** The retention sweep's period (ms; 0: not run). Default: the config's RETENTION_INTERVAL_MS. */
   retentionIntervalMs?: number;
+  /**
+   * Whose sandboxed jobs this worker runs (src/queues/workspace-pools.ts); others are handed back.
+   * Default: the config's WORKER_WORKSPACES / WORKER_EXCLUDE_WORKSPACES (unset: every workspace's).
+   */
+  workspaces?: WorkspaceFilter;
 }
 
 /** The worker concurrency of a queue (jobs held at once by this process): its registry entry's, else 4. */
@@ -108,6 +114,7 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
   const connection = createRedis(app.config, "worker");
   connection.on("error", (err: Error) => app.logger.warn({ err: err.message }, "worker redis connection error"));
   const table = processors(app);
+  const filter = options.workspaces ?? workspaceFilterOf(app.config);
   // Job id → infrastructure retries so far (for the backoff); forgotten once the job gets through.
   const infraRetries = new Map<string, number>();
   const workers = names.flatMap((name) => Array.from({ length: fetchersOf(name) }, () => ({ name, share: Math.ceil(concurrencyOf(name) / fetchersOf(name)) }))).map(({ name, share }) => {
@@ -116,6 +123,14 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
       name,
       async (job, token) => {
         try {
+          if (filter && token && SANDBOXED.includes(name)) {
+            const workspaceId = await workspaceOfJob(app.prisma, name, job);
+            if (workspaceId !== undefined && !serves(filter, workspaceId)) {
+              // Another pool's job (WORKER_WORKSPACES): back to the queue for its own workers, no attempt used.
+              await job.moveToDelayed(Date.now() + HAND_BACK_MS, token);
+              throw new DelayedError();
+            }
+          }
           // Queue wait of first attempts only (a retry's wait includes its backoff), once per evaluation a job holds.
           if (job.attemptsMade === 0) for (let i = 0; i < evaluationsOf(job); i++) app.metrics.jobStarted(name, job.timestamp + (job.delay ?? 0));
           const status = await processor(queueRegistry[name].payload.parse(job.data) as JobPayload<QueueName>, job);
