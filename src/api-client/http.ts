@@ -23,6 +23,8 @@ export class ApiError extends Error {
     readonly issues: ApiIssue[] = [],
     readonly details: unknown[] = [],
     readonly status = 0,
+    /** Seconds to wait before sending the same request again (a rate limit or a full queue: HTTP 429 semantics); null when the error does not say. */
+    readonly retryAfterSeconds: number | null = null,
   ) {
     super(message);
     this.name = "ApiError";
@@ -65,7 +67,7 @@ export interface ApiClientOptions {
 
 interface GraphQLBody<T> {
   data?: T | null;
-  errors?: { message: string; extensions?: { code?: string; issues?: ApiIssue[]; details?: unknown[] } }[];
+  errors?: { message: string; extensions?: { code?: string; issues?: ApiIssue[]; details?: unknown[]; retryAfterSeconds?: number } }[];
 }
 
 /**
@@ -114,7 +116,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
     if (first) {
       const code = first.extensions?.code ?? (response.status === 401 ? "UNAUTHENTICATED" : "INTERNAL");
       const known = ["BAD_USER_INPUT", "NOT_FOUND", "CONFLICT", "UNAUTHENTICATED", "FORBIDDEN", "LIMIT_EXCEEDED", "GRAPHQL_VALIDATION_FAILED", "SERVICE_UNAVAILABLE"];
-      throw new ApiError(known.includes(code) ? code : "INTERNAL", first.message, first.extensions?.issues ?? [], first.extensions?.details ?? [], response.status);
+      const retry = first.extensions?.retryAfterSeconds;
+      throw new ApiError(known.includes(code) ? code : "INTERNAL", first.message, first.extensions?.issues ?? [], first.extensions?.details ?? [], response.status, typeof retry === "number" ? retry : null);
     }
     if (!body.data) throw new ApiError("INTERNAL", `the API answered HTTP ${response.status} with no data`, [], [], response.status);
     return body.data;

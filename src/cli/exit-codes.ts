@@ -19,6 +19,8 @@ export const EXIT = {
   auth: 5,
   evaluationFailed: 6,
   waitTimeout: 7,
+  /** LIMIT_EXCEEDED with a retry time (HTTP 429: a rate limit, a full queue, tryCode's concurrency): send the same command again after it. */
+  retryLater: 8,
 } as const;
 
 /** The help text listing the exit codes. */
@@ -30,7 +32,8 @@ export const EXIT_CODES_HELP = `Exit codes:
   4  conflict (HTTP 409; lists the evaluators that block the change)
   5  authentication (no, unknown or revoked API key)
   6  the evaluator ran but did not end ok (try, templates test)
-  7  WAIT_TIMEOUT: still running when --timeout ended the wait (experiments run, backfills create --wait); it goes on`;
+  7  WAIT_TIMEOUT: still running when --timeout ended the wait (experiments run, backfills create --wait); it goes on
+  8  LIMIT_EXCEEDED with a retry time (HTTP 429: rate limit, full queue, tryCode concurrency): the message says "retry in N s"`;
 
 /** The exit code of an API error code. */
 export function exitCodeOf(code: string): number {

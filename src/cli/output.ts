@@ -1,5 +1,5 @@
 import { ApiError } from "../api-client/http.js";
-import { exitCodeOf } from "./exit-codes.js";
+import { EXIT, exitCodeOf } from "./exit-codes.js";
 
 /** Where a command writes (replaceable in tests; the process streams by default). */
 export interface Output {
@@ -57,9 +57,11 @@ export function reportError(output: Output, error: unknown): number {
     output.err(output.json ? JSON.stringify({ error: { code: "INTERNAL", message } }) : `error: ${message}`);
     return exitCodeOf("INTERNAL");
   }
+  // A refusal that says when to retry (HTTP 429) is not bad input: exit 8, with the wait.
+  const exit = error.code === "LIMIT_EXCEEDED" && error.retryAfterSeconds !== null ? EXIT.retryLater : exitCodeOf(error.code);
   if (output.json) {
-    output.err(JSON.stringify({ error: { code: error.code, message: error.message, field: error.field ?? null, issues: error.issues, details: error.details } }, null, 2));
-    return exitCodeOf(error.code);
+    output.err(JSON.stringify({ error: { code: error.code, message: error.message, field: error.field ?? null, issues: error.issues, details: error.details, retryAfterSeconds: error.retryAfterSeconds } }, null, 2));
+    return exit;
   }
   const lines = [`error (${error.code}): ${error.issues.length ? "" : error.message}`.trimEnd()];
   for (const issue of error.issues) lines.push(`  ${issue.path || "(input)"}: ${issue.message}`);
@@ -67,6 +69,7 @@ export function reportError(output: Output, error: unknown): number {
     const d = detail as { evaluator?: string; reason?: string };
     lines.push(d.evaluator ? `  blocked by evaluator "${d.evaluator}"${d.reason ? `: ${d.reason}` : ""}` : `  ${JSON.stringify(detail)}`);
   }
+  if (error.retryAfterSeconds !== null && !/retry in \d+ s/.test(error.message)) lines.push(`  retry in ${error.retryAfterSeconds} s`);
   output.err(lines.join("\n"));
-  return exitCodeOf(error.code);
+  return exit;
 }

@@ -16,11 +16,12 @@ export function toolError(error: unknown): CallToolResult {
   const e = error instanceof ApiError ? error : new ApiError("INTERNAL", "an unexpected error occurred");
   const field = e.field ?? null;
   const issues = e.issues.map((i) => `${i.path}: ${i.message}`).join("; ");
-  const text = `${e.code}${field ? ` (${field})` : ""}: ${issues || e.message}`;
+  const retry = e.retryAfterSeconds !== null ? ` (retryAfterSeconds: ${e.retryAfterSeconds}; retry the call after that)` : "";
+  const text = `${e.code}${field ? ` (${field})` : ""}: ${issues || e.message}${retry}`;
   return {
     isError: true,
     content: [{ type: "text", text }],
-    structuredContent: { error: { code: e.code, message: e.message, field, issues: e.issues, details: e.details } },
+    structuredContent: { error: { code: e.code, message: e.message, field, issues: e.issues, details: e.details, retryAfterSeconds: e.retryAfterSeconds } },
   };
 }
 
