@@ -60,7 +60,7 @@ export function reportError(output: Output, error: unknown): number {
   // A refusal that says when to retry (HTTP 429) is not bad input: exit 8, with the wait.
   const exit = error.code === "LIMIT_EXCEEDED" && error.retryAfterSeconds !== null ? EXIT.retryLater : exitCodeOf(error.code);
   if (output.json) {
-    output.err(JSON.stringify({ error: { code: error.code, message: error.message, field: error.field ?? null, issues: error.issues, details: error.details, ...(error.retryAfterSeconds !== null ? { retryAfterSeconds: error.retryAfterSeconds } : {}) } }, null, 2));
+    output.err(JSON.stringify({ error: { code: error.code, message: error.message, field: error.field ?? null, issues: error.issues, details: error.details, retryAfterSeconds: error.retryAfterSeconds } }, null, 2));
     return exit;
   }
   const lines = [`error (${error.code}): ${error.issues.length ? "" : error.message}`.trimEnd()];

@@ -21,7 +21,7 @@ export function toolError(error: unknown): CallToolResult {
   return {
     isError: true,
     content: [{ type: "text", text }],
-    structuredContent: { error: { code: e.code, message: e.message, field, issues: e.issues, details: e.details, ...(e.retryAfterSeconds !== null ? { retryAfterSeconds: e.retryAfterSeconds } : {}) } },
+    structuredContent: { error: { code: e.code, message: e.message, field, issues: e.issues, details: e.details, retryAfterSeconds: e.retryAfterSeconds } },
   };
 }
 
