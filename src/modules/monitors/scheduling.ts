@@ -1,7 +1,7 @@
 import type { Monitor } from "../../generated/prisma/client.js";
 import type { Clock } from "../../lib/clock.js";
-import { isInfrastructureError } from "../../lib/infra-errors.js";
 import type { Logger } from "../../lib/logger.js";
+import { startPeriodic } from "../../lib/periodic.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { Queues } from "../../queues/queues.js";
 import { deliveryJobId } from "./delivery.js";
@@ -113,24 +113,7 @@ export function createMonitorScheduling(deps: { prisma: PrismaClient; queues: Qu
 
     /** Runs {@link reconcile} now and every `intervalMs` (one pass at a time); returns a stop function. */
     start(intervalMs: number): () => Promise<void> {
-      let running: Promise<unknown> | undefined;
-      let stopped = false;
-      const tick = () => {
-        if (running || stopped) return;
-        running = this.reconcile()
-          .catch((error: unknown) => logger[isInfrastructureError(error) ? "warn" : "error"]({ err: error instanceof Error ? error.message : String(error) }, "monitors reconciler pass failed; next pass later"))
-          .finally(() => (running = undefined));
-      };
-      const first = setTimeout(tick, 0);
-      const timer = setInterval(tick, intervalMs);
-      first.unref();
-      timer.unref();
-      return async () => {
-        stopped = true;
-        clearTimeout(first);
-        clearInterval(timer);
-        await running;
-      };
+      return startPeriodic({ pass: () => this.reconcile(), intervalMs, logger, failure: "monitors reconciler pass failed; next pass later", runNow: true });
     },
   };
 }

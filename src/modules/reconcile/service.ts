@@ -1,6 +1,6 @@
 import type { Logger } from "../../lib/logger.js";
+import { startPeriodic } from "../../lib/periodic.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { isInfrastructureError } from "../../lib/infra-errors.js";
 import type { Queues } from "../../queues/queues.js";
 import { evaluationJobId } from "../../queues/registry.js";
 import { batchJobs } from "../experiments/batch-plan.js";
@@ -154,26 +154,7 @@ export function createReconciler(deps: { prisma: PrismaClient; queues: Queues; e
      * unavailable dependency at warn level). @returns a function that stops it.
      */
     start(intervalMs: number): () => Promise<void> {
-      let running: Promise<unknown> | undefined;
-      let stopped = false;
-      const tick = () => {
-        if (running || stopped) return;
-        running = this.reconcile()
-          .catch((error: unknown) => {
-            const level = isInfrastructureError(error) ? "warn" : "error";
-            logger[level]({ err: error instanceof Error ? error.message : String(error) }, "reconciler pass failed; next pass later");
-          })
-          .finally(() => {
-            running = undefined;
-          });
-      };
-      const timer = setInterval(tick, intervalMs);
-      timer.unref();
-      return async () => {
-        stopped = true;
-        clearInterval(timer);
-        await running;
-      };
+      return startPeriodic({ pass: () => this.reconcile(), intervalMs, logger, failure: "reconciler pass failed; next pass later" });
     },
   };
 }

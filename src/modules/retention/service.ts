@@ -1,6 +1,6 @@
 import type { Clock } from "../../lib/clock.js";
-import { isInfrastructureError } from "../../lib/infra-errors.js";
 import type { Logger } from "../../lib/logger.js";
+import { startPeriodic } from "../../lib/periodic.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { Principal } from "../../lib/principal.js";
 import { effectiveRetention, parseRetentionInput, retentionCutoff, type EffectiveRetention, type RetentionInput, type RetentionSettings } from "./policy.js";
@@ -145,26 +145,7 @@ export function createRetentionService(deps: RetentionDeps) {
 
     /** Runs {@link sweep} every `intervalMs` (one pass at a time; errors logged). @returns a function that stops it. */
     start(intervalMs: number): () => Promise<void> {
-      let running: Promise<unknown> | undefined;
-      let stopped = false;
-      const tick = () => {
-        if (running || stopped) return;
-        running = this.sweep()
-          .catch((error: unknown) => {
-            const level = isInfrastructureError(error) ? "warn" : "error";
-            logger[level]({ err: error instanceof Error ? error.message : String(error) }, "retention sweep failed; next pass later");
-          })
-          .finally(() => {
-            running = undefined;
-          });
-      };
-      const timer = setInterval(tick, intervalMs);
-      timer.unref();
-      return async () => {
-        stopped = true;
-        clearInterval(timer);
-        await running;
-      };
+      return startPeriodic({ pass: () => this.sweep(), intervalMs, logger, failure: "retention sweep failed; next pass later" });
     },
   };
 }
