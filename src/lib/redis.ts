@@ -1,4 +1,5 @@
 import { Cluster, Redis as SingleRedis, type ClusterOptions, type RedisOptions } from "ioredis";
+import { HealingCluster } from "./healing-cluster.js";
 
 /**
  * A Redis connection: one server (`ioredis` Redis) or a Redis Cluster (`ioredis` Cluster). Both
@@ -56,6 +57,7 @@ function credentialsOf(url: string): Pick<RedisOptions, "username" | "password" 
  *   that enqueues work errors at once instead of hanging. On a cluster, a command that meets a
  *   failover (MOVED, CLUSTERDOWN, a dead master) is retried by ioredis while it re-reads the slots.
  * - "worker": BullMQ workers need `maxRetriesPerRequest: null` and reconnect forever.
+ * On a cluster both are a {@link HealingCluster}: one that a drained node pool cannot leave closed.
  */
 export function createRedis(settings: RedisSettings | string, role: "producer" | "worker"): Redis {
   if (typeof settings === "string") settings = { REDIS_URL: settings, QUEUE_PREFIX: "" };
@@ -73,7 +75,8 @@ export function createRedis(settings: RedisSettings | string, role: "producer" |
       slotsRefreshTimeout: 2_000,
       clusterRetryStrategy: (times) => Math.min(100 * times, 2_000),
     };
-    return new Cluster(settings.REDIS_CLUSTER_NODES!.map((n) => ({ host: n.host, port: n.port })), options);
+    // HealingCluster: ioredis can be left closed for good after a failover (see its TSDoc).
+    return new HealingCluster(settings.REDIS_CLUSTER_NODES!.map((n) => ({ host: n.host, port: n.port })), options);
   }
   return role === "producer"
     ? new SingleRedis(settings.REDIS_URL, { ...node, enableOfflineQueue: false, lazyConnect: false })

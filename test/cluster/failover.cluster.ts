@@ -9,6 +9,7 @@ import { redisConcurrencyGate } from "../../src/modules/try-code/concurrency.js"
 import { startWorkers, type Workers } from "../../src/worker.js";
 import { TEST_DATABASE_URL } from "../env.js";
 import { graphqlClient } from "../helpers.js";
+import { HealingCluster } from "../../src/lib/healing-cluster.js";
 import { OwnRedisCluster } from "./own-cluster.js";
 
 // `npm run test:cluster`: the service on a real Redis Cluster (three masters, three replicas, on
@@ -133,6 +134,30 @@ describe("Redis Cluster", () => {
     expect(await gate.enter(principal.workspaceId)).toBeNull();
     await leave!();
     expect(await app.redis.zcard(`${prefix}:try-code:running:${principal.workspaceId}`)).toBe(0);
+  });
+
+  it("reconnects a cluster that a node pool drained during connect() left closed (what wedged a worker after a failover)", async () => {
+    // The race BullMQ's blocking-connection recovery meets: disconnect(false), connect(), and the
+    // old pool's last node ends (the pool emits "drain") while connect() resolves its startup nodes.
+    // ioredis then aborts that connect() and nothing reconnects. The plain Cluster is the control
+    // (it shows the reproduction is real); the HealingCluster the service uses answers again.
+    const nodes = cluster.seeds.split(",").map((seed) => ({ host: "127.0.0.1", port: Number(seed.split(":")[1]) }));
+    const outcome: Record<string, { status: string; answer: string; ended: boolean }> = {};
+    for (const Kind of [Cluster, HealingCluster]) {
+      const client = new Kind(nodes, { redisOptions: { maxRetriesPerRequest: null }, clusterRetryStrategy: (times: number) => Math.min(100 * times, 2_000) });
+      await client.ping();
+      client.disconnect(false);
+      client.connect().catch(() => undefined);
+      (client as unknown as { connectionPool: { emit(event: string): void } }).connectionPool.emit("drain");
+      await sleep(3_000);
+      const answer = await Promise.race([client.ping(), sleep(3_000).then(() => "no answer")]);
+      const status = client.status;
+      // And a disconnect() ends (BullMQ's Worker.close() waits for "end"; it hung on the wedged one).
+      const ended = new Promise<boolean>((resolve) => client.once("end", () => resolve(true)));
+      client.disconnect();
+      outcome[Kind.name] = { status, answer, ended: await Promise.race([ended, sleep(3_000).then(() => false)]) };
+    }
+    expect(outcome).toEqual({ Cluster: { status: "close", answer: "no answer", ended: false }, HealingCluster: { status: "ready", answer: "PONG", ended: true } });
   });
 
   it("loses no run when the master of the queues' slot is killed and its replica takes over", async () => {
