@@ -10,6 +10,13 @@ export interface FairQueueOptions {
    * when it is larger than this by itself.
    */
   maxBytesInFlight: number;
+  /**
+   * Tasks of at most this many bytes do not count toward `maxBytesInFlight` and start in any free
+   * slot, even ahead of a large task that waits for room (default 0: none). So a workspace's
+   * one-liner does not wait behind another's 256 KiB source; memory stays bounded by
+   * `maxBytesInFlight + concurrency × smallTaskBytes`.
+   */
+  smallTaskBytes?: number;
   /** Tasks one owner may have waiting (not yet started); past it, its next task is refused. */
   maxQueuedPerOwner: number;
   /** Tasks waiting over every owner; past it, any owner's next task is refused. */
@@ -61,23 +68,27 @@ export function createFairQueue(options: FairQueueOptions, observer: FairQueueOb
   let queued = 0;
   let meanMs = 250; // a first guess until tasks have been timed
   let timed = 0;
+  const isSmall = (bytes: number) => bytes <= (options.smallTaskBytes ?? 0);
 
   /** The next owner in turn: the first of the map (served owners go to its end). */
   function pump(): void {
     while (running < options.concurrency && queues.size > 0) {
-      const owner = order[0]!;
+      const fits = (w: Waiting) => isSmall(w.bytes) || running === 0 || bytesInFlight + w.bytes <= options.maxBytesInFlight;
+      // The owner in turn; when its task waits for room, the first owner after it whose next task is small.
+      const turn = fits(queues.get(order[0]!)![0]!) ? 0 : order.findIndex((o) => isSmall(queues.get(o)![0]!.bytes));
+      if (turn < 0) return; // the large task in turn waits for room
+      const owner = order[turn]!;
       const list = queues.get(owner)!;
       const head = list[0]!;
-      if (running > 0 && bytesInFlight + head.bytes > options.maxBytesInFlight) return; // waits its turn for room
       list.shift();
       queued -= 1;
-      order.shift();
+      order.splice(turn, 1);
       if (list.length) order.push(owner); // to the back of the round
       else queues.delete(owner);
       served.add(owner);
       runningBy.set(owner, (runningBy.get(owner) ?? 0) + 1);
       running += 1;
-      bytesInFlight += head.bytes;
+      if (!isSmall(head.bytes)) bytesInFlight += head.bytes;
       observer.started?.(owner, head.label);
       head.start();
     }
@@ -108,7 +119,7 @@ export function createFairQueue(options: FairQueueOptions, observer: FairQueueOb
               timed += 1;
               meanMs += (ms - meanMs) / Math.min(timed, 20); // the mean of the last ~20
               running -= 1;
-              bytesInFlight -= bytes;
+              if (!isSmall(bytes)) bytesInFlight -= bytes;
               const left = (runningBy.get(owner) ?? 1) - 1;
               if (left > 0) runningBy.set(owner, left);
               else {

@@ -17,6 +17,11 @@ export const MAX_CONCURRENT_INSPECTIONS = 2;
  * never parse side by side; small ones still run {@link MAX_CONCURRENT_INSPECTIONS} at a time.
  */
 export const MAX_INSPECTION_BYTES_IN_FLIGHT = 256 * 1024;
+/**
+ * Sources of at most this size (bytes) parse in any free slot, beside a large one: a one-liner
+ * never waits for another workspace's 256 KiB source (memory: 256 KiB + 2 × 16 KiB of source).
+ */
+export const SMALL_INSPECTION_BYTES = 16 * 1024;
 /** Inspections one workspace may have waiting; more are refused (LIMIT_EXCEEDED with a retry time). */
 export const MAX_QUEUED_INSPECTIONS_PER_WORKSPACE = 16;
 /** Inspections waiting over every workspace; more are refused. */
@@ -33,6 +38,7 @@ export const SERVICE_OWNER = "(service)";
 export const inspectionQueue: FairQueue = createFairQueue({
   concurrency: MAX_CONCURRENT_INSPECTIONS,
   maxBytesInFlight: MAX_INSPECTION_BYTES_IN_FLIGHT,
+  smallTaskBytes: SMALL_INSPECTION_BYTES,
   maxQueuedPerOwner: MAX_QUEUED_INSPECTIONS_PER_WORKSPACE,
   maxQueued: MAX_QUEUED_INSPECTIONS,
   what: "source inspections (validateTemplate, tryCode, template and library saves)",

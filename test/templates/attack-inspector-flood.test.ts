@@ -66,6 +66,27 @@ describe("attack: one workspace floods the shared source inspector (issue 26, fi
     expect(MAX_INSPECTION_BYTES_IN_FLIGHT).toBe(256 * 1024);
   });
 
+  it("starts another owner's small source beside a large one while the flooder's next large source waits for room", async () => {
+    const started: string[] = [];
+    const queue = createFairQueue({ concurrency: 2, maxBytesInFlight: 100, smallTaskBytes: 10, maxQueuedPerOwner: 10, maxQueued: 10, what: "jobs" }, { started: (owner, label) => started.push(`${owner}:${label}`) });
+    const gates = [deferred(), deferred(), deferred()];
+    const big0 = queue.run("flooder", 100, () => gates[0]!.promise, "big0");
+    const big1 = queue.run("flooder", 100, () => gates[1]!.promise, "big1");
+    const small = queue.run("victim", 5, () => gates[2]!.promise, "oneLiner");
+    // Without the small lane the victim would wait for big0 (the flooder's big1 is in turn and does not fit).
+    expect(started).toEqual(["flooder:big0", "victim:oneLiner"]);
+    expect(queue.stats().bytesInFlight).toBe(100); // the small one does not count
+    gates[2]!.release();
+    await small;
+    expect(started).toEqual(["flooder:big0", "victim:oneLiner"]); // big1 still waits for room, never beside big0
+    gates[0]!.release();
+    await big0;
+    await new Promise((r) => setImmediate(r));
+    expect(started).toEqual(["flooder:big0", "victim:oneLiner", "flooder:big1"]);
+    gates[1]!.release();
+    await big1;
+  });
+
   it("on the real inspector: a workspace past its queue bound is refused, the other workspace's one-liner parses", async () => {
     const flooder = `flood-${randomUUID()}`;
     const big = "x = 1\n".repeat(40_000);
