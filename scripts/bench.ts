@@ -8,6 +8,7 @@ const SECTIONS: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   live: () => import("./bench/live.js"),
   experiments: () => import("./bench/experiments.js"),
   monitors: () => import("./bench/monitors.js"),
+  retention: () => import("./bench/retention.js"),
 };
 
 const name = process.argv[2];
