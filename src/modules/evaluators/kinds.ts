@@ -13,18 +13,16 @@ export interface KindTraits {
   readonly runsInSandbox: boolean;
   /** Whether its scores are posted from outside (submitScores): dependants wait for them with the longer barrier delay. */
   readonly canBePosted: boolean;
-  /** Whether its matches count toward the workspace's sandbox caps (queued jobs and owed evaluations). */
-  readonly countsTowardCaps: boolean;
 }
 
 /** The traits of each evaluator kind. */
 export const KIND_TRAITS: Readonly<Record<EvaluatorKind, KindTraits>> = {
-  code: { needsTemplate: true, runsInSandbox: true, canBePosted: false, countsTowardCaps: true },
-  external: { needsTemplate: false, runsInSandbox: false, canBePosted: true, countsTowardCaps: false },
+  code: { needsTemplate: true, runsInSandbox: true, canBePosted: false },
+  external: { needsTemplate: false, runsInSandbox: false, canBePosted: true },
 };
 
 /** The traits of a kind no evaluator has (a value outside {@link EVALUATOR_KINDS}): none of them. */
-const NO_TRAITS: KindTraits = { needsTemplate: false, runsInSandbox: false, canBePosted: false, countsTowardCaps: false };
+const NO_TRAITS: KindTraits = { needsTemplate: false, runsInSandbox: false, canBePosted: false };
 
 /**
  * The traits of an evaluator kind as stored (a string column checked by the database).
