@@ -11,7 +11,8 @@ import {
   samplingRateSchema,
   spanKindSchema,
 } from "../../modules/evaluators/schemas.js";
-import { dependenciesInputSchema, evaluatorKindSchema } from "../../modules/dependencies/schemas.js";
+import { dependenciesInputSchema } from "../../modules/dependencies/schemas.js";
+import { evaluatorKindSchema } from "../../modules/evaluators/kinds.js";
 import { sourceCodeSchema, templateDescriptionSchema, templateNameSchema } from "../../modules/templates/schemas.js";
 import type { Operations } from "../../api-client/operations.js";
 import { badArguments, toolResult } from "../results.js";

@@ -25,6 +25,7 @@ import {
 } from "./schemas.js";
 import { backfillOutcomeCounts, backfillProgress, backfillScoreSummaries, type BackfillOutcomeCount, type BackfillProgress, type BackfillScoreSummary } from "./summary.js";
 import { ruleMatches, selectSpans, type SelectedSpan } from "./selection.js";
+import { kindTraits } from "../evaluators/kinds.js";
 
 export type { Backfill } from "../../generated/prisma/client.js";
 export type { BackfillOutcomeCount, BackfillProgress, BackfillScoreSummary } from "./summary.js";
@@ -150,7 +151,7 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
         });
         frontier = [];
         for (const edge of edges) {
-          if (edge.dependsOn.kind === "external") continue; // its scores are posted: read as they are
+          if (kindTraits(edge.dependsOn.kind).canBePosted) continue; // its scores are posted: read as they are
           const known = byId.get(edge.dependsOnId);
           if (known) {
             if (!known.readBy.includes(edge.evaluator.name)) known.readBy.push(edge.evaluator.name);

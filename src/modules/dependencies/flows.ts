@@ -3,6 +3,7 @@ import type { FlowSpec, Queues } from "../../queues/queues.js";
 import { barrierJobId, evaluationJobId } from "../../queues/registry.js";
 import type { EnqueuedEvaluator, EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
 import type { DependencyMap } from "./graph.js";
+import { kindTraits } from "../evaluators/kinds.js";
 
 /**
  * Ordering evaluations on a span with BullMQ job dependencies (no polling).
@@ -62,7 +63,7 @@ export function planSpanJobs(args: {
         queue: "evaluation-barrier" as const,
         payload: { spanId, evaluatorId, dependsOnId },
         jobId: barrierJobId(spanId, evaluatorId, dependsOnId, tag),
-        delay: args.kinds.get(dependsOnId) === "external" ? BARRIER_DELAY_MS.external : BARRIER_DELAY_MS.code,
+        delay: kindTraits(args.kinds.get(dependsOnId) ?? "").canBePosted ? BARRIER_DELAY_MS.external : BARRIER_DELAY_MS.code,
       })),
     });
   }
@@ -96,7 +97,7 @@ export function dependencyEnqueuer(deps: { prisma: PrismaClient; queues: Queues 
     const done = await finishedPairs(prisma, pairs, dependents, dependsOn);
     const all: SpanJobs = { plain: [], flows: [] };
     for (const [spanId, matched] of bySpan) {
-      const run = matched.filter((id) => kinds.get(id) === "code" && !done.has(`${spanId}/${id}`));
+      const run = matched.filter((id) => kindTraits(kinds.get(id) ?? "").runsInSandbox && !done.has(`${spanId}/${id}`));
       const waitFor = new Set(matched.filter((id) => !done.has(`${spanId}/${id}`)));
       const jobs = planSpanJobs({ workspaceId, spanId, run, waitFor, dependsOn, kinds });
       all.plain.push(...jobs.plain);

@@ -8,6 +8,7 @@ import { barrierJobId } from "../../queues/registry.js";
 import { downstreamOf } from "./graph.js";
 import { declaredDependencies, isCurrent, spanInputs, spansInputs } from "./input-runs.js";
 import { toDependencyMap, workspaceEdges } from "./store.js";
+import { SANDBOX_KINDS } from "../evaluators/kinds.js";
 
 /** What releasing and re-running need. */
 export interface ReleaseDeps {
@@ -72,7 +73,7 @@ export async function rerunAfterPost(deps: ReleaseDeps, args: { workspaceId: str
   if (downstream.length) {
     const span = await prisma.span.findUniqueOrThrow({ where: { id: spanId } });
     const [evaluators, runs] = await Promise.all([
-      prisma.evaluator.findMany({ where: { id: { in: downstream }, kind: "code", archivedAt: null } }),
+      prisma.evaluator.findMany({ where: { id: { in: downstream }, kind: { in: [...SANDBOX_KINDS] }, archivedAt: null } }),
       prisma.run.findMany({ where: { spanId, evaluatorId: { in: downstream } }, select: { evaluatorId: true } }),
     ]);
     const withRun = new Set(runs.map((r) => r.evaluatorId));

@@ -1,14 +1,11 @@
 import { z } from "zod";
 import { nestingDepth, RESULT_BOUNDS } from "../../execution/result-validation.js";
-import { EVALUATOR_KINDS, SCORE_DATA_TYPES } from "../../lib/closed-lists.js";
+import { SCORE_DATA_TYPES } from "../../lib/closed-lists.js";
 import { exactNameSchema, nameSchema } from "../../lib/text-rules.js";
 import { typeError } from "../../lib/validation.js";
 
 /** Most dependencies of one evaluator. */
 export const MAX_DEPENDENCIES = 20;
-
-/** The two kinds of evaluator (declared in src/lib/closed-lists.ts). */
-export { EVALUATOR_KINDS, type EvaluatorKind } from "../../lib/closed-lists.js";
 
 /** A gate of a dependency input: the dependency's score that must pass, and the NUMERIC threshold. */
 export const gateInputSchema = z.object({
@@ -29,9 +26,6 @@ export const dependenciesInputSchema = z
 
 /** A dependency as given. */
 export type DependencyInput = z.infer<typeof dependencyInputSchema>;
-
-/** The kind of a new evaluator. */
-export const evaluatorKindSchema = z.enum(EVALUATOR_KINDS, { error: `must be one of ${EVALUATOR_KINDS.join(", ")}` });
 
 /** One score posted for an external evaluator (docs/scores.md § Score). */
 export const postedScoreSchema = z

@@ -6,6 +6,7 @@ import type { ReleaseDeps } from "./release.js";
 import { postedScoresSchema } from "./schemas.js";
 import { insertPostedRun, type SubmitScoresResult } from "./submit.js";
 import { requireLookupName } from "../../lib/id-or-name.js";
+import { kindTraits } from "../evaluators/kinds.js";
 
 /** The input of submitScores for a dataset item of an experiment. */
 export interface SubmitExperimentScoresInput {
@@ -42,7 +43,7 @@ export async function submitExperimentScores(deps: ReleaseDeps, principal: Princ
     where: { workspaceId, archivedAt: null, OR: [...(isUuid(input.evaluator) ? [{ id: input.evaluator }] : []), { liveName: input.evaluator }] },
   });
   if (!evaluator) throw new NotFoundError("evaluator", input.evaluator);
-  if (evaluator.kind !== "external") issues.push({ path: "evaluator", message: `"${evaluator.name}" is a code evaluator: only external evaluators take posted scores` });
+  if (!kindTraits(evaluator.kind).canBePosted) issues.push({ path: "evaluator", message: `"${evaluator.name}" is a code evaluator: only external evaluators take posted scores` });
   if (issues.length || !scores) throw new BadUserInputError(issues);
 
   const { run, replaced, rerun } = await prisma.$transaction(async (tx) => {

@@ -11,6 +11,7 @@ import { lockSpan } from "./input-runs.js";
 import { rerunAfterPost, type ReleaseDeps } from "./release.js";
 import { inferDataType, postedScoresSchema, type PostedScore } from "./schemas.js";
 import { requireLookupName } from "../../lib/id-or-name.js";
+import { kindTraits } from "../evaluators/kinds.js";
 
 /** The input of submitScores. */
 export interface SubmitScoresInput {
@@ -81,7 +82,7 @@ export async function submitScores(deps: ReleaseDeps, principal: Principal, inpu
     where: { workspaceId, archivedAt: null, OR: [...(isUuid(input.evaluator) ? [{ id: input.evaluator }] : []), { liveName: input.evaluator }] },
   });
   if (!evaluator) throw new NotFoundError("evaluator", input.evaluator);
-  if (evaluator.kind !== "external") issues.push({ path: "evaluator", message: `"${evaluator.name}" is a code evaluator: only external evaluators take posted scores` });
+  if (!kindTraits(evaluator.kind).canBePosted) issues.push({ path: "evaluator", message: `"${evaluator.name}" is a code evaluator: only external evaluators take posted scores` });
   if (issues.length || !scores) throw new BadUserInputError(issues);
   const { run, replaced } = await prisma.$transaction(async (tx) => {
     await lockSpan(tx, span.id);

@@ -1,6 +1,7 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import { MATCHABLE_SPAN_SELECT, matchSpan, RULE_SELECT } from "../spans/matching.js";
 import { BARRIER_DELAY_MS } from "./flows.js";
+import { kindTraits } from "../evaluators/kinds.js";
 
 /**
  * What a dependent waits for on a live span, read from Postgres (docs/evaluation.md § Dependencies and gates).
@@ -40,7 +41,7 @@ export const MAX_WAITS_READ = 10_000;
 
 /** The safety-net delay of a barrier on a dependency of `kind`, in ms. */
 function delayOf(kind: string): number {
-  return kind === "external" ? BARRIER_DELAY_MS.external : BARRIER_DELAY_MS.code;
+  return kindTraits(kind).canBePosted ? BARRIER_DELAY_MS.external : BARRIER_DELAY_MS.code;
 }
 
 /**

@@ -6,7 +6,7 @@ import { BadUserInputError } from "../../lib/errors.js";
 import { TemplateRef, withoutNulls } from "../templates/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { DependencyInput, dependenciesOf } from "../dependencies/graphql-inputs.js";
-import { createEvaluatorInputSchema, updateEvaluatorInputSchema } from "./schemas.js";
+import { createEvaluatorInputSchema, DEFAULT_KIND, kindTraits, updateEvaluatorInputSchema } from "./schemas.js";
 
 
 /** The CPU time, wall time and memory of one item of an evaluator's runs. */
@@ -148,7 +148,7 @@ builder.relayMutationField(
     resolve: async (_root, { input }, ctx) => {
       const { templateId, templateName, dependencies, ...fields } = input;
       const id = await ctx.services.templates.templateIdOf(ctx.principal, { templateId: templateId?.id, templateName });
-      if (id === undefined && input.kind !== "external") throw new BadUserInputError([{ path: "templateId", message: "is required: give templateId or templateName" }]);
+      if (id === undefined && kindTraits(input.kind ?? DEFAULT_KIND).needsTemplate) throw new BadUserInputError([{ path: "templateId", message: "is required: give templateId or templateName" }]);
       return ctx.services.evaluators.createEvaluator(ctx.principal, {
         ...withoutNulls(fields, NULL_MEANS_CLEAR),
         ...(id !== undefined ? { templateId: id } : {}),

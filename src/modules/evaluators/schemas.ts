@@ -4,7 +4,11 @@ import { ISOLATIONS, SPAN_KINDS } from "../../lib/closed-lists.js";
 import { notBlank, nameSchema, visibleText } from "../../lib/text-rules.js";
 import { typeError } from "../../lib/validation.js";
 import { ownKeysRecord } from "../../lib/own-keys-record.js";
-import { dependenciesInputSchema, evaluatorKindSchema } from "../dependencies/schemas.js";
+import { dependenciesInputSchema } from "../dependencies/schemas.js";
+import { evaluatorKindSchema } from "./kinds.js";
+
+/** The kind traits, for the GraphQL adapter (which imports only its service and schemas). */
+export { DEFAULT_KIND, kindTraits } from "./kinds.js";
 
 /** Shared input schemas of the evaluators feature (GraphQL, CLI and MCP use the same). */
 

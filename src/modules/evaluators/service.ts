@@ -14,6 +14,7 @@ import type { Tx } from "../../lib/prisma.js";
 import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../../lib/principal.js";
 import { createEvaluatorInputSchema, updateEvaluatorInputSchema } from "./schemas.js";
+import { kindTraits, POSTED_KIND, DEFAULT_KIND } from "./kinds.js";
 
 /**
  * The values after an update with `mergeParams`: `patch` merged into `existing` key by key, as a
@@ -99,12 +100,12 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
     const schema = existing ? updateEvaluatorInputSchema : createEvaluatorInputSchema;
     const { data, issues } = parseIssues(schema, input);
     const raw = rawFields(input);
-    const kind = existing?.kind ?? (raw.kind === "external" ? "external" : "code");
+    const kind = existing?.kind ?? (typeof raw.kind === "string" && kindTraits(raw.kind).canBePosted ? POSTED_KIND : DEFAULT_KIND);
     if (existing && raw.kind !== undefined && raw.kind !== existing.kind) issues.push({ path: "kind", message: "cannot change: create another evaluator" });
     const name = data?.name ?? (typeof raw.name === "string" ? raw.name : undefined);
     return withUniqueName("an evaluator", name, () =>
       prisma.$transaction(async (tx) => {
-        const code = kind === "external" ? externalFields(raw, issues) : await codeFields(tx, principal, existing, raw, data?.pinnedVersion, issues);
+        const code = !kindTraits(kind).needsTemplate ? externalFields(raw, issues) : await codeFields(tx, principal, existing, raw, data?.pinnedVersion, issues);
         const template = code.fields;
         if (issues.length || !data) throw new BadUserInputError(issues);
         const fields = {
@@ -130,7 +131,7 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
           if (refused.length) throw new BadUserInputError(refused);
         }
         // Literal ctx.score("Name") reads of the code it runs are dependencies too (marked inferred).
-        if (kind === "code") {
+        if (kindTraits(kind).runsInSandbox) {
           const refused = await syncInferredDependencies(tx, saved, code.scoreReads, "templateId");
           if (refused.length) throw new BadUserInputError(refused);
         }

@@ -1,5 +1,6 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { DependencyMap, Gate } from "../dependencies/graph.js";
+import { kindTraits } from "../evaluators/kinds.js";
 
 /** One dependency of an evaluator, as an experiment uses it. */
 export interface ExperimentDependency {
@@ -32,7 +33,7 @@ export async function loadDependencies(prisma: PrismaClient, evaluatorIds: reado
   const map = new Map<string, ExperimentDependency[]>();
   for (const row of rows) {
     const list = map.get(row.evaluatorId) ?? [];
-    list.push({ dependsOnId: row.dependsOnId, name: row.dependsOn.name, gate: row.gateScore ? { score: row.gateScore, at: row.gateAt } : null, external: row.dependsOn.kind === "external" });
+    list.push({ dependsOnId: row.dependsOnId, name: row.dependsOn.name, gate: row.gateScore ? { score: row.gateScore, at: row.gateAt } : null, external: kindTraits(row.dependsOn.kind).canBePosted });
     map.set(row.evaluatorId, list);
   }
   return map;

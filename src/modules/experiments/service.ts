@@ -20,6 +20,7 @@ import { compareExperimentsInputSchema, createExperimentInputSchema, DEFAULT_BAT
 import { missingDependencyCounts, outcomeCounts, scoreSummaries, type MissingDependencyCount, type OutcomeCount, type ScoreSummary } from "./summary.js";
 import { watchSnapshots, type Snapshot } from "./watch.js";
 import { syncInferredDependencies } from "../dependencies/store.js";
+import { kindTraits } from "../evaluators/kinds.js";
 
 export type { ExperimentEvaluatorWait, ExperimentItemWait, ExperimentWaits } from "./waiting.js";
 
@@ -119,8 +120,8 @@ async function addDependencyMembers(tx: Tx, workspaceId: string, members: Member
     frontier = [];
     for (const edge of edges) {
       const dep = edge.dependsOn;
-      if (dep.kind === "external") external = true;
-      if (dep.kind === "external" || seen.has(dep.id)) continue;
+      if (kindTraits(dep.kind).canBePosted) external = true;
+      if (kindTraits(dep.kind).canBePosted || seen.has(dep.id)) continue;
       seen.add(dep.id);
       if (dep.archivedAt) {
         issues.push({ path: "evaluatorIds", message: `dependency "${dep.name}" is archived: it cannot run in the experiment` });

@@ -14,6 +14,7 @@ import type { RunPreparer } from "./prepare.js";
 import { INVOCATION_CAP_REASON, runColumns, USER_FAULTS } from "./record.js";
 import { moveRunsToHistory } from "./history.js";
 import { columnsOf, insertRuns, type RunRecord, type SpanTarget } from "./write.js";
+import { kindTraits } from "../evaluators/kinds.js";
 
 /** Thrown to make BullMQ retry a job whose run hit a sandbox fault (never the user's code). */
 export class SandboxFaultError extends Error {
@@ -272,7 +273,7 @@ export function createRunProcessor(deps: {
       prisma.run.findMany({ where: { evaluatorId, spanId: { in: spanIds } }, select: { spanId: true, inputRunIds: true } }),
       spansAndTraces(workspaceId, spanIds),
     ]);
-    if (evaluator?.kind === "external") return jobs.map(() => ok("external"));
+    if (evaluator && kindTraits(evaluator.kind).canBePosted) return jobs.map(() => ok("external"));
     if (!evaluator || !evaluator.templateId) {
       await deps.afterEvaluation?.(jobs.map((j) => j.payload));
       return jobs.map(() => ok("evaluator-gone"));

@@ -24,6 +24,7 @@ export type { ConditionResult } from "./matching.js";
 export type { DroppedCounts } from "./incomplete.js";
 import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
 import { spanKey, writeIngestBatch, type IngestRow } from "./ingest-write.js";
+import { kindTraits } from "../evaluators/kinds.js";
 
 /** Most spans of a trace put in `ctx.trace.spans` (the earliest by start time). */
 export const MAX_TRACE_SPANS = 500;
@@ -82,7 +83,7 @@ export interface SpanBatch {
  */
 function batchableEvaluators(evaluators: readonly { id: string; kind: string; dependencies: { dependsOnId: string }[] }[]): Set<string> {
   const dependedOn = new Set(evaluators.flatMap((e) => e.dependencies.map((d) => d.dependsOnId)));
-  return new Set(evaluators.filter((e) => e.kind === "code" && e.dependencies.length === 0 && !dependedOn.has(e.id)).map((e) => e.id));
+  return new Set(evaluators.filter((e) => kindTraits(e.kind).runsInSandbox && e.dependencies.length === 0 && !dependedOn.has(e.id)).map((e) => e.id));
 }
 
 /** Why an evaluator did or did not run on a span (the explainMatch query). */
@@ -222,7 +223,7 @@ export function createSpanService(deps: {
     });
     const jobIds = new Map([...matchedBy].map(([evaluatorId, keys]) => [evaluatorId, spanBatchJobId(evaluatorId, keys)]));
     const kinds = new Map(evaluators.map((e) => [e.id, e.kind]));
-    for (const row of rows) row.owes = row.decisions.filter((d) => d.matched && kinds.get(d.evaluatorId) === "code").map((d) => ({ evaluatorId: d.evaluatorId, jobId: jobIds.get(d.evaluatorId) ?? null }));
+    for (const row of rows) row.owes = row.decisions.filter((d) => d.matched && kindTraits(kinds.get(d.evaluatorId) ?? "").runsInSandbox).map((d) => ({ evaluatorId: d.evaluatorId, jobId: jobIds.get(d.evaluatorId) ?? null }));
     // ONE statement writes the spans, the evaluations they owe and their match counts, together or
     // not at all (ingest-write.ts), so a success answer means nothing can be lost (the reconciler
     // re-queues owed evaluations whose jobs Redis lost) and a failure means nothing was kept. A span

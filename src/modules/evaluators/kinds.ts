@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { EVALUATOR_KINDS, type EvaluatorKind } from "../../lib/closed-lists.js";
+
+/**
+ * The one place that knows what an evaluator kind implies. Every other file asks a trait of
+ * {@link kindTraits} instead of comparing a kind with a literal (test/foundation/kind-traits.test.ts
+ * fails if such a comparison comes back), so that a new kind is one more row here.
+ */
+export interface KindTraits {
+  /** Whether the evaluator is created from a template (its code, settings and version pin). */
+  readonly needsTemplate: boolean;
+  /** Whether its runs execute in the Python sandbox (queued as jobs, owed by matched spans). */
+  readonly runsInSandbox: boolean;
+  /** Whether its scores are posted from outside (submitScores): dependants wait for them with the longer barrier delay. */
+  readonly canBePosted: boolean;
+}
+
+/** The traits of each evaluator kind. */
+export const KIND_TRAITS: Readonly<Record<EvaluatorKind, KindTraits>> = {
+  code: { needsTemplate: true, runsInSandbox: true, canBePosted: false },
+  external: { needsTemplate: false, runsInSandbox: false, canBePosted: true },
+};
+
+/** The traits of a kind no evaluator has (a value outside {@link EVALUATOR_KINDS}): none of them. */
+const NO_TRAITS: KindTraits = { needsTemplate: false, runsInSandbox: false, canBePosted: false };
+
+/**
+ * The traits of an evaluator kind as stored (a string column checked by the database).
+ *
+ * @param kind - the evaluator's kind.
+ * @returns its row of {@link KIND_TRAITS}; for an unknown value, every trait false.
+ */
+export function kindTraits(kind: string): KindTraits {
+  return Object.hasOwn(KIND_TRAITS, kind) ? KIND_TRAITS[kind as EvaluatorKind] : NO_TRAITS;
+}
+
+/** The kind whose scores are posted (the kind chosen for a new evaluator with no template). */
+export const POSTED_KIND: EvaluatorKind = "external";
+/** The kind of a new evaluator when none is given. */
+export const DEFAULT_KIND: EvaluatorKind = "code";
+/** The kinds whose runs execute in the sandbox (for database filters). */
+export const SANDBOX_KINDS: readonly EvaluatorKind[] = EVALUATOR_KINDS.filter((k) => KIND_TRAITS[k].runsInSandbox);
+
+/** The kind of a new evaluator. */
+export const evaluatorKindSchema = z.enum(EVALUATOR_KINDS, { error: `must be one of ${EVALUATOR_KINDS.join(", ")}` });
