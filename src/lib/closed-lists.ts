@@ -93,6 +93,11 @@ export const ALERT_EVENTS = ["firing", "resolved", "renotify", "test"] as const;
 /** One alert event. */
 export type AlertEvent = (typeof ALERT_EVENTS)[number];
 
+/** The states of a backfill (CHECK constraint: prisma/migrations/…_backfill_status_check, whose comment still names its old home). */
+export const BACKFILL_STATUSES = ["queued", "running", "completed", "cancelled", "failed"] as const;
+/** One backfill status. */
+export type BackfillStatus = (typeof BACKFILL_STATUSES)[number];
+
 /** Where a delivery stands: pending (attempts left), delivered, or failed (out of attempts). */
 export const ALERT_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as const;
 /** One delivery status. */
@@ -128,5 +133,6 @@ export const CLOSED_COLUMNS = [
   { table: "ExperimentEvaluator", column: "source", values: EXPERIMENT_EVALUATOR_SOURCES },
   { table: "Score", column: "dataType", values: SCORE_DATA_TYPES },
   { table: "TemplateVersion", column: "entryPointKind", values: ENTRY_POINT_KINDS },
+  { table: "Backfill", column: "status", values: BACKFILL_STATUSES },
   ...MONITOR_CLOSED_COLUMNS,
 ] as const;

@@ -1,15 +1,12 @@
 import { z } from "zod";
 import { typeError } from "../../lib/validation.js";
-import { RUN_OUTCOMES } from "../../lib/closed-lists.js";
+import { BACKFILL_STATUSES, RUN_OUTCOMES, type BackfillStatus } from "../../lib/closed-lists.js";
 import { attributeContainsSchema, attributeEqualsSchema, resourceAttributeEqualsSchema, rootSpansOnlySchema, spanNamePatternSchema } from "../evaluators/schemas.js";
 import { nameSchema } from "../../lib/text-rules.js";
 
 /** Shared input schemas of the backfills feature (GraphQL, CLI and MCP use the same). */
 
-/** The states of a backfill. */
-export const BACKFILL_STATUSES = ["queued", "running", "completed", "cancelled", "failed"] as const;
-/** One of {@link BACKFILL_STATUSES}. */
-export type BackfillStatus = (typeof BACKFILL_STATUSES)[number];
+export { BACKFILL_STATUSES, type BackfillStatus };
 /** States in which a backfill still has work (they count against the workspace's limit). */
 export const ACTIVE_BACKFILL_STATUSES: readonly BackfillStatus[] = ["queued", "running"];
 
