@@ -18,11 +18,12 @@
  *
  * Usage: npx tsx scripts/measure-inspector.ts [rounds=3] [flood=3]
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { createFairQueue } from "../src/lib/fair-queue.js";
 import { inspectionQueue, inspectPython } from "../src/lib/inspect-python.js";
 import { MAX_SOURCE_BYTES } from "../src/modules/templates/inspect-source.js";
+import { processes } from "./bench/rss.js";
 
 const rounds = Number(process.argv[2] ?? 3);
 const flood = Number(process.argv[3] ?? 3);
@@ -43,17 +44,7 @@ function statusBytes(pid: number, field: string): number {
 
 /** Pids of this process's children (the inspectors execa started). */
 function children(): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
-      if (Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]) === process.pid) found.push(Number(entry));
-    } catch {
-      // ended while we looked
-    }
-  }
-  return found;
+  return processes().filter((p) => p.ppid === process.pid).map((p) => p.pid);
 }
 
 /** Runs `work` while sampling the children's memory; returns their summed peak and the largest one's VmHWM (bytes). */

@@ -20,15 +20,13 @@ import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
-import { Queue } from "bullmq";
 import { execa, type ResultPromise } from "execa";
 import { createApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { migrate } from "../lib/migrations.js";
-import { createRedis } from "../../src/lib/redis.js";
+import { obliterateBenchQueues } from "./queues.js";
 import type { Principal } from "../../src/modules/workspaces/service.js";
-import { queueRegistry, type QueueName } from "../../src/queues/registry.js";
 import { createServer } from "../../src/server.js";
 import { ALL_CHECKS_PASS, GATE_ON_A_CHECK } from "../../test/fixtures/cookbook-recipes.js";
 import { benchItems } from "./experiments-data.js";
@@ -264,13 +262,7 @@ export async function run(): Promise<void> {
     await Promise.all(workers);
     await new Promise<void>((resolve) => http.close(() => resolve()));
     await app.prisma.workspace.deleteMany({ where: { name: { startsWith: "bench-live-" } } }).catch(() => undefined);
-    const connection = createRedis(config.REDIS_URL, "producer");
-    for (const name of Object.keys(queueRegistry) as QueueName[]) {
-      const queue = new Queue(name, { connection, prefix });
-      await queue.obliterate({ force: true }).catch(() => undefined);
-      await queue.close();
-    }
-    connection.disconnect();
+    await obliterateBenchQueues(config.REDIS_URL, prefix);
     await app.close();
   }
 

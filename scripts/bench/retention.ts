@@ -13,13 +13,11 @@ import { createServer as createHttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { availableParallelism, loadavg } from "node:os";
 import path from "node:path";
-import { Queue } from "bullmq";
 import { execa } from "execa";
 import { createApp, type App } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/lib/logger.js";
-import { createRedis } from "../../src/lib/redis.js";
-import { queueRegistry, type QueueName } from "../../src/queues/registry.js";
+import { obliterateBenchQueues } from "./queues.js";
 import { createServer } from "../../src/server.js";
 import { migrate } from "../lib/migrations.js";
 
@@ -173,13 +171,7 @@ export async function run(): Promise<void> {
     await worker;
     await new Promise<void>((resolve) => http.close(() => resolve()));
     await app.prisma.workspace.deleteMany({ where: { name: { startsWith: "bench-retention-" } } }).catch(() => undefined);
-    const connection = createRedis(config.REDIS_URL, "producer");
-    for (const name of Object.keys(queueRegistry) as QueueName[]) {
-      const queue = new Queue(name, { connection, prefix });
-      await queue.obliterate({ force: true }).catch(() => undefined);
-      await queue.close();
-    }
-    connection.disconnect();
+    await obliterateBenchQueues(config.REDIS_URL, prefix);
     await app.close();
   }
 }

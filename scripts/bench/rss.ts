@@ -1,13 +1,14 @@
 import { readdirSync, readFileSync } from "node:fs";
 
 /** One process: its pid, parent and command name. */
-interface Proc {
+export interface Proc {
   pid: number;
   ppid: number;
   comm: string;
 }
 
-function processes(): Proc[] {
+/** Every process of the host, read from /proc (ones that end while read are left out). */
+export function processes(): Proc[] {
   const list: Proc[] = [];
   for (const entry of readdirSync("/proc")) {
     if (!/^\d+$/.test(entry)) continue;
