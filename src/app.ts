@@ -16,7 +16,7 @@ import { createMetrics, type Metrics } from "./modules/metrics/registry.js";
 import { createScoreExporter, type ScoreExporter } from "./modules/otlp/score-export.js";
 import { spanBatchQueuer, type EvaluationEnqueuer } from "./modules/runs/enqueue.js";
 import { createLiveEvaluations, type LiveEvaluations } from "./modules/runs/evaluate.js";
-import { createRunPreparer, type RunPreparer } from "./modules/runs/prepare.js";
+import { createRunPreparer, type RunPreparer } from "./modules/evaluation/prepare.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
 import { createSpanBatchProcessor, type SpanBatchProcessor } from "./modules/runs/span-batch.js";

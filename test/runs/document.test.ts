@@ -5,7 +5,7 @@ import { toolCallsOf, turnsOf } from "../../src/modules/spans/conversation.js";
 import { spanToDocument } from "../../src/modules/spans/document.js";
 import { conversationInput, conversationOutput } from "../../src/modules/spans/genai.js";
 import { normaliseSpan } from "../../src/modules/spans/schemas.js";
-import { capText, numericValueOf, runColumns } from "../../src/modules/runs/record.js";
+import { capText, numericValueOf, runColumns } from "../../src/modules/evaluation/record.js";
 
 const base = { name: "chat", kind: "chat", metadata: {}, startTime: new Date("2026-01-01T00:00:00Z"), endTime: null };
 

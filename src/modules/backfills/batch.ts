@@ -6,7 +6,7 @@ import { documentScores, failedGate, type DeclaredDependency, type InputRun } fr
 import { orderEvaluators } from "../dependencies/graph.js";
 import { BatchRetryError, type BatchAttempt } from "../experiments/batch-processor.js";
 import { dependencyIds, loadDependencies } from "../experiments/dependencies.js";
-import type { RunPreparer } from "../runs/prepare.js";
+import type { RunPreparer } from "../evaluation/prepare.js";
 import type { AfterEvaluation, RecordedRun } from "../runs/processor.js";
 import { spanToDocument } from "../spans/document.js";
 import { RULE_SELECT } from "../spans/matching.js";

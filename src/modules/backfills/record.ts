@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../../lib/prisma.js";
-import { moveRunsToHistory } from "../runs/history.js";
-import type { RunColumns } from "../runs/record.js";
-import { insertRuns, type RunRecord, type SpanTarget } from "../runs/write.js";
+import { moveRunsToHistory } from "../evaluation/history.js";
+import type { RunColumns } from "../evaluation/record.js";
+import { insertRuns, type RunRecord, type SpanTarget } from "../evaluation/write.js";
 
 /** What one run of a backfill on a span records (the backfill's id is added by {@link recordBackfillRuns}). */
 export type BackfillRunRecord = Omit<RunRecord<SpanTarget>, "backfillId">;
@@ -36,7 +36,7 @@ export interface WriteOutcome {
  *    (a retried batch, or a worker that took the batch over), one with another run is dropped
  *    unless `rerun`;
  * 3. with `rerun`, the earlier runs move to RunHistory (with their scores as JSON) and are deleted;
- * 4. the new runs and their scores are inserted by the runs module's writer (runs/write.ts, one
+ * 4. the new runs and their scores are inserted by the evaluation module's writer (evaluation/write.ts, one
  *    statement, `ON CONFLICT (spanId, evaluatorId) DO NOTHING`) — the Run table stays unique per
  *    (span, evaluator), the newest run being the one every reader sees.
  */

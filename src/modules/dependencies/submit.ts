@@ -1,9 +1,9 @@
 import type { Run } from "../../generated/prisma/client.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { parseIssues } from "../../lib/validation.js";
-import { moveRunsToHistory } from "../runs/history.js";
-import { scoreColumns, SKIPPED_COLUMNS, type RunColumns } from "../runs/record.js";
-import { insertRuns, type ItemTarget, type RunRecord, type SpanTarget } from "../runs/write.js";
+import { moveRunsToHistory } from "../evaluation/history.js";
+import { scoreColumns, SKIPPED_COLUMNS, type RunColumns } from "../evaluation/record.js";
+import { insertRuns, type ItemTarget, type RunRecord, type SpanTarget } from "../evaluation/write.js";
 import type { Tx } from "../../lib/prisma.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
@@ -51,7 +51,7 @@ export function postedColumns(scores: readonly PostedScore[]): RunColumns {
 }
 
 /**
- * Writes posted scores as a run through the runs module's writer (runs/write.ts), like every
+ * Writes posted scores as a run through the evaluation module's writer (evaluation/write.ts), like every
  * other run, and reads it back. The caller has already moved or deleted the pair's earlier run
  * under its lock. @throws Error when the pair still has a run (a caller that did not clear it).
  */

@@ -2,7 +2,7 @@ import type { DatasetItem, ExperimentEvaluator, TemplateVersion } from "../../ge
 import { runLimits, type Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import type { RunPreparer } from "../runs/prepare.js";
+import type { RunPreparer } from "../evaluation/prepare.js";
 import { WORKER_CRASH_LIMIT } from "../runs/processor.js";
 import { objectOf } from "../../lib/json-column.js";
 import { batchRange } from "./batch-plan.js";

@@ -1,6 +1,6 @@
 import type { Score } from "../../execution/index.js";
 import { gatePasses, type GateDecision, type GateScore } from "../dependencies/graph.js";
-import { numericValueOf } from "../runs/record.js";
+import { numericValueOf } from "../evaluation/record.js";
 import type { ExperimentDependency } from "./dependencies.js";
 
 /** A score as dependents read it: its value, and what decides whether it passes. */

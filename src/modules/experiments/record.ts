@@ -1,6 +1,6 @@
 import type { ItemResult } from "../../execution/index.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { insertRuns } from "../runs/write.js";
+import { insertRuns } from "../evaluation/write.js";
 
 /** What one run of an evaluator on an experiment item records. */
 export interface ExperimentRunRecord {
@@ -27,7 +27,7 @@ export interface ExperimentRunRecord {
 
 /**
  * Writes runs and their scores in ONE statement through the runs module's writer
- * (modules/runs/write.ts). Exactly once per (experiment, item, evaluator): the unique index
+ * (modules/evaluation/write.ts). Exactly once per (experiment, item, evaluator): the unique index
  * decides, so a run that another attempt or worker already recorded is left as it is.
  * @returns how many runs this call inserted.
  */

@@ -10,10 +10,10 @@ import { specsOf } from "../templates/store.js";
 import { objectOf } from "../../lib/json-column.js";
 import { resolveParams } from "../templates/values.js";
 import { createBatcher, type BatcherOptions, type Settled } from "./batcher.js";
-import type { RunPreparer } from "./prepare.js";
-import { INVOCATION_CAP_REASON, runColumns, USER_FAULTS } from "./record.js";
-import { moveRunsToHistory } from "./history.js";
-import { columnsOf, insertRuns, type RunRecord, type SpanTarget } from "./write.js";
+import type { RunPreparer } from "../evaluation/prepare.js";
+import { INVOCATION_CAP_REASON, runColumns, USER_FAULTS } from "../evaluation/record.js";
+import { moveRunsToHistory } from "../evaluation/history.js";
+import { columnsOf, insertRuns, type RunRecord, type SpanTarget } from "../evaluation/write.js";
 import { kindTraits } from "../evaluators/kinds.js";
 
 /** Thrown to make BullMQ retry a job whose run hit a sandbox fault (never the user's code). */
@@ -120,7 +120,7 @@ const failed = (error: unknown): Settled<ProcessStatus> => ({ ok: false, error }
  * the jobs taken at the same time by the worker are coalesced per evaluator (runs/batcher.ts).
  * A batch reads its evaluator, spans, traces, earlier runs and dependency inputs with one query
  * each, runs every item in ONE call to the warm runner of its key (as an experiment batch does),
- * writes all runs and scores with ONE set-based statement (runs/write.ts), then releases what
+ * writes all runs and scores with ONE set-based statement (evaluation/write.ts), then releases what
  * waits for them. Each job still settles on its own:
  * - exactly once: the run is unique per (span, evaluator); a pair that already has one is
  *   "already-recorded", and a concurrent duplicate loses on the unique index;

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import { dependencyWaits } from "../dependencies/waiting.js";
 import { isUuid } from "../../lib/uuid.js";
-import { INVOCATION_CAP_REASON, RUN_OUTCOMES, type RunOutcome } from "./record.js";
+import { INVOCATION_CAP_REASON, RUN_OUTCOMES, type RunOutcome } from "../evaluation/record.js";
 
 /** A score summary row as the service returns it (experiments and backfills; runs/score-summary.ts). */
 export type { ScoreSummaryBase } from "./score-summary.js";

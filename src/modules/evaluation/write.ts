@@ -7,7 +7,7 @@ import { jsonWithoutNul, runColumns, SKIPPED_COLUMNS, type RunColumns } from "./
  * The one writer of Run and Score rows, for every path (live spans, experiments, backfills,
  * posted scores of external evaluators): a record is mapped to its columns here and only here,
  * and runs with their scores are inserted by one set-based statement. A new Run column is a
- * change in this file, runs/history.ts (the copy kept when a run is replaced) and the schema.
+ * change in this file, history.ts (the copy kept when a run is replaced) and the schema.
  */
 
 /** What a live run is about: a span. */
