@@ -17,6 +17,8 @@ import { createScoreExporter, type ScoreExporter } from "./modules/otlp/score-ex
 import { spanBatchQueuer, type EvaluationEnqueuer } from "./modules/runs/enqueue.js";
 import { createLiveEvaluations, type LiveEvaluations } from "./modules/runs/evaluate.js";
 import { createRunPreparer, type RunPreparer } from "./modules/evaluation/prepare.js";
+import { createEvaluationCore } from "./modules/evaluation/evaluate-batch.js";
+import { createSandboxExecutor } from "./modules/evaluation/executors.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
 import { createSpanBatchProcessor, type SpanBatchProcessor } from "./modules/runs/span-batch.js";
@@ -144,6 +146,8 @@ export function createApp(
   const templates = createTemplateService({ prisma, logger, inspectSource: budgetedSource });
   const sharedLibraries = createSharedLibraryService({ prisma, logger, inspectLibrary: budgetedInspector(inspectLibrary, inspections) });
   const runPreparer = createRunPreparer({ sharedLibraries });
+  // The one way to the sandbox for every driver (live, experiments, backfills, tryCode).
+  const core = createEvaluationCore({ executors: { code: createSandboxExecutor({ execution, preparer: runPreparer }) }, logger });
   const enqueue = overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues });
   // An overridden enqueuer (tests) sees every pair; else evaluators outside every dependency are queued a job per ingest batch.
   const queueBatches = overrides.enqueueEvaluations ? undefined : spanBatchQueuer(queues);
@@ -154,7 +158,7 @@ export function createApp(
     metrics.runRecorded(run);
     scoreExporter?.runRecorded(run);
   };
-  const runProcessor = createRunProcessor({ prisma, logger, execution, preparer: runPreparer, afterEvaluation: dependencies.afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) });
+  const runProcessor = createRunProcessor({ prisma, logger, core, afterEvaluation: dependencies.afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) });
   const services: Services = {
     workspaces: createWorkspaceService({ prisma, queues, logger }),
     templates,
@@ -168,8 +172,7 @@ export function createApp(
     spanBatch: createSpanBatchProcessor({ prisma, queues, processEvaluation: runProcessor }),
     liveEvaluations: createLiveEvaluations({ prisma, queues }),
     tryCode: createTryCodeService({
-      execution,
-      preparer: runPreparer,
+      core,
       templates,
       spans,
       prisma,
@@ -181,9 +184,9 @@ export function createApp(
     sandbox: createSandboxService(),
     datasets: createDatasetService({ prisma, logger }),
     experiments: createExperimentService({ prisma, queues, logger }),
-    experimentBatch: createExperimentBatchProcessor({ prisma, execution, preparer: runPreparer, logger }),
+    experimentBatch: createExperimentBatchProcessor({ prisma, core, logger }),
     backfills: createBackfillService({ prisma, queues, logger }),
-    backfillBatch: createBackfillBatchProcessor({ prisma, execution, preparer: runPreparer, logger, afterEvaluation: dependencies.afterEvaluation, onRecorded }),
+    backfillBatch: createBackfillBatchProcessor({ prisma, core, logger, afterEvaluation: dependencies.afterEvaluation, onRecorded }),
     backfillResumer: createBackfillResumer({ prisma, queues, logger, graceMs: config.RECONCILE_GRACE_MS }),
     reconciler: createReconciler({ prisma, queues, enqueue, logger, options: { graceMs: config.RECONCILE_GRACE_MS } }),
     monitors: (monitors = createMonitorService({

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { directionOf } from "../../src/modules/experiments/compare.js";
 import { itemToDocument } from "../../src/modules/experiments/document.js";
-import { ItemScores } from "../../src/modules/experiments/item-scores.js";
+import { documentScores, failedGate } from "../../src/modules/dependencies/input-runs.js";
+import { InputsByTarget } from "../../src/modules/evaluation/inputs.js";
 import { scorePasses } from "../../src/modules/runs/passed.js";
 import { itemColumnsOf } from "../../src/modules/datasets/item-record.js";
 
@@ -37,19 +38,20 @@ describe("itemToDocument", () => {
   });
 });
 
-describe("ItemScores (what dependents read on an item)", () => {
+describe("InputsByTarget (what dependents read on an item, on every path)", () => {
   it("gives document.scores by dependency name and applies gates with combine.passed", () => {
-    const scores = new ItemScores();
-    scores.record("item", "json", [{ name: "is_json", value: false, dataType: "BOOLEAN", numericValue: 0, higherIsBetter: true }]);
+    const runs = new InputsByTarget();
+    runs.set("item", { id: "r1", evaluatorId: "json", outcome: "ok", scores: [{ name: "is_json", value: false, dataType: "BOOLEAN", numericValue: 0, higherIsBetter: true }] });
     const deps = [
-      { dependsOnId: "json", name: "JSON check", gate: { score: "is_json" } },
+      { dependsOnId: "json", name: "JSON check", gate: { score: "is_json", at: null } },
       { dependsOnId: "judge", name: "Judge", gate: null },
     ];
-    expect(scores.documentScores("item", deps)).toEqual({ "JSON check": { is_json: false } });
-    expect(scores.gates("item", deps)).toMatchObject({ passed: false, reason: expect.stringContaining("did not pass") });
-    expect(scores.gates("other", deps)).toMatchObject({ passed: false, reason: expect.stringContaining("has no run") });
-    scores.record("ok", "json", [{ name: "is_json", value: true, dataType: "BOOLEAN", numericValue: 1, higherIsBetter: true }]);
-    expect(scores.gates("ok", deps)).toEqual({ passed: true });
+    const ids = deps.map((d) => d.dependsOnId);
+    expect(documentScores(deps, runs.inputsOf("item", ids))).toEqual({ "JSON check": { is_json: false } });
+    expect(failedGate(deps, runs.inputsOf("item", ids))).toEqual(expect.stringContaining("did not pass"));
+    expect(failedGate(deps, runs.inputsOf("other", ids))).toEqual(expect.stringContaining("has no run"));
+    runs.set("ok", { id: "r2", evaluatorId: "json", outcome: "ok", scores: [{ name: "is_json", value: true, dataType: "BOOLEAN", numericValue: 1, higherIsBetter: true }] });
+    expect(failedGate(deps, runs.inputsOf("ok", ids))).toBeNull();
   });
 });
 

@@ -1,12 +1,13 @@
 import type { Span } from "../../generated/prisma/client.js";
-import { runLimits, type Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { documentScores, failedGate, type DeclaredDependency, type InputRun } from "../dependencies/input-runs.js";
+import type { DeclaredDependency, InputRun } from "../dependencies/input-runs.js";
 import { orderEvaluators } from "../dependencies/graph.js";
 import { BatchRetryError, type BatchAttempt } from "../experiments/batch-processor.js";
 import { dependencyIds, loadDependencies } from "../experiments/dependencies.js";
-import type { RunPreparer } from "../evaluation/prepare.js";
+import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
+import { InputsByTarget } from "../evaluation/inputs.js";
+import type { EvaluationSubject } from "../evaluation/subject.js";
 import type { AfterEvaluation, RecordedRun } from "../runs/processor.js";
 import { spanToDocument } from "../spans/document.js";
 import { RULE_SELECT } from "../spans/matching.js";
@@ -30,10 +31,7 @@ export interface BackfillBatchOutcome {
 }
 
 /** The rule fields read of a member evaluator. */
-const RULE = { ...RULE_SELECT, name: true, isolation: true, limits: true, template: { select: { limits: true } } } as const;
-
-/** `${spanId}/${evaluatorId}`. */
-const pair = (spanId: string, evaluatorId: string) => `${spanId}/${evaluatorId}`;
+const RULE = { ...RULE_SELECT, name: true, kind: true, isolation: true, limits: true, template: { select: { limits: true } } } as const;
 
 /**
  * The processor of the `backfill-batch` queue: runs a backfill's evaluators (dependencies first)
@@ -53,15 +51,15 @@ const pair = (spanId: string, evaluatorId: string) => `${spanId}/${evaluatorId}`
  */
 export function createBackfillBatchProcessor(deps_: {
   prisma: PrismaClient;
-  execution: () => Executor;
-  preparer: Pick<RunPreparer, "prepare">;
+  /** The evaluation core (the only way to the sandbox). */
+  core: EvaluationCore;
   logger: Logger;
   /** The live path's hook: re-runs the dependents made stale by the backfill's runs (default: nothing). */
   afterEvaluation?: AfterEvaluation;
   /** Told after each run was committed (metrics, score export); must not throw. */
   onRecorded?: (run: RecordedRun) => void;
 }) {
-  const { prisma, preparer, logger } = deps_;
+  const { prisma, core, logger } = deps_;
 
   async function live(backfillId: string): Promise<boolean> {
     const row = await prisma.backfill.findUnique({ where: { id: backfillId }, select: { status: true } });
@@ -111,10 +109,11 @@ export function createBackfillBatchProcessor(deps_: {
       where: { spanId: { in: spans.map((s) => s.id) }, evaluatorId: { in: [...readIds] } },
       select: { id: true, spanId: true, evaluatorId: true, outcome: true, backfillId: true, scores: { orderBy: { position: "asc" }, select: { name: true, dataType: true, numericValue: true, higherIsBetter: true, value: true } } },
     });
-    const current = new Map<string, InputRun & { backfillId: string | null }>(existing.map((r) => [pair(r.spanId!, r.evaluatorId), r]));
+    const current = new InputsByTarget<InputRun & { backfillId: string | null }>();
+    for (const r of existing) current.set(r.spanId!, r);
     /** Tells the live path what this backfill holds on the batch's spans, so stale dependents run again. */
     const rerunStaleDependents = async () => {
-      const ours = [...current.entries()].filter(([, r]) => r.backfillId === backfill.id).map(([key, r]) => ({ workspaceId: backfill.workspaceId, spanId: key.split("/")[0]!, evaluatorId: r.evaluatorId }));
+      const ours = [...current.entries()].filter(([, r]) => r.backfillId === backfill.id).map(([spanId, r]) => ({ workspaceId: backfill.workspaceId, spanId, evaluatorId: r.evaluatorId }));
       if (ours.length) await deps_.afterEvaluation?.(ours);
     };
 
@@ -124,7 +123,7 @@ export function createBackfillBatchProcessor(deps_: {
       // The evaluator asked for runs on every span chosen; a dependency only where its own rule matches (as live).
       const todo = spans.filter((span) => {
         if (member.source !== "evaluator" && !ruleMatches(member.evaluator, span)) return false;
-        const run = current.get(pair(span.id, evaluatorId));
+        const run = current.run(span.id, evaluatorId);
         return !run || (run.backfillId !== backfill.id && backfill.rerun);
       });
       outcome.skipped += spans.length - todo.length;
@@ -134,40 +133,24 @@ export function createBackfillBatchProcessor(deps_: {
         return { ...outcome, stopped: true };
       }
 
-      const base = { workspaceId: backfill.workspaceId, evaluatorId, templateVersionId: member.templateVersionId, params: objectOf(member.params), attempts: attempt.attempt };
-      const inputsOf = (spanId: string) => new Map(declared.flatMap((d) => (current.has(pair(spanId, d.dependsOnId)) ? [[d.dependsOnId, current.get(pair(spanId, d.dependsOnId))!] as const] : [])));
-      const readOf = (inputs: Map<string, InputRun>) => ({
-        inputRunIds: Object.fromEntries([...inputs].map(([id, run]) => [id, run.id])),
-        missingDependencies: declared.filter((d) => !inputs.get(d.dependsOnId)?.scores.length).map((d) => d.name),
-      });
+      const subject: EvaluationSubject = {
+        workspaceId: backfill.workspaceId, kind: member.evaluator.kind, version: member.templateVersion, params: objectOf(member.params), isolation: member.evaluator.isolation,
+        limits: { own: member.evaluator.limits, template: member.evaluator.template?.limits }, dependencies: declared, trustDomain: `evaluator:${evaluatorId}`,
+      };
+      const dependsOn = declared.map((d) => d.dependsOnId);
+      const evaluated = await core.evaluateBatch(
+        subject,
+        todo.map((span) => ({
+          target: span,
+          inputs: current.inputsOf(span.id, dependsOn),
+          lastAttempt: attempt.last,
+          document: (scores) => spanToDocument(span, byTrace.get(span.traceId) ?? [], { scores: scores ?? {} }) as unknown as Record<string, unknown>,
+        })),
+      );
       const records: BackfillRunRecord[] = [];
-      const toRun: { span: Span; inputs: Map<string, InputRun> }[] = [];
-      for (const span of todo) {
-        const inputs = inputsOf(span.id);
-        const gate = failedGate(declared, inputs);
-        if (gate) records.push({ ...base, target: { spanId: span.id }, libraryVersions: {}, result: null, skipReason: gate, ...readOf(inputs), startedAt: new Date(), finishedAt: new Date() });
-        else toRun.push({ span, inputs });
-      }
-      if (toRun.length) {
-        const mode = member.evaluator.isolation === "strict" ? "strict" : "warm";
-        const { key, libraryVersions } = await preparer.prepare(backfill.workspaceId, member.templateVersion, undefined, mode, runLimits(member.evaluator.limits, member.evaluator.template?.limits));
-        const names = declared.map((d) => d.name);
-        const startedAt = new Date();
-        const results = await deps_.execution().execute(
-          { ...key, trustDomain: `evaluator:${evaluatorId}` },
-          toRun.map(({ span, inputs }) => ({
-            workspaceId: backfill.workspaceId,
-            document: spanToDocument(span, byTrace.get(span.traceId) ?? [], { scores: documentScores(declared, inputs) }) as unknown as Record<string, unknown>,
-            params: base.params,
-            dependencies: names,
-          })),
-        );
-        const finishedAt = new Date();
-        toRun.forEach(({ span, inputs }, i) => {
-          const result = results[i]!;
-          if (result.outcome === "sandbox_error" && !attempt.last) outcome.deferred += 1; // retried with the job
-          else records.push({ ...base, target: { spanId: span.id }, libraryVersions, result, ...readOf(inputs), startedAt, finishedAt });
-        });
+      for (const answer of evaluated) {
+        if (answer.status === "retry") outcome.deferred += 1; // retried with the job
+        else records.push({ workspaceId: backfill.workspaceId, evaluatorId, attempts: attempt.attempt, target: { spanId: answer.target.id }, ...answer.run });
       }
       const written = await recordBackfillRuns(prisma, backfill, records);
       if (written.stopped) {
@@ -178,7 +161,7 @@ export function createBackfillBatchProcessor(deps_: {
       outcome.superseded += written.superseded;
       // What the next evaluators (its dependents) read on these spans.
       for (const run of written.written) {
-        current.set(pair(run.spanId, run.evaluatorId), { id: run.id, evaluatorId: run.evaluatorId, outcome: run.outcome, backfillId: backfill.id, scores: run.columns.scores.map((s) => ({ ...s, value: s.value as never })) });
+        current.set(run.spanId, { id: run.id, evaluatorId: run.evaluatorId, outcome: run.outcome, backfillId: backfill.id, scores: run.columns.scores.map((s) => ({ ...s, value: s.value as never })) });
         deps_.onRecorded?.({ workspaceId: backfill.workspaceId, spanId: run.spanId, evaluatorId: run.evaluatorId, outcome: run.outcome, durationMs: run.columns.durationMs, backfillId: backfill.id });
       }
     }
@@ -188,7 +171,7 @@ export function createBackfillBatchProcessor(deps_: {
       throw new BatchRetryError(outcome.deferred);
     }
     // This batch is finished: what the backfill holds for its spans now (a retry rewrites the same numbers).
-    const ours = [...current.values()].filter((r) => r.backfillId === backfill.id && members.has(r.evaluatorId)).length;
+    const ours = [...current.entries()].map(([, r]) => r).filter((r) => r.backfillId === backfill.id && members.has(r.evaluatorId)).length;
     const pairs = spans.length * members.size;
     await prisma.backfillBatch.upsert({
       where: { backfillId_batch: { backfillId: backfill.id, batch: payload.batch } },

@@ -1,15 +1,16 @@
 import type { DatasetItem, ExperimentEvaluator, TemplateVersion } from "../../generated/prisma/client.js";
-import { runLimits, type Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import type { RunPreparer } from "../evaluation/prepare.js";
+import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
+import { InputsByTarget, inputRunOf } from "../evaluation/inputs.js";
+import type { EvaluationSubject } from "../evaluation/subject.js";
+import type { InputRun } from "../dependencies/input-runs.js";
 import { WORKER_CRASH_LIMIT } from "../runs/processor.js";
 import { objectOf } from "../../lib/json-column.js";
 import { batchRange } from "./batch-plan.js";
 import { orderEvaluators } from "../dependencies/graph.js";
 import { dependencyIds, loadDependencies } from "./dependencies.js";
 import { itemToDocument } from "./document.js";
-import { ItemScores, itemScoreOf, type ItemScore } from "./item-scores.js";
 import { experimentProgress } from "./progress.js";
 import { recordExperimentRuns, type ExperimentRunRecord } from "./record.js";
 
@@ -45,7 +46,7 @@ export class BatchRetryError extends Error {
   }
 }
 
-type Member = ExperimentEvaluator & { templateVersion: TemplateVersion; evaluator: { name: string; isolation: string; limits: unknown; template: { limits: unknown } | null } };
+type Member = ExperimentEvaluator & { templateVersion: TemplateVersion; evaluator: { name: string; kind: string; isolation: string; limits: unknown; template: { limits: unknown } | null } };
 
 /**
  * The processor of the `experiment-batch` queue: runs the experiment's evaluators over the items
@@ -54,13 +55,21 @@ type Member = ExperimentEvaluator & { templateVersion: TemplateVersion; evaluato
  * have a run are skipped, and the unique index settles a race with another worker. A restarted
  * worker therefore resumes a batch without redoing finished items.
  */
-export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; execution: () => Executor; preparer: Pick<RunPreparer, "prepare">; logger: Logger }) {
-  const { prisma, preparer, logger } = deps_;
+export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; core: EvaluationCore; logger: Logger }) {
+  const { prisma, core, logger } = deps_;
 
   /** True when the experiment may go on (not cancelled, not deleted). */
   async function live(experimentId: string): Promise<boolean> {
     const row = await prisma.experiment.findUnique({ where: { id: experimentId }, select: { status: true } });
     return row !== null && row.status !== "cancelled";
+  }
+
+  /** The stored runs of an evaluator on items of the experiment, as dependents read them. */
+  function storedRuns(experimentId: string, evaluatorId: string, itemIds: string[]) {
+    return prisma.run.findMany({
+      where: { experimentId, evaluatorId, datasetItemId: { in: itemIds } },
+      select: { id: true, datasetItemId: true, evaluatorId: true, outcome: true, scores: { select: { name: true, value: true, dataType: true, numericValue: true, higherIsBetter: true }, orderBy: { position: "asc" } } },
+    });
   }
 
   /** Marks the experiment completed when no item is pending (idempotent; only from running). */
@@ -75,7 +84,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
     const outcome: BatchOutcome = { recorded: 0, alreadyDone: 0, deferred: 0, waiting: 0, stopped: false };
     const experiment = await prisma.experiment.findUnique({
       where: { id: payload.experimentId },
-      include: { evaluators: { include: { templateVersion: true, evaluator: { select: { name: true, isolation: true, limits: true, template: { select: { limits: true } } } } }, orderBy: { position: "asc" } } },
+      include: { evaluators: { include: { templateVersion: true, evaluator: { select: { name: true, kind: true, isolation: true, limits: true, template: { select: { limits: true } } } } }, orderBy: { position: "asc" } } },
     });
     if (!experiment || experiment.status === "cancelled") return { ...outcome, stopped: true };
     if (experiment.status === "queued") {
@@ -91,14 +100,17 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
     const existing = await prisma.run.findMany({
       where: { experimentId: experiment.id, datasetItemId: { in: items.map((i) => i.id) } },
       select: {
+        id: true,
         datasetItemId: true,
         evaluatorId: true,
+        outcome: true,
         ...(needScores ? { scores: { select: { name: true, value: true, dataType: true, numericValue: true, higherIsBetter: true }, orderBy: { position: "asc" as const } } } : {}),
       },
     });
     const finished = new Set(existing.map((r) => `${r.datasetItemId}/${r.evaluatorId}`));
-    const scores = new ItemScores();
-    if (needScores) for (const r of existing) scores.record(r.datasetItemId!, r.evaluatorId, (r as { scores?: ItemScore[] }).scores ?? []);
+    // What dependents read on each item: the current run of each evaluator there (evaluation/inputs.ts).
+    const current = new InputsByTarget();
+    if (needScores) for (const r of existing) current.set(r.datasetItemId!, { id: r.id, evaluatorId: r.evaluatorId, outcome: r.outcome, scores: (r as { scores?: InputRun["scores"] }).scores ?? [] });
 
     if ((attempt.crashes ?? 0) >= WORKER_CRASH_LIMIT) {
       // A poison pill: every worker that took this batch died. Its unfinished runs are recorded
@@ -116,7 +128,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
           else records.push({ workspaceId: experiment.workspaceId, experimentId: experiment.id, evaluatorId, templateVersionId: member.templateVersionId, params: objectOf(member.params), attempts: attempt.attempt, datasetItemId: item.id, libraryVersions: {}, result, startedAt: now, finishedAt: now });
         }
       }
-      outcome.recorded += await recordExperimentRuns(prisma, records);
+      outcome.recorded += (await recordExperimentRuns(prisma, records)).length;
       await completeIfDone(experiment, members.size);
       return outcome;
     }
@@ -142,37 +154,32 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; ex
       }
       if (ready.length === 0) continue;
       if (!(await live(experiment.id))) return { ...outcome, stopped: true };
-      const base = { workspaceId: experiment.workspaceId, experimentId: experiment.id, evaluatorId, templateVersionId: member.templateVersionId, params: objectOf(member.params), attempts: attempt.attempt };
+      const base = { workspaceId: experiment.workspaceId, experimentId: experiment.id, evaluatorId, attempts: attempt.attempt };
+      const subject: EvaluationSubject = {
+        workspaceId: experiment.workspaceId, kind: member.evaluator.kind, version: member.templateVersion, params: objectOf(member.params), isolation: member.evaluator.isolation,
+        limits: { own: member.evaluator.limits, template: member.evaluator.template?.limits }, dependencies: deps, trustDomain: `evaluator:${evaluatorId}`,
+      };
+      const dependsOn = deps.map((d) => d.dependsOnId);
+      const evaluated = await core.evaluateBatch(
+        subject,
+        ready.map((item) => ({ target: item, inputs: current.inputsOf(item.id, dependsOn), lastAttempt: attempt.last, document: (scores) => itemToDocument(item, scores) })),
+      );
       const records: ExperimentRunRecord[] = [];
-      // Gates: a dependent whose gate does not pass is recorded as skipped, with the reason.
-      const toRun: DatasetItem[] = [];
-      const missingOf = (itemId: string) => deps.filter((d) => !scores.of(itemId, d.dependsOnId)?.length).map((d) => d.name);
-      for (const item of ready) {
-        const gate = scores.gates(item.id, deps);
-        if (gate.passed) toRun.push(item);
-        else records.push({ ...base, datasetItemId: item.id, libraryVersions: {}, result: null, skipReason: gate.reason, missingDependencies: missingOf(item.id), startedAt: new Date(), finishedAt: new Date() });
+      for (const answer of evaluated) {
+        if (answer.status === "retry") outcome.deferred += 1; // retried with the job
+        else records.push({ ...base, datasetItemId: answer.target.id, ...answer.run });
       }
-      if (toRun.length) {
-        const mode = member.evaluator.isolation === "strict" ? "strict" : "warm";
-        const { key, libraryVersions } = await preparer.prepare(experiment.workspaceId, member.templateVersion, undefined, mode, runLimits(member.evaluator.limits, member.evaluator.template?.limits));
-        const names = deps.map((d) => d.name);
-        const startedAt = new Date();
-        const results = await deps_.execution().execute(
-          { ...key, trustDomain: `evaluator:${evaluatorId}` },
-          toRun.map((item) => ({ workspaceId: experiment.workspaceId, document: itemToDocument(item, names.length ? scores.documentScores(item.id, deps) : undefined), params: base.params, dependencies: names })),
-        );
-        const finishedAt = new Date();
-        toRun.forEach((item, i) => {
-          const result = results[i]!;
-          if (result.outcome === "sandbox_error" && !attempt.last) outcome.deferred += 1; // retried with the job
-          else records.push({ ...base, datasetItemId: item.id, libraryVersions, result, missingDependencies: missingOf(item.id), startedAt, finishedAt });
-        });
+      const inserted = await recordExperimentRuns(prisma, records);
+      for (const r of records) finished.add(`${r.datasetItemId}/${evaluatorId}`);
+      if (needScores) {
+        for (const run of inserted) current.set(run.record.target.datasetItemId, inputRunOf({ ...run, evaluatorId }));
+        // A run another worker recorded first (the unique index kept its copy): dependents read that one.
+        if (inserted.length < records.length) {
+          const won = new Set(inserted.map((r) => r.record.target.datasetItemId));
+          for (const r of await storedRuns(experiment.id, evaluatorId, records.filter((x) => !won.has(x.datasetItemId)).map((x) => x.datasetItemId))) current.set(r.datasetItemId!, r);
+        }
       }
-      for (const r of records) {
-        finished.add(`${r.datasetItemId}/${evaluatorId}`);
-        if (needScores) scores.record(r.datasetItemId, evaluatorId, r.result?.outcome === "ok" ? r.result.scores.map(itemScoreOf) : []);
-      }
-      outcome.recorded += await recordExperimentRuns(prisma, records);
+      outcome.recorded += inserted.length;
     }
     if (outcome.deferred > 0) {
       logger.warn({ experimentId: experiment.id, batch: payload.batch, deferred: outcome.deferred }, "experiment batch: sandbox faults, retrying");

@@ -1,6 +1,6 @@
 import type { ItemResult } from "../../execution/index.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { insertRuns } from "../evaluation/write.js";
+import { insertRuns, type InsertedRun, type ItemTarget } from "../evaluation/write.js";
 
 /** What one run of an evaluator on an experiment item records. */
 export interface ExperimentRunRecord {
@@ -19,6 +19,8 @@ export interface ExperimentRunRecord {
   skipReason?: string;
   /** Dependencies that had no scores for the item when the run read them (ctx.score fell back to its default). */
   missingDependencies?: string[];
+  /** Dependency evaluator id → the run id read (when the evaluator has dependencies). */
+  inputRunIds?: Record<string, string>;
   /** Attempts of the batch job so far (1 on the first). */
   attempts: number;
   startedAt: Date;
@@ -29,12 +31,11 @@ export interface ExperimentRunRecord {
  * Writes runs and their scores in ONE statement through the runs module's writer
  * (modules/evaluation/write.ts). Exactly once per (experiment, item, evaluator): the unique index
  * decides, so a run that another attempt or worker already recorded is left as it is.
- * @returns how many runs this call inserted.
+ * @returns the runs this call inserted (with their ids and the columns written), in input order.
  */
-export async function recordExperimentRuns(prisma: PrismaClient, records: readonly ExperimentRunRecord[]): Promise<number> {
-  const inserted = await insertRuns(
+export async function recordExperimentRuns(prisma: PrismaClient, records: readonly ExperimentRunRecord[]): Promise<InsertedRun<ItemTarget>[]> {
+  return insertRuns(
     prisma,
     records.map(({ experimentId, datasetItemId, ...r }) => ({ ...r, target: { experimentId, datasetItemId } })),
   );
-  return inserted.length;
 }

@@ -1,17 +1,17 @@
 import { LRUCache } from "lru-cache";
 import type { Evaluator, Span, TemplateVersion } from "../../generated/prisma/client.js";
-import { runLimits, type Executor } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { declaredDependencies, documentScores, failedGate, inputRunIds, isCurrent, lockSpans, spansInputs, type DeclaredDependency, type SpanInputs } from "../dependencies/input-runs.js";
+import { declaredDependencies, inputRunIds, isCurrent, lockSpans, spansInputs, type DeclaredDependency, type SpanInputs } from "../dependencies/input-runs.js";
 import { spanToDocument } from "../spans/document.js";
 import { MAX_TRACE_SPANS } from "../spans/service.js";
 import { specsOf } from "../templates/store.js";
 import { objectOf } from "../../lib/json-column.js";
 import { resolveParams } from "../templates/values.js";
 import { createBatcher, type BatcherOptions, type Settled } from "./batcher.js";
-import type { RunPreparer } from "../evaluation/prepare.js";
-import { INVOCATION_CAP_REASON, runColumns, USER_FAULTS } from "../evaluation/record.js";
+import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
+import type { EvaluationSubject } from "../evaluation/subject.js";
+import { INVOCATION_CAP_REASON, runColumns } from "../evaluation/record.js";
 import { moveRunsToHistory } from "../evaluation/history.js";
 import { columnsOf, insertRuns, type RunRecord, type SpanTarget } from "../evaluation/write.js";
 import { kindTraits } from "../evaluators/kinds.js";
@@ -140,9 +140,8 @@ const failed = (error: unknown): Settled<ProcessStatus> => ({ ok: false, error }
 export function createRunProcessor(deps: {
   prisma: PrismaClient;
   logger: Logger;
-  /** The shared executor (created on first use). */
-  execution: () => Executor;
-  preparer: RunPreparer;
+  /** The evaluation core (the only way to the sandbox). */
+  core: EvaluationCore;
   /** Releases the dependents of finished evaluations (default: nothing). */
   afterEvaluation?: AfterEvaluation;
   /** Told after a run was committed (metrics, score export); must not throw. */
@@ -319,35 +318,23 @@ export function createRunProcessor(deps: {
       open = open.filter((p) => spans.has(p.job.payload.spanId));
       const version = await versionOf(evaluator);
       const params = resolveParams(specsOf(version), objectOf(evaluator.params));
-      const toRun: Pending[] = [];
-      for (const p of open) {
-        const gate = declared.length ? failedGate(declared, inputsOf(p.job.payload.spanId)) : null;
-        if (gate) p.record = { ...base(p.job), templateVersionId: version.id, params, skipReason: gate };
-        else toRun.push(p);
-      }
-      if (toRun.length) {
-        const prepared = await deps.preparer.prepare(workspaceId, version, undefined, evaluator.isolation === "strict" ? "strict" : "warm", runLimits(evaluator.limits, evaluator.template?.limits));
-        const names = declared.map((d) => d.name);
-        const startedAt = new Date();
-        const items = toRun.map((p) => {
+      const subject: EvaluationSubject = {
+        workspaceId, kind: evaluator.kind, version, params, isolation: evaluator.isolation,
+        limits: { own: evaluator.limits, template: evaluator.template?.limits }, dependencies: declared, trustDomain: `evaluator:${evaluatorId}`,
+      };
+      const evaluated = await deps.core.evaluateBatch(
+        subject,
+        open.map((p) => {
           const span = spans.get(p.job.payload.spanId)!;
-          const scores = declared.length ? documentScores(declared, inputsOf(span.id)) : {};
-          return { workspaceId, document: spanToDocument(span, traces.get(span.traceId) ?? [span], { scores }) as Record<string, unknown>, params, dependencies: names };
-        });
-        await Promise.all(toRun.map((p) => p.job.job.enteredSandbox?.()));
-        const outcomes = await deps.execution().execute({ ...prepared.key, trustDomain: `evaluator:${evaluatorId}` }, items);
-        toRun.forEach((p, i) => {
-          const result = outcomes[i]!;
           const last = p.job.job.attemptsMade + 1 >= (p.job.job.opts.attempts ?? 1);
-          if (result.outcome === "sandbox_error" && !last) {
-            results[p.index] = failed(new SandboxFaultError(result.error?.message ?? "unknown"));
-            return;
-          }
-          if ((USER_FAULTS as readonly string[]).includes(result.outcome)) {
-            logger.info({ ...p.job.payload, outcome: result.outcome, errorType: result.error?.type }, "evaluator failed on a span (recorded, not retried)");
-          }
-          p.record = { ...base(p.job), templateVersionId: version.id, params, libraryVersions: prepared.libraryVersions, result, startedAt };
-        });
+          return { target: p, inputs: inputsOf(span.id), lastAttempt: last, document: (scores) => spanToDocument(span, traces.get(span.traceId) ?? [span], { scores: scores ?? {} }) as Record<string, unknown> };
+        }),
+        { beforeExecute: (targets) => Promise.all(targets.map((p) => p.job.job.enteredSandbox?.())) },
+      );
+      for (const answer of evaluated) {
+        const p = answer.target;
+        if (answer.status === "retry") results[p.index] = failed(new SandboxFaultError(answer.message));
+        else p.record = { ...base(p.job), ...answer.run };
       }
     }
 

@@ -1,11 +1,14 @@
 import { createHash } from "node:crypto";
-import { runLimits, type Executor, type ItemError, type Score } from "../../execution/index.js";
+import type { ItemError, Score } from "../../execution/index.js";
 import { BadUserInputError, NotFoundError, RateLimitedError, type InputIssue } from "../../lib/errors.js";
 import { parseIssues } from "../../lib/validation.js";
 import { spanToDocument, type SampleDocument } from "../spans/document.js";
 import { MAX_SPAN_BYTES, normaliseSpan } from "../spans/schemas.js";
 import type { SpanService } from "../spans/service.js";
-import type { RunPreparer, RunnableVersion } from "../evaluation/prepare.js";
+import type { RunnableVersion } from "../evaluation/prepare.js";
+import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
+import type { EvaluationSubject } from "../evaluation/subject.js";
+import { DEFAULT_KIND } from "../evaluators/kinds.js";
 import { checkSource, inspectSource, type SourceInspector } from "../templates/inspect-source.js";
 import type { TemplateService } from "../templates/service.js";
 import { validateParamSpecs, type ParamSpec } from "../templates/settings.js";
@@ -98,8 +101,8 @@ function draftId(kind: string, source: string): string {
  * checks them, and absent values take the defaults.
  */
 export function createTryCodeService(deps: {
-  execution: () => Executor;
-  preparer: RunPreparer;
+  /** The evaluation core (the only way to the sandbox). */
+  core: EvaluationCore;
   templates: Pick<TemplateService, "findVersion">;
   spans: Pick<SpanService, "documentOf">;
   /** For the scores stored on a span and for stored dataset items (absent: neither is read). */
@@ -268,23 +271,27 @@ export function createTryCodeService(deps: {
       if (given(input.spanId) && calls.length) {
         (document as Record<string, unknown>).scores = await storedScores(principal.workspaceId, input.spanId!, calls);
       }
-      // The limits an evaluator of this template would run with (the input's own win, key by key).
-      const prepared = await deps.preparer.prepare(principal.workspaceId, subject.version, subject.imports, "warm", runLimits(input.limits, subject.templateLimits));
-      // A draft declares no dependencies: ctx.score reads any score given in the sample, else its default.
-      const item = { workspaceId: principal.workspaceId, document: document as Record<string, unknown>, params, dependencies: null };
-      // Drafts share runners only with the same API key's drafts, never with live evaluators.
-      const [result] = await deps.execution().execute({ ...prepared.key, trustDomain: `tryCode:${principal.apiKeyId ?? "local-admin"}` }, [item]);
+      // Drafts share runners only with the same API key's drafts, never with live evaluators; the
+      // limits are those an evaluator of this template would run with (the input's own win, key by
+      // key). A draft declares no dependencies: ctx.score reads any score given in the sample, else its default.
+      const subject_: EvaluationSubject = {
+        workspaceId: principal.workspaceId, kind: DEFAULT_KIND, version: subject.version, ...(subject.imports ? { imports: subject.imports } : {}), params, isolation: "warm",
+        limits: { own: input.limits, template: subject.templateLimits }, dependencies: null, trustDomain: `tryCode:${principal.apiKeyId ?? "local-admin"}`,
+      };
+      const [answer] = await deps.core.evaluateBatch(subject_, [{ target: null, inputs: new Map(), lastAttempt: true, document: () => document as Record<string, unknown> }]);
+      if (answer!.status !== "done" || !answer!.run.result) throw new Error("tryCode: the core left the draft without a result");
+      const { result, libraryVersions } = { result: answer!.run.result, libraryVersions: answer!.run.libraryVersions };
       return {
-        outcome: result!.outcome,
-        scores: result!.scores.map((score) => ({ ...score, numericValue: numericValueOf(score.value) })),
-        stdout: result!.stdout,
-        stderr: result!.stderr,
-        error: result!.error ?? null,
-        durationMs: result!.durationMs,
+        outcome: result.outcome,
+        scores: result.scores.map((score) => ({ ...score, numericValue: numericValueOf(score.value) })),
+        stdout: result.stdout,
+        stderr: result.stderr,
+        error: result.error ?? null,
+        durationMs: result.durationMs,
         params,
         templateVersion: subject.templateVersion,
-        libraryVersions: prepared.libraryVersions,
-        outputTruncated: outputWasTruncated(result!),
+        libraryVersions,
+        outputTruncated: outputWasTruncated(result),
         scoreFallbacks: scoreFallbacks(calls, (document as { scores?: Record<string, Record<string, unknown>> }).scores),
       };
   }
