@@ -41,6 +41,22 @@ module.exports = {
       from: { path: "^src/api-client/" },
       to: { path: "^src/", pathNot: "^src/api-client/" },
     },
+    {
+      name: "sandbox-only-through-the-core",
+      comment:
+        "The drivers of an evaluation (live runs, experiments, backfills, tryCode) reach an executor only through the evaluation core (src/modules/evaluation/evaluate-batch.ts): they import no runtime code of src/execution (types of results are allowed) and neither the executors nor the run preparer, so every path gates, runs and classifies alike.",
+      severity: "error",
+      from: { path: "^src/modules/(runs|experiments|backfills|try-code)/" },
+      // The limits' schema (input validation) is no way to run anything.
+      to: { path: "^src/execution/", pathNot: "^src/execution/evaluator-limits\\.ts$", dependencyTypesNot: ["type-only"] },
+    },
+    {
+      name: "executors-behind-the-core",
+      comment: "Only the core itself and the composition root (src/app.ts) import the executors and the run preparer.",
+      severity: "error",
+      from: { path: "^src/", pathNot: ["^src/modules/evaluation/", "^src/app\\.ts$"] },
+      to: { path: "^src/modules/evaluation/(executors|prepare)\\.ts$" },
+    },
   ],
   options: {
     doNotFollow: { path: "node_modules" },

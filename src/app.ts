@@ -16,7 +16,7 @@ import { createMetrics, type Metrics } from "./modules/metrics/registry.js";
 import { createScoreExporter, type ScoreExporter } from "./modules/otlp/score-export.js";
 import { spanBatchQueuer, type EvaluationEnqueuer } from "./modules/runs/enqueue.js";
 import { createLiveEvaluations, type LiveEvaluations } from "./modules/runs/evaluate.js";
-import { createRunPreparer, type RunPreparer } from "./modules/evaluation/prepare.js";
+import { createRunPreparer } from "./modules/evaluation/prepare.js";
 import { createEvaluationCore } from "./modules/evaluation/evaluate-batch.js";
 import { createSandboxExecutor } from "./modules/evaluation/executors.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
@@ -53,7 +53,6 @@ export interface Services {
   /** Reading runs: per-evaluator statistics. */
   runs: RunService;
   /** Execution keys (template version + shared libraries) for live runs, try_code and experiments. */
-  runPreparer: RunPreparer;
   /** The `evaluate-span` job processor. */
   runProcessor: RunProcessor;
   /** The processor of batch jobs: one ingest batch of an evaluator outside every dependency (runs/span-batch.ts). */
@@ -167,7 +166,6 @@ export function createApp(
     sharedLibraries,
     spans,
     runs: createRunService({ prisma }),
-    runPreparer,
     runProcessor,
     spanBatch: createSpanBatchProcessor({ prisma, queues, processEvaluation: runProcessor }),
     liveEvaluations: createLiveEvaluations({ prisma, queues }),

@@ -1,6 +1,8 @@
 import type { DeclaredDependency } from "../dependencies/input-runs.js";
 import type { RunnableVersion } from "./prepare.js";
 
+export type { RunnableVersion };
+
 /**
  * The evaluator as one batch runs it, whichever driver built it (a live evaluator at its current
  * version, an experiment's or backfill's member fixed at creation, a tryCode draft).

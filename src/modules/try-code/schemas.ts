@@ -1,4 +1,4 @@
-import { evaluatorLimitsSchema } from "../../execution/index.js";
+import { evaluatorLimitsSchema } from "../../execution/evaluator-limits.js";
 import { z } from "zod";
 import { typeError } from "../../lib/validation.js";
 
