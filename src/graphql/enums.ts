@@ -5,6 +5,7 @@ import {
   EXPERIMENT_STATUSES,
   ISOLATIONS,
   RUN_OUTCOMES,
+  RUN_REPLACE_REASONS,
   SCORE_DATA_TYPES,
   SPAN_KINDS,
   SPAN_STATUSES,
@@ -19,6 +20,12 @@ import { builder } from "./builder.js";
 export const RunOutcomeEnum = builder.enumType("RunOutcome", {
   description: "How a run ended: ok; user_error (it raised); timeout; memory_limit; output_limit; invalid_result (broke the Score rules); sandbox_error (never the user's fault); skipped (not run, see skipReason).",
   values: RUN_OUTCOMES,
+});
+
+/** Why a run was replaced (RunHistory.reason). */
+export const RunReplaceReasonEnum = builder.enumType("RunReplaceReason", {
+  description: "Why a run was replaced and kept in history: backfill_rerun (a backfill ran it again); inputs_changed (a dependency's run changed, so it ran again); scores_reposted (an external evaluator's scores were posted again); retried (an experiment's failed runs were run again).",
+  values: RUN_REPLACE_REASONS,
 });
 
 /** The kind of a span. */

@@ -12,6 +12,17 @@ export const RUN_OUTCOMES = [...OUTCOMES, "skipped"] as const;
 /** One run outcome. */
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];
 
+/**
+ * Why a run was replaced (RunHistory.reason), one policy on every path: the replaced run moves to
+ * RunHistory in the transaction that replaces it. `backfill_rerun`: a backfill ran its evaluator
+ * again; `inputs_changed`: a dependency's run changed, so the dependent ran again;
+ * `scores_reposted`: an external evaluator's scores were posted again; `retried`: an experiment's
+ * failed runs were run again (retryFailed).
+ */
+export const RUN_REPLACE_REASONS = ["backfill_rerun", "inputs_changed", "scores_reposted", "retried"] as const;
+/** One replace reason. */
+export type RunReplaceReason = (typeof RUN_REPLACE_REASONS)[number];
+
 /** The kinds of span (of the span model): what an evaluator's rule can ask for. */
 export const SPAN_KINDS = ["chat", "tool", "agent", "retrieval", "other"] as const;
 /** One span kind. */
@@ -124,6 +135,7 @@ export const MONITOR_CLOSED_COLUMNS = [
 export const CLOSED_COLUMNS = [
   { table: "Run", column: "outcome", values: RUN_OUTCOMES },
   { table: "RunHistory", column: "outcome", values: RUN_OUTCOMES },
+  { table: "RunHistory", column: "reason", values: RUN_REPLACE_REASONS },
   { table: "Span", column: "kind", values: SPAN_KINDS },
   { table: "Span", column: "status", values: SPAN_STATUSES },
   { table: "Evaluator", column: "kind", values: EVALUATOR_KINDS },

@@ -60,8 +60,8 @@ describe("closed lists", () => {
     const { workspace } = await createTestWorkspace(app, "closed-lists-history");
     const evaluator = await app.prisma.evaluator.create({ data: { workspaceId: workspace.id, name: "history check", kind: "external" } });
     const insert = (outcome: string) =>
-      app.prisma.$executeRaw`INSERT INTO "RunHistory" (id, "workspaceId", "evaluatorId", outcome, "createdAt")
-        VALUES (gen_random_uuid(), ${workspace.id}::uuid, ${evaluator.id}::uuid, ${outcome}, now())`;
+      app.prisma.$executeRaw`INSERT INTO "RunHistory" (id, "workspaceId", "evaluatorId", outcome, "createdAt", reason)
+        VALUES (gen_random_uuid(), ${workspace.id}::uuid, ${evaluator.id}::uuid, ${outcome}, now(), 'scores_reposted')`;
     await expect(insert("crashed")).rejects.toThrow(/RunHistory_outcome_check/);
     await expect(insert("user_error")).resolves.toBe(1);
   });

@@ -38,8 +38,8 @@ describe("retention while live spans flow", () => {
     const oldSpanIds = (await h.app.prisma.span.findMany({ where: { workspaceId: wsId }, select: { id: true } })).map((s) => s.id);
     expect(oldSpanIds).toHaveLength(OLD);
     await h.app.prisma.$executeRaw`
-      INSERT INTO "RunHistory" (id, "workspaceId", "evaluatorId", "spanId", outcome, "createdAt", "supersededAt")
-      SELECT gen_random_uuid(), "workspaceId", "evaluatorId", "spanId", outcome, "createdAt", now() FROM "Run" WHERE "spanId" = ANY(${oldSpanIds}::uuid[])`;
+      INSERT INTO "RunHistory" (id, "workspaceId", "evaluatorId", "spanId", outcome, "createdAt", "supersededAt", reason)
+      SELECT gen_random_uuid(), "workspaceId", "evaluatorId", "spanId", outcome, "createdAt", now(), 'inputs_changed' FROM "Run" WHERE "spanId" = ANY(${oldSpanIds}::uuid[])`;
 
     // The cutoff: everything stored so far. The sweep's clock is 30 days past it, so it is exactly the cutoff.
     const boundary = (await h.app.prisma.$queryRaw<{ t: Date }[]>`SELECT clock_timestamp() AS t`)[0]!.t;
@@ -98,10 +98,10 @@ describe("retention while live spans flow", () => {
     // History of a kept span superseded before the cutoff goes too; after it, it stays.
     const kept = spans[0]!.id;
     await h.app.prisma.$executeRaw`
-      INSERT INTO "RunHistory" (id, "workspaceId", "evaluatorId", "spanId", outcome, "createdAt", "supersededAt")
-      SELECT gen_random_uuid(), "workspaceId", "evaluatorId", "spanId", outcome, "createdAt", ${new Date(boundary.getTime() - DAY)} FROM "Run" WHERE "spanId" = ${kept}::uuid
+      INSERT INTO "RunHistory" (id, "workspaceId", "evaluatorId", "spanId", outcome, "createdAt", "supersededAt", reason)
+      SELECT gen_random_uuid(), "workspaceId", "evaluatorId", "spanId", outcome, "createdAt", ${new Date(boundary.getTime() - DAY)}, 'inputs_changed' FROM "Run" WHERE "spanId" = ${kept}::uuid
       UNION ALL
-      SELECT gen_random_uuid(), "workspaceId", "evaluatorId", "spanId", outcome, "createdAt", now() FROM "Run" WHERE "spanId" = ${kept}::uuid`;
+      SELECT gen_random_uuid(), "workspaceId", "evaluatorId", "spanId", outcome, "createdAt", now(), 'inputs_changed' FROM "Run" WHERE "spanId" = ${kept}::uuid`;
     const last = await retention.sweep({ workspaceId: wsId });
     expect(last.deleted).toEqual({ spans: 0, runs: 0, scores: 0, history: 1 });
     expect(await h.app.prisma.runHistory.count({ where: { workspaceId: wsId } })).toBe(1);

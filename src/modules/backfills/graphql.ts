@@ -1,7 +1,7 @@
 import { builder } from "../../graphql/builder.js";
 import { describedBy } from "../../graphql/input-descriptions.js";
-import { RunOutcomeEnum } from "../../graphql/enums.js";
-import type { RunOutcome } from "../../lib/closed-lists.js";
+import { RunOutcomeEnum, RunReplaceReasonEnum } from "../../graphql/enums.js";
+import type { RunOutcome, RunReplaceReason } from "../../lib/closed-lists.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { scoreSummaryFields } from "../runs/score-summary-graphql.js";
 import { BACKFILL_STATUSES, backfillInputSchema, backfillSpanFilterSchema, listBackfillsInputSchema, type BackfillStatus } from "./schemas.js";
@@ -123,8 +123,9 @@ builder.prismaObject("BackfillEvaluator", {
 });
 
 builder.prismaObject("RunHistory", {
-  description: "An earlier run of an evaluator on a span, replaced by a backfill that re-ran it (kept as it was).",
+  description: "An earlier run of an evaluator on a span or an experiment's item, replaced and kept as it was; `reason` says why.",
   fields: (t) => ({
+    reason: t.field({ type: RunReplaceReasonEnum, description: "Why it was replaced.", resolve: (parent) => parent.reason as RunReplaceReason }),
     outcome: t.field({ type: RunOutcomeEnum, resolve: (parent) => parent.outcome as RunOutcome }),
     skipReason: t.exposeString("skipReason", { nullable: true }),
     scores: t.expose("scores", { type: "JSON", description: "Its scores as they were: [{name, dataType, value, numericValue, higherIsBetter, comment, metadata, position}]." }),
@@ -149,9 +150,11 @@ builder.prismaObjectFields("Run", (t) => ({
   backfill: t.relation("backfill", { nullable: true, description: "The backfill that wrote this run (null for a live or experiment run)." }),
   history: t.prismaField({
     type: ["RunHistory"],
-    description: "Earlier runs of this evaluator on this span that were replaced (by a backfill that re-ran it, or by a live re-run after a dependency's scores changed), newest first; this run is the current one.",
-    resolve: (query, run, _a, ctx) =>
-      run.spanId ? ctx.prisma.runHistory.findMany({ ...query, where: { spanId: run.spanId, evaluatorId: run.evaluatorId, workspaceId: run.workspaceId }, orderBy: { supersededAt: "desc" } }) : Promise.resolve([]),
+    description: "Earlier runs of this evaluator on this run's span or experiment item that were replaced (see RunHistory.reason), newest first; this run is the current one.",
+    resolve: (query, run, _a, ctx) => {
+      const target = run.spanId ? { spanId: run.spanId } : run.experimentId && run.datasetItemId ? { experimentId: run.experimentId, datasetItemId: run.datasetItemId } : null;
+      return target ? ctx.prisma.runHistory.findMany({ ...query, where: { ...target, evaluatorId: run.evaluatorId, workspaceId: run.workspaceId }, orderBy: { supersededAt: "desc" } }) : Promise.resolve([]);
+    },
   }),
 }));
 

@@ -62,7 +62,7 @@ export async function recordBackfillRuns(prisma: PrismaClient, backfill: { id: s
         keep.push({ ...record, backfillId: backfill.id });
       }
       if (supersede.length) {
-        await moveRunsToHistory(tx, supersede, backfill.id);
+        await moveRunsToHistory(tx, supersede, { reason: "backfill_rerun", backfillId: backfill.id });
       }
       const written = (await insertRuns(tx, keep)).map(({ record, runId, columns }) => ({ id: runId, spanId: record.target.spanId, evaluatorId: record.evaluatorId, outcome: columns.outcome, columns }));
       return { written, superseded: supersede.length, dropped: records.length - written.length, stopped: false };

@@ -1,3 +1,4 @@
+import { moveRunsToHistory } from "../evaluation/history.js";
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { parseIssues } from "../../lib/validation.js";
 import { isUuid } from "../../lib/uuid.js";
@@ -48,7 +49,9 @@ export async function submitExperimentScores(deps: ReleaseDeps, principal: Princ
 
   const { run, replaced, rerun } = await prisma.$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`item:${experiment.id}:${item.id}`}, 0))`;
-    const removed = await tx.run.deleteMany({ where: { experimentId: experiment.id, datasetItemId: item.id, evaluatorId: evaluator.id } });
+    // Replaced runs stay readable as history (the one replace policy, evaluation/history.ts).
+    const earlier = await tx.run.findMany({ where: { experimentId: experiment.id, datasetItemId: item.id, evaluatorId: evaluator.id }, select: { id: true } });
+    await moveRunsToHistory(tx, earlier.map((r) => r.id), { reason: "scores_reposted" });
     // The experiment's evaluators downstream of this one, transitively: they read these scores.
     const members = new Set((await tx.experimentEvaluator.findMany({ where: { experimentId: experiment.id }, select: { evaluatorId: true } })).map((m) => m.evaluatorId));
     const downstream: string[] = [];
@@ -58,10 +61,11 @@ export async function submitExperimentScores(deps: ReleaseDeps, principal: Princ
       frontier = [...new Set(edges.map((e) => e.evaluatorId))].filter((id) => members.has(id) && !downstream.includes(id));
       downstream.push(...frontier);
     }
-    const stale = await tx.run.deleteMany({ where: { experimentId: experiment.id, datasetItemId: item.id, evaluatorId: { in: downstream } } });
+    const stale = await tx.run.findMany({ where: { experimentId: experiment.id, datasetItemId: item.id, evaluatorId: { in: downstream } }, select: { id: true } });
+    await moveRunsToHistory(tx, stale.map((r) => r.id), { reason: "inputs_changed" });
     const created = await insertPostedRun(tx, { workspaceId, evaluatorId: evaluator.id }, { experimentId: experiment.id, datasetItemId: item.id }, scores);
-    if (stale.count > 0) await tx.experiment.updateMany({ where: { id: experiment.id, status: "completed" }, data: { status: "running", finishedAt: null } });
-    return { run: created, replaced: removed.count > 0, rerun: stale.count > 0 ? downstream : [] };
+    if (stale.length > 0) await tx.experiment.updateMany({ where: { id: experiment.id, status: "completed" }, data: { status: "running", finishedAt: null } });
+    return { run: created, replaced: earlier.length > 0, rerun: stale.length > 0 ? downstream : [] };
   });
   const batch = Math.floor(item.position / experiment.batchSize);
   await queues.add("experiment-batch", { experimentId: experiment.id, batch }, { jobId: `${experiment.id}_${batch}_post_${run.id}` });

@@ -88,7 +88,7 @@ export async function submitScores(deps: ReleaseDeps, principal: Principal, inpu
     await lockSpan(tx, span.id);
     // The posted scores they replace stay readable as history (Run.history).
     const earlier = await tx.run.findMany({ where: { spanId: span.id, evaluatorId: evaluator.id }, select: { id: true } });
-    await moveRunsToHistory(tx, earlier.map((r) => r.id), null);
+    await moveRunsToHistory(tx, earlier.map((r) => r.id), { reason: "scores_reposted" });
     const created = await insertPostedRun(tx, { workspaceId, evaluatorId: evaluator.id }, { spanId: span.id }, scores);
     return { run: created, replaced: earlier.length > 0 };
   });

@@ -1,3 +1,4 @@
+import { moveRunsToHistory } from "../evaluation/history.js";
 import type { DatasetItem, Experiment } from "../../generated/prisma/client.js";
 import type { ExperimentEvaluatorSource } from "../../lib/closed-lists.js";
 import { BadUserInputError, NotFoundError, type InputIssue } from "../../lib/errors.js";
@@ -266,15 +267,17 @@ export function createExperimentService(deps: { prisma: PrismaClient; queues: Qu
     },
 
     /**
-     * Runs again what did not succeed: deletes the failed runs (any outcome but ok and skipped)
-     * with their scores, and queues the batches that hold a failed or unfinished item. Items
+     * Runs again what did not succeed: moves the failed runs (any outcome but ok and skipped) with
+     * their scores to RunHistory (reason `retried`), and queues the batches that hold a failed or unfinished item. Items
      * already finished are skipped by the batches. Also resumes a cancelled experiment.
      * @returns the experiment (running again, or completed when nothing was left to do).
      */
     async retryExperiment(principal: Principal, id: string): Promise<{ experiment: Experiment; batches: number }> {
       const found = await getExperiment(principal.workspaceId, id);
       const { experiment, batches } = await prisma.$transaction(async (tx) => {
-        await tx.$executeRawUnsafe(`DELETE FROM "Run" WHERE "experimentId" = $1::uuid AND ${FAILED_OUTCOMES_SQL}`, found.id);
+        // The failed runs stay readable as history (the one replace policy, evaluation/history.ts).
+        const failed = await tx.$queryRawUnsafe<{ id: string }[]>(`SELECT id FROM "Run" WHERE "experimentId" = $1::uuid AND ${FAILED_OUTCOMES_SQL}`, found.id);
+        await moveRunsToHistory(tx, failed.map((r) => r.id), { reason: "retried" });
         const evaluators = await tx.experimentEvaluator.count({ where: { experimentId: found.id } });
         const rows = await tx.$queryRaw<{ batch: number }[]>`
           SELECT DISTINCT (i.position / ${found.batchSize}::int) AS batch

@@ -231,7 +231,7 @@ export function createRunProcessor(deps: {
         results.push(ok("recorded"));
       }
       // The replaced run stays readable as history (Run.history), as a backfill's re-run keeps it.
-      await moveRunsToHistory(tx, stale, null);
+      await moveRunsToHistory(tx, stale, { reason: "inputs_changed" });
       await insertRuns(tx, toWrite);
       return results;
     });
