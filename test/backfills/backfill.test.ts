@@ -151,6 +151,7 @@ describe("a backfill over 1,000 stored spans", () => {
     expect(await app.prisma.run.count({ where: { evaluatorId: evaluator.id } })).toBe(1000);
     expect(await app.prisma.runHistory.count({ where: { evaluatorId: evaluator.id } })).toBe(1000);
     expect(await app.prisma.runHistory.count({ where: { supersededByBackfillId: fromGid(b3.id), backfillId: fromGid(b1.id) } })).toBe(300);
+    expect(await app.prisma.runHistory.count({ where: { evaluatorId: evaluator.id, reason: "backfill_rerun" } })).toBe(1000);
     // The earlier backfills' summaries still count their runs (from history).
     expect((await ok(GET, { id: b2.id }, key)).backfill.summary[0]).toMatchObject({ count: 700, passed: long2 });
 

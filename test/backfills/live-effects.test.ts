@@ -97,7 +97,7 @@ describe("a backfill and the live path", () => {
     });
     const history = await h.app.prisma.runHistory.findMany({ where: { evaluatorId: d.id } });
     expect(history.map((r) => r.id).sort()).toEqual([...live.values()].map((r) => r.id).sort());
-    expect(history.every((r) => r.supersededByBackfillId === null)).toBe(true);
+    expect(history.every((r) => r.supersededByBackfillId === null && r.reason === "inputs_changed")).toBe(true);
     expect(await h.app.prisma.runHistory.count({ where: { evaluatorId: x.id, supersededByBackfillId: backfill.id } })).toBe(SPANS);
 
     // Counted like live runs, by source; the dependents' re-runs are live ones.

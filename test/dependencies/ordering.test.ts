@@ -87,6 +87,9 @@ describe("ordering on a span", () => {
     expect(history.every((r) => r.supersededByBackfillId === null)).toBe(true);
     expect(was(judgeId)).toEqual([10]);
     expect(was(d.id)[0]).toBe(23);
+    // One replace policy: each kept with why it was replaced.
+    expect(history.filter((r) => r.evaluatorId === judgeId).map((r) => r.reason)).toEqual(["scores_reposted"]);
+    expect(history.filter((r) => r.evaluatorId === d.id).every((r) => r.reason === "inputs_changed")).toBe(true);
     for (const id of [b.id, c.id]) {
       expect(on(id).startedAt!.getTime()).toBeGreaterThanOrEqual(posted.run.finishedAt!.getTime());
       expect(on(d.id).startedAt!.getTime()).toBeGreaterThanOrEqual(on(id).finishedAt!.getTime());

@@ -94,6 +94,9 @@ describe("experiment dependencies: added, waited for, never silently defaulted",
     });
     expect(again.data!.submitScores).toEqual({ replaced: true, rerun: [{ name: "Overall" }] });
     await waitFor(async () => ((await overallOf(experimentId, overall.id))["clean-1"]?.overall as number | undefined) === 0.25);
+    // Both replaced runs are kept, with why: the judge's posted again, Overall's inputs changed.
+    const kept = await app.prisma.runHistory.findMany({ where: { experimentId, datasetItemId: items[0]!.id }, select: { evaluatorId: true, reason: true } });
+    expect(kept.map((r) => [r.evaluatorId === overall.id ? "Overall" : "judge", r.reason]).sort()).toEqual([["Overall", "inputs_changed"], ["judge", "scores_reposted"]]);
     await waitForExperiment(app, experimentId, 60_000);
 
     // A wrong shape says which fields to give.

@@ -153,6 +153,8 @@ describe("experiment results: summaries, filters, failures, retry, cancel, compa
     const second = await read();
     expect(second).toMatchObject({ status: "completed", retries: 1, progress: { done: 80 - apologies, failed: apologies, pending: 0 } });
     expect(await app.prisma.run.count({ where: { experimentId: experiment.id } })).toBe(80);
+    // The failed runs that were retried stay readable as history.
+    expect(await app.prisma.runHistory.count({ where: { experimentId: experiment.id, reason: "retried", outcome: "user_error" } })).toBe(apologies);
   });
 
   it("cancels a running experiment and resumes it with retry", async () => {
