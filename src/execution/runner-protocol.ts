@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { OUTCOMES } from "./outcomes.js";
 
-/** Bounds of an error report (UTF-16 code units; runner.py caps to the same numbers). */
+/** Bounds of an error report (UTF-16 code units; sandbox/runner_errors.py caps to the same numbers). */
 export const ERROR_BOUNDS = { type: 200, message: 4_000, traceback: 20_000 } as const;
 
 const errorSchema = z.object({
