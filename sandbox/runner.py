@@ -36,6 +36,11 @@ and Node's wall-clock SIGKILL are the backstops for code that never returns to t
 In warm mode the interpreter itself (builtins, sys, sys.modules, os.environ, import hooks, limits,
 signal handlers) is put back before every item from a snapshot taken before the first
 (interpreter_state.py), and oodle_eval's and the shims' modules are read-only in both modes.
+
+This file is the entry point; its parts sit beside it and are imported before any user code exists
+(read-only like this module: guard_library_modules): runner_protocol.py (frames, outcomes),
+runner_errors.py (bounded error reports), runner_output.py (output budget and capture),
+runner_shared.py (shared libraries), runner_strict.py (strict mode's zygote and children).
 """
 
 from __future__ import annotations
@@ -43,18 +48,29 @@ from __future__ import annotations
 import builtins
 import errno
 import fcntl
-import io
-import json
 import linecache
 import os
 import resource
-import select
 import signal
 import _signal
 import sys
 import time
 import traceback
 import types
+
+RUNNER_DIR = os.path.dirname(os.path.abspath(__file__))  # /sandbox/runner inside (interpreter_state.py)
+# The runner's own modules, beside this file (python3.11 -I leaves this directory off sys.path).
+# Imported now, before any user code exists, and made read-only with this module
+# (guard_library_modules).
+sys.path.insert(0, RUNNER_DIR)
+try:
+    from runner_errors import MAX_MESSAGE_CHARS, MAX_TRACEBACK_CHARS, MAX_TYPE_CHARS, cap, explain_network_error, name_memory_limit, safe_str
+    from runner_output import FLOOD_FACTOR, MARKER_RESERVE, Budget, Capture, OutputLimit, raw_output, truncation_marker
+    from runner_protocol import encode_frame, read_frame, write_all, write_frame
+    from runner_shared import SharedLibraries
+    from runner_strict import StrictMode
+finally:
+    del sys.path[0]
 
 # This file's functions look builtins up in a private copy taken before any user code exists (a
 # function keeps the builtins of its globals at definition): user code that replaces builtins.len
@@ -68,30 +84,15 @@ PACKAGES_DIR = "/sandbox/packages"  # the curated, read-only Debian packages (sa
 SECCOMP_MODULE_DIR = "/sandbox/seccomp-module"
 POLICY_DIR = "/sandbox/runner/seccomp"
 TMP_DIR = "/tmp"
-RUNNER_DIR = os.path.dirname(os.path.abspath(__file__))  # /sandbox/runner inside (interpreter_state.py)
 USER_FILENAME = "<evaluator>"
-MAX_FRAME_BYTES = 64 * 1024 * 1024
 # True only when this file is the copy bound into the sandbox (bwrap-args.ts: INSIDE.runner).
 IN_SANDBOX = os.path.realpath(__file__) == "/sandbox/runner/runner.py"
-# Bounds of an error report, in UTF-16 code units (what Node's string length counts and checks:
-# runner-process.ts errorSchema).
-MAX_TYPE_CHARS = 200
-MAX_MESSAGE_CHARS = 4000
-MAX_TRACEBACK_CHARS = 20000
 # What /tmp's own metadata is put back to whenever an item changed it (see Runner._clean_tmp).
 TMP_MODE = 0o1777
 TMP_TIME_NS = 0
-# A strict child exits with this status when it cannot set its rlimits (before any user code).
-CHILD_LIMITS_BROKEN = 72
-OUTCOMES = ("ok", "user_error", "timeout", "memory_limit", "output_limit", "invalid_result", "sandbox_error")
 
 # Bound now, before user code can monkeypatch the modules.
-_dumps = json.dumps
-_loads = json.loads
-_os_read = os.read
-_os_write = os.write
 _os_fstat = os.fstat
-_os_lseek = os.lseek
 _os_chmod = os.chmod
 _os_scandir = os.scandir
 _os_unlink = os.unlink
@@ -101,7 +102,6 @@ _os_stat = os.stat
 _os_statvfs = os.statvfs
 _os_fstatvfs = os.fstatvfs
 _os_listdir = os.listdir
-_SEEK_END = os.SEEK_END
 _ModuleType = types.ModuleType
 MODULES_TAG = 2  # interpreter_state.MODULES: sys.modules's place in InterpreterState.tags
 _setitimer = signal.setitimer
@@ -123,287 +123,18 @@ def _tmp_state(st: os.stat_result) -> tuple[int, int, int, int, int]:
     return (st.st_mtime_ns, st.st_atime_ns, st.st_ctime_ns, st.st_size, st.st_mode)
 
 
-def _cap(text: str, limit: int, tail: bool = False) -> str:
-    """``text`` cut to at most ``limit`` UTF-16 code units (its start, or its end when ``tail``)."""
-    if len(text) <= limit // 2 or (len(text) <= limit and text.isascii()):
-        return text
-    part = text[-limit:] if tail else text[:limit]
-    units = part.encode("utf-16-le", "surrogatepass")
-    if len(units) <= 2 * limit:
-        return part
-    units = units[-2 * limit:] if tail else units[: 2 * limit]
-    return units.decode("utf-16-le", "ignore")  # drops a surrogate pair cut in half
-
-
-def _safe_str(error: BaseException) -> str:
-    """``str(error)``, or a placeholder when a user ``__str__`` raises."""
-    try:
-        return str(error)
-    except BaseException:  # noqa: BLE001
-        return "<unprintable>"
-
-
-def _not_json(value):
-    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
-
-
-def _make_encode():
-    """``json.dumps(message, ensure_ascii=False, allow_nan=False)`` without building a JSONEncoder
-    per call: the C encoder when there is one (a fresh ``markers`` dict per call keeps the
-    circular-reference check), else the pure-Python one."""
-    import json.encoder as json_encoder  # noqa: PLC0415
-
-    make, basestring = json_encoder.c_make_encoder, json_encoder.c_encode_basestring
-    if make is None or basestring is None:
-        return lambda message: _dumps(message, ensure_ascii=False, allow_nan=False)
-    join = "".join
-    return lambda message: join(make({}, _not_json, basestring, None, ": ", ", ", False, False, False)(message, 0))
-
-
-_encode = _make_encode()
-
 
 class ItemTimeout(BaseException):
     """Raised in user code when the item's CPU or wall budget is spent (BaseException: a bare
     ``except Exception`` in user code does not swallow it, and it is raised again every 100 ms)."""
 
 
-class OutputLimit(BaseException):
-    """Raised in user code when its captured stdout+stderr would pass the per-item cap."""
-
-
-# --------------------------------------------------------------------------- framing
-
-
-def read_exact(fd: int, n: int) -> bytes | None:
-    """Read exactly ``n`` bytes from ``fd`` (1 MiB reads at most); None at EOF before ``n``."""
-    chunks = []
-    while n > 0:
-        chunk = _os_read(fd, min(n, 1 << 20))
-        if not chunk:
-            return None
-        chunks.append(chunk)
-        n -= len(chunk)
-    return b"".join(chunks)
-
-
-def read_frame(fd: int) -> dict | None:
-    """Read one frame (4-byte big-endian length, UTF-8 JSON); None at EOF.
-
-    Raises ValueError for a length over MAX_FRAME_BYTES, and the decoder's error for bad JSON.
-    """
-    header = read_exact(fd, 4)
-    if header is None:
-        return None
-    size = int.from_bytes(header, "big")
-    if size > MAX_FRAME_BYTES:
-        raise ValueError(f"frame of {size} bytes")
-    body = read_exact(fd, size)
-    if body is None:
-        return None
-    return _loads(body.decode("utf-8"))
-
-
-def encode_frame(message: dict) -> bytes:
-    """``message`` as one frame: its UTF-8 JSON preceded by the 4-byte big-endian length."""
-    body = _encode(message).encode("utf-8")
-    return len(body).to_bytes(4, "big") + body
-
-
-def write_all(fd: int, data: bytes) -> None:
-    """Write every byte of ``data`` to ``fd`` (retrying short writes); OSError propagates."""
-    view = memoryview(data)
-    while view:
-        written = _os_write(fd, view)
-        view = view[written:]
-
-
-def write_frame(fd: int, message: dict) -> None:
-    """Write ``message`` to ``fd`` as one frame (see encode_frame)."""
-    write_all(fd, encode_frame(message))
-
-
-# --------------------------------------------------------------------------- output capture
-
-
-class Budget:
-    """Bytes of output left for the current item, shared by stdout and stderr.
-
-    Past the limit, output is dropped and the item goes on (its scores are kept, its output is
-    marked truncated: see ``truncation_marker``); ``attempted`` counts every byte printed, and
-    past ``FLOOD_FACTOR`` times the limit the item is a flood and stops as ``output_limit``.
-    """
-
-    def __init__(self, limit: int) -> None:
-        self.left = limit
-        self.exceeded = False
-        self.attempted = 0
-        self.limit = limit
-        self.flooded = False
-
-
-# Output beyond this many times the cap is a flood: the item stops with output_limit.
-FLOOD_FACTOR = 16
-# Room kept in the cap for the truncation marker (so the kept output + marker fit in outputBytes).
-MARKER_RESERVE = 160
-
-
-def name_memory_limit(result: dict, memory_bytes: int) -> None:
-    """A MemoryError's message is usually empty: say which limit was hit."""
-    error = result.get("error") or {}
-    if memory_bytes and not error.get("message"):
-        error["message"] = f"the evaluator used more than its memory limit of {memory_bytes // (1024 * 1024)} MiB"
-
-
-def explain_network_error(result: dict, error: BaseException) -> None:
-    """An OSError raised by a socket call says, before the raw OS error, that the sandbox has no network."""
-    if not isinstance(error, OSError):
-        return
-    import socket as _socket  # stdlib; imported lazily (only on a failure)
-
-    from_socket = isinstance(error, (_socket.gaierror, _socket.herror)) or any(
-        frame.f_code.co_filename.endswith(("/socket.py", "/ssl.py", "/http/client.py", "/urllib/request.py")) for frame, _ in traceback.walk_tb(error.__traceback__)
-    )
-    if not from_socket:
-        return
-    details = result.get("error") or {}
-    details["message"] = f"the sandbox has no network: evaluators cannot open sockets or resolve names ({details.get('message', '')})"[:MAX_MESSAGE_CHARS]
-
-
-def truncation_marker(limit: int) -> str:
-    """The line appended to stderr when an item printed more than its cap (docs/sandbox.md § Outcomes)."""
-    return f"\n[oodle: output truncated: the item printed more than {limit} bytes of stdout and stderr; the rest was dropped]\n"
-
-
-def note_output(budget: Budget, size: int) -> None:
-    """Counts ``size`` bytes printed; raises OutputLimit once they pass FLOOD_FACTOR × the cap."""
-    budget.attempted += size
-    if budget.attempted > FLOOD_FACTOR * max(budget.limit, 1):
-        budget.exceeded = True
-        raise OutputLimit(f"output limit reached: the item printed more than {FLOOD_FACTOR} times its {budget.limit + MARKER_RESERVE} bytes")
-
-
-class Capture(io.TextIOBase):
-    """A text stream that keeps what user code prints, up to the item's output budget."""
-
-    def __init__(self, budget: Budget) -> None:
-        self.budget = budget
-        self.parts: list[str] = []
-
-    def writable(self) -> bool:
-        return True
-
-    def write(self, s: str) -> int:
-        if not isinstance(s, str):
-            raise TypeError(f"write() argument must be str, not {type(s).__name__}")
-        size = len(s.encode("utf-8", "replace"))
-        note_output(self.budget, size)
-        if size > self.budget.left:
-            # Keep what fits, drop the rest, and let the item finish (its scores are kept).
-            keep = s.encode("utf-8", "replace")[: max(self.budget.left, 0)].decode("utf-8", "ignore")
-            if keep:
-                self.parts.append(keep)
-            self.budget.left = 0
-            self.budget.exceeded = True
-            return len(s)
-        self.budget.left -= size
-        self.parts.append(s)
-        return len(s)
-
-    def text(self) -> str:
-        return "".join(self.parts)
-
-
-# --------------------------------------------------------------------------- shared libraries
-
-
-class SharedLibraries:
-    """A meta-path finder serving ``shared`` and ``shared.<name>`` from in-memory sources.
-
-    Nothing is on disk, so user code cannot change a library. Each library is compiled once; its
-    module is executed afresh for every item (``reset``). A library that imports a library it was
-    not given, or that is part of an import cycle, raises ImportError naming it.
-    """
-
-    def __init__(self, sources: dict[str, str], imported_by) -> None:
-        self.code: dict[str, types.CodeType] = {}
-        self.loaded: list[str] = []
-        self.files: set[str] = set()
-        for name, source in sources.items():
-            filename = f"<shared/{name}>"
-            self.files.add(filename)
-            linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-            self.code[name] = compile(source, filename, "exec")
-        graph = {name: [d for d in imported_by(src) if d in sources] for name, src in sources.items()}
-        self.cycles = _cycles(graph)
-
-    def find_spec(self, fullname, path=None, target=None):
-        import importlib.machinery
-
-        if fullname == "shared":
-            self.loaded.append("shared")
-            spec = importlib.machinery.ModuleSpec("shared", self, is_package=True)
-            spec.submodule_search_locations = []
-            return spec
-        if not fullname.startswith("shared."):
-            return None
-        name = fullname[len("shared."):]
-        if "." in name:
-            raise ImportError(f"shared library {name.split('.')[0]!r} has no submodule {name!r}", name=fullname)
-        if name not in self.code:
-            given = ", ".join(sorted(self.code)) or "none"
-            raise ImportError(
-                f"shared library {name!r} is not available to this evaluator (libraries given: {given})",
-                name=fullname,
-            )
-        if name in self.cycles:
-            raise ImportError(f"shared library {name!r} is part of an import cycle: {self.cycles[name]}", name=fullname)
-        return importlib.machinery.ModuleSpec(fullname, self)
-
-    def create_module(self, spec):
-        return None
-
-    def exec_module(self, module):
-        if module.__name__ == "shared":
-            module.__path__ = []
-            return
-        name = module.__name__[len("shared."):]
-        module.__file__ = f"<shared/{name}>"
-        self.loaded.append(module.__name__)
-        exec(self.code[name], module.__dict__)
-
-    def reset(self) -> None:
-        """Forget the modules executed for the last item, so the next item executes them afresh."""
-        if self.loaded:
-            for key in self.loaded:
-                sys.modules.pop(key, None)
-            sys.modules.pop("shared", None)
-            self.loaded.clear()
-
-
-def _cycles(graph: dict[str, list[str]]) -> dict[str, str]:
-    """{library: "a -> b -> a"} for every library on an import cycle."""
-    found: dict[str, str] = {}
-
-    def visit(node: str, stack: list[str]) -> None:
-        if node in stack:
-            cycle = stack[stack.index(node):] + [node]
-            for member in cycle:
-                found.setdefault(member, " -> ".join(cycle))
-            return
-        for dep in graph.get(node, []):
-            visit(dep, stack + [node])
-
-    for start in graph:
-        visit(start, [])
-    return found
-
 
 # --------------------------------------------------------------------------- library modules
 
 
 def guard_library_modules() -> None:
-    """oodle_eval, the shims and this runner's own module refuse attribute writes from user code
+    """oodle_eval, the shims and this runner's own modules refuse attribute writes from user code
     (interpreter_state.ReadOnlyModule): every item of a runner shares them. Those imported so far
     now, the others as they are imported (interpreter_state.GuardingFinder, first on sys.meta_path).
     Both modes, so code behaves the same in warm and strict mode."""
@@ -426,7 +157,7 @@ def guard_library_modules() -> None:
 # --------------------------------------------------------------------------- the runner
 
 
-class Runner:
+class Runner(StrictMode):
     """One sandboxed runner: the compiled template and libraries of its setup frame, run per item
     (warm: in this process; strict: in a child of the zygote), results framed on ``result_fd``."""
 
@@ -631,23 +362,6 @@ class Runner:
             self.tmp_state = (-1, -1, -1, -1, -1)  # look again next time (the runner is retiring anyway)
         return clean
 
-    def _raw_output(self, fd: int, budget: Budget) -> str:
-        """What was written straight to fd 1 or 2 (a memfd) during the item; then empty it."""
-        size = _os_lseek(fd, 0, _SEEK_END)  # the memfd's size (cheaper than fstat; writes append anyway)
-        if not size:
-            return ""
-        data = os.pread(fd, min(size, max(budget.left, 0) + 1), 0)
-        os.ftruncate(fd, 0)
-        os.lseek(fd, 0, os.SEEK_SET)
-        budget.attempted += size
-        if budget.attempted > FLOOD_FACTOR * max(budget.limit, 1):
-            budget.flooded = True
-        if len(data) > budget.left:
-            budget.exceeded = True
-            data = data[: max(budget.left, 0)]
-        budget.left -= len(data)
-        return data.decode("utf-8", "replace")
-
     def run_item(self, item: dict) -> dict:
         """Run one item in this process; returns outcome, scores, stdout, stderr, error."""
         budget = self.budget
@@ -703,8 +417,8 @@ class Runner:
         # Sticky flags win over what user code did with the exception.
         if self.timed_out and result["outcome"] != "timeout":
             result = self._failure("timeout", ItemTimeout("the evaluator used more than its time for one item"))
-        raw_out = self._raw_output(self.raw_fds[0], budget)
-        raw_err = self._raw_output(self.raw_fds[1], budget)
+        raw_out = raw_output(self.raw_fds[0], budget)
+        raw_err = raw_output(self.raw_fds[1], budget)
         if budget.flooded and result["outcome"] != "output_limit":
             result = self._failure("output_limit", OutputLimit(f"output limit reached: the item printed more than {FLOOD_FACTOR} times its cap"))
         result["stdout"] = out.text() + raw_out
@@ -738,248 +452,9 @@ class Runner:
             text = f"{type(error).__name__}: {message}\n"
         # The type is the exception class's __name__, chosen by user code: bounded like the rest.
         return {
-            "type": _cap(type(error).__name__, MAX_TYPE_CHARS),
-            "message": _cap(message, MAX_MESSAGE_CHARS),
-            "traceback": _cap(text, MAX_TRACEBACK_CHARS, tail=True),
-        }
-
-    # -- strict mode ------------------------------------------------------------------------
-    #
-    # The runner (R) holds whole batches: documents, params and nonces of items still to run and
-    # results not yet flushed, and freed memory keeps their bytes. A child forked from R would
-    # inherit all of that, so R never forks item children itself. Before it reads any batch it
-    # forks a zygote (Z) that never receives an item: for each item, R asks Z (over a socketpair)
-    # for a child; Z makes the item's two pipes, forks the child, hands R the pipes' other ends
-    # (SCM_RIGHTS) and reports the child's exit status once it has reaped it. R writes the item
-    # to the child's item pipe and reads its result from the result pipe. So a child's memory is
-    # Z's (setup only) plus its own item; it never holds the result descriptor, stdin, the
-    # diagnostics pipe or the socket to R (closed before user code runs).
-
-    def start_zygote(self) -> None:
-        """Fork the zygote (strict mode; before the first batch is read)."""
-        import socket  # noqa: PLC0415 -- strict mode only
-
-        self._socket = socket
-        r_end, z_end = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
-        r_end.set_inheritable(False)
-        z_end.set_inheritable(False)
-        pid = os.fork()
-        if pid == 0:
-            status = 0
-            try:
-                r_end.close()
-                self._zygote_loop(z_end)
-            except BaseException:  # noqa: BLE001
-                status = 70
-            os._exit(status)
-        z_end.close()
-        self.zygote = r_end
-        self.zygote_pid = pid
-        # R writes items to children's pipes: a child that died early must give EPIPE, not kill R.
-        signal.signal(signal.SIGPIPE, signal.SIG_IGN)
-
-    def _zygote_loop(self, sock) -> None:
-        """Z: one child per request, reaped here; Z itself never sees an item."""
-        os.close(self.result_fd)
-        empty_r, empty_w = os.pipe()  # stdin: at EOF at once (no /dev is needed)
-        os.close(empty_w)
-        os.dup2(empty_r, 0)
-        os.close(empty_r)
-        send_fds = self._socket.send_fds
-        while True:
-            request = sock.recv(16)
-            if not request:
-                return  # the runner is gone
-            try:
-                # Each child's own stdout and stderr: unlinked files on the tmpfs, gone with the
-                # child. A shared memfd let one child write into the next one's output after its
-                # own was read back (from code that runs while its result is encoded).
-                outputs = [os.open(TMP_DIR, os.O_TMPFILE | os.O_RDWR | os.O_CLOEXEC, 0o600) for _ in range(2)]
-            except OSError:
-                sock.send(b"E")  # the runner retires: sandbox_error, never run on shared output
-                continue
-            item_r, item_w = os.pipe()
-            result_r, result_w = os.pipe()
-            pid = os.fork()
-            if pid == 0:
-                self._child(sock, item_r, item_w, result_r, result_w, outputs)  # never returns
-            for fd in outputs:
-                os.close(fd)
-            os.close(item_r)
-            os.close(result_w)
-            send_fds(sock, [b"P%d" % pid], [item_w, result_r])
-            os.close(item_w)
-            os.close(result_r)
-            _, status = os.waitpid(pid, 0)
-            sock.send(b"S%d" % status)
-
-    def _child(self, sock, item_r: int, item_w: int, result_r: int, result_w: int, outputs: list[int]) -> None:
-        """A strict child: read its one item, run it under the user filter, write its result."""
-        status = 0
-        try:
-            sock.close()  # user code must never talk to R as if it were Z
-            os.close(item_w)
-            os.close(result_r)
-            raw = []
-            for fd, target, shared in zip(outputs, (1, 2), self.raw_fds):
-                os.dup2(fd, target)
-                os.close(shared)  # the memfd every child shared: none of it stays here
-                raw.append(fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 3))  # (the old numbers are above RLIMIT_NOFILE)
-                os.close(fd)
-            self.raw_fds = (raw[0], raw[1])
-            # Every rlimit set again from the values of setup: nothing an earlier item did to the
-            # zygote's limits (it cannot: prlimit on another pid is refused) reaches this child.
-            for which, value in self.rlimits:
-                try:
-                    resource.setrlimit(which, value)
-                    if resource.getrlimit(which) != value:
-                        raise ValueError(which)
-                except (OSError, ValueError):
-                    os._exit(CHILD_LIMITS_BROKEN)
-            item = read_frame(item_r)
-            os.close(item_r)
-            if item is None:
-                os._exit(71)
-            cpu = int(self.cpu_s) + 1
-            resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-            self.user_filter.load()
-            self.runner_cpu_s = float("inf")
-            result = self.run_item(item)
-            try:
-                frame = encode_frame(result)
-            except BaseException as error:  # noqa: BLE001 -- user objects run while encoding
-                frame = encode_frame(self._synthetic("invalid_result", "InvalidResult", _cap(f"the result is not JSON: {type(error).__name__}: {_safe_str(error)}", MAX_MESSAGE_CHARS)))
-            write_all(result_w, frame)
-        except BaseException:  # noqa: BLE001
-            status = 70
-        os._exit(status)
-
-    def _zygote_message(self, timeout_s: float) -> tuple[bytes, list[int]] | None:
-        """The next message from Z and any descriptors with it: ``(b"", [])`` once Z is gone, None
-        if it said nothing within ``timeout_s``."""
-        sock = self.zygote
-        poller = select.poll()
-        poller.register(sock.fileno(), select.POLLIN)
-        if not poller.poll(max(int(timeout_s * 1000), 0) + 1):
-            return None
-        try:
-            message, fds, _, _ = self._socket.recv_fds(sock, 64, 2)
-        except OSError:
-            return (b"", [])
-        return message, fds
-
-    def _zygote_broken(self, pid: int | None) -> dict:
-        """Z is gone or stuck (user code can signal it): this runner can run no more items."""
-        self.retire = True
-        if pid is not None:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        return self._synthetic("sandbox_error", "SandboxError", "the strict-mode runner lost its process factory; the item was not run")
-
-    def run_item_forked(self, item: dict) -> dict:
-        """Run one item in a fresh child forked by the zygote; the child sees only this item."""
-        try:
-            self.zygote.send(b"F")
-        except OSError:
-            return self._zygote_broken(None)
-        reply = self._zygote_message(5.0)
-        if not reply or not reply[0].startswith(b"P") or len(reply[1]) != 2:
-            for fd in reply[1] if reply else ():
-                os.close(fd)
-            return self._zygote_broken(None)
-        pid = int(reply[0][1:])
-        item_w, read_end = reply[1]
-        try:
-            write_all(item_w, encode_frame(item))
-        except OSError:
-            pass  # the child is already gone: its exit status says why
-        os.close(item_w)
-        deadline_s = self.wall_s + 1.0
-        data, too_big, timed_out = bytearray(), False, False
-        poller = select.poll()
-        poller.register(read_end, select.POLLIN)
-        start = time.monotonic()
-        while True:
-            left = deadline_s - (time.monotonic() - start)
-            if left <= 0:
-                timed_out = True
-                break
-            if not poller.poll(int(left * 1000) + 1):
-                continue
-            chunk = os.read(read_end, 1 << 20)
-            if not chunk:
-                break
-            data += chunk
-            if len(data) > self.max_child_result_bytes:
-                too_big = True
-                break
-        os.close(read_end)
-        killed = timed_out or too_big
-        if killed:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-        # The exit status, once Z has reaped the child. A child that closed its result pipe early
-        # and kept running is killed at the item's deadline.
-        status_reply = self._zygote_message(2.0 if killed else max(deadline_s - (time.monotonic() - start), 0))
-        if status_reply is None and not killed:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
-            timed_out = True
-            status_reply = self._zygote_message(2.0)
-        if not status_reply or not status_reply[0].startswith(b"S"):
-            for fd in status_reply[1] if status_reply else ():
-                os.close(fd)
-            self._zygote_broken(pid)  # retires this runner; this item's result may still stand
-            status = None
-        else:
-            status = int(status_reply[0][1:])
-        if timed_out:
-            return self._synthetic("timeout", "ItemTimeout", f"the evaluator did not finish within {self.wall_s:g} s")
-        if too_big:
-            return self._synthetic("invalid_result", "ResultTooLarge", "the result is too large")
-        try:
-            result = _loads(bytes(data[4:]).decode("utf-8")) if len(data) >= 4 else None
-        except Exception as error:  # noqa: BLE001 -- bad JSON, or nesting deep enough for RecursionError
-            return self._synthetic("invalid_result", "InvalidResult", f"the evaluator's process sent a result that cannot be read ({type(error).__name__})")
-        if isinstance(result, dict) and result.get("outcome") in OUTCOMES:
-            return self._from_child(result)
-        if status is None:
-            return self._synthetic("user_error", "ProcessExited", "the evaluator's process ended before returning a result")
-        if os.WIFEXITED(status) and os.WEXITSTATUS(status) == CHILD_LIMITS_BROKEN:  # before user code ran
-            self.retire = True
-            return self._synthetic("sandbox_error", "SandboxError", "the strict-mode child could not set its resource limits; the item was not run")
-        if os.WIFSIGNALED(status):
-            sig = os.WTERMSIG(status)
-            if sig in (signal.SIGXCPU, signal.SIGKILL):
-                return self._synthetic("timeout", "ItemTimeout", f"the evaluator used more than its CPU time of {self.cpu_s:g} s")
-            return self._synthetic("user_error", "ProcessKilled", f"the evaluator's process ended with signal {signal.Signals(sig).name}")
-        return self._synthetic("user_error", "ProcessExited", f"the evaluator's process ended with exit code {os.WEXITSTATUS(status)} before returning a result")
-
-    def _from_child(self, result: dict) -> dict:
-        """A strict child's result, rebuilt from known fields (the child ran user code, which may
-        have written its own frame): bounded error fields, strings where strings belong."""
-        error = result.get("error")
-        if error is not None:
-            if not isinstance(error, dict) or not all(isinstance(error.get(k), str) for k in ("type", "message", "traceback")):
-                return self._synthetic("invalid_result", "InvalidResult", "the evaluator's process sent a malformed result")
-            error = {
-                "type": _cap(error["type"], MAX_TYPE_CHARS),
-                "message": _cap(error["message"], MAX_MESSAGE_CHARS),
-                "traceback": _cap(error["traceback"], MAX_TRACEBACK_CHARS, tail=True),
-            }
-        out, err = result.get("stdout"), result.get("stderr")
-        return {
-            "outcome": result["outcome"],
-            "scores": result.get("scores"),
-            "stdout": out if isinstance(out, str) else "",
-            "stderr": err if isinstance(err, str) else "",
-            "error": error,
+            "type": cap(type(error).__name__, MAX_TYPE_CHARS),
+            "message": cap(message, MAX_MESSAGE_CHARS),
+            "traceback": cap(text, MAX_TRACEBACK_CHARS, tail=True),
         }
 
     def _synthetic(self, outcome: str, kind: str, message: str) -> dict:
@@ -1034,7 +509,7 @@ class Runner:
                 except BaseException as error:  # noqa: BLE001 -- user objects (a dict subclass's items()) run while encoding
                     # Their code ran outside any item's budget: start the next item in a fresh runner.
                     self.retire = True
-                    failure = self._synthetic("invalid_result", "InvalidResult", _cap(f"the result is not JSON: {type(error).__name__}: {_safe_str(error)}", MAX_MESSAGE_CHARS))
+                    failure = self._synthetic("invalid_result", "InvalidResult", cap(f"the result is not JSON: {type(error).__name__}: {safe_str(error)}", MAX_MESSAGE_CHARS))
                     failure.update({"type": "result", "id": item.get("id"), "nonce": nonce, "retire": True})
                     frame = encode_frame(failure)
                 pending.append(frame)
@@ -1097,9 +572,9 @@ def _fatal_frame(error: BaseException) -> bytes:
     The diagnostics pipe is closed by then, and in warm mode user code could forge this frame like
     any other, so it is bounded like any error and ends the runner."""
     return encode_frame({"type": "fatal", "error": {
-        "type": _cap(type(error).__name__, MAX_TYPE_CHARS),
-        "message": _cap(str(error), MAX_MESSAGE_CHARS),
-        "traceback": _cap("".join(traceback.format_exception(error)), MAX_TRACEBACK_CHARS, tail=True),
+        "type": cap(type(error).__name__, MAX_TYPE_CHARS),
+        "message": cap(str(error), MAX_MESSAGE_CHARS),
+        "traceback": cap("".join(traceback.format_exception(error)), MAX_TRACEBACK_CHARS, tail=True),
     }})
 
 
@@ -1136,15 +611,15 @@ def main() -> None:
     except BaseException as error:  # noqa: BLE001 -- the sandbox itself is broken: fail closed
         traceback.print_exc()
         write_frame(result_fd, {"type": "setup_error", "nonce": nonce, "fault": "sandbox",
-                                "error": {"type": _cap(type(error).__name__, MAX_TYPE_CHARS),
-                                          "message": _cap(str(error), MAX_MESSAGE_CHARS), "traceback": ""}})
+                                "error": {"type": cap(type(error).__name__, MAX_TYPE_CHARS),
+                                          "message": cap(str(error), MAX_MESSAGE_CHARS), "traceback": ""}})
         return
     try:
         runner.prepare_code(setup)
     except BaseException as error:  # noqa: BLE001 -- template or library does not compile
         detail = runner._error_of(error)
         if getattr(error, "line", None):
-            detail["traceback"] = _cap(str(error) + "\n", MAX_TRACEBACK_CHARS, tail=True)
+            detail["traceback"] = cap(str(error) + "\n", MAX_TRACEBACK_CHARS, tail=True)
         write_frame(result_fd, {"type": "setup_error", "nonce": nonce, "fault": "user", "error": detail})
         return
     # Setup is over: from here on no descriptor leads to Node but the result channel (user code
@@ -1161,8 +636,8 @@ def main() -> None:
             runner.snapshot_state()
     except BaseException as error:  # noqa: BLE001
         write_frame(result_fd, {"type": "setup_error", "nonce": nonce, "fault": "sandbox",
-                                "error": {"type": _cap(type(error).__name__, MAX_TYPE_CHARS),
-                                          "message": _cap(str(error), MAX_MESSAGE_CHARS), "traceback": ""}})
+                                "error": {"type": cap(type(error).__name__, MAX_TYPE_CHARS),
+                                          "message": cap(str(error), MAX_MESSAGE_CHARS), "traceback": ""}})
         return
     write_frame(result_fd, {"type": "ready", "nonce": nonce, "kind": runner.kind})
     del setup, nonce

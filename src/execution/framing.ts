@@ -1,6 +1,6 @@
 /**
  * Frames of the runner protocol: a 4-byte big-endian length, then that many bytes of UTF-8 JSON.
- * See sandbox/runner.py for the conversation.
+ * See sandbox/runner.py for the conversation (sandbox/runner_protocol.py: its side of the framing).
  */
 
 /** Encodes one message as a frame. */

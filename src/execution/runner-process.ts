@@ -1,15 +1,20 @@
+/**
+ * The runner process: one bwrap + sandbox/runner.py serving the items of one key, its batches,
+ * timers and idle watch. The frames it reads are runner-protocol.ts's, their results
+ * runner-results.ts's, its idle readings proc-sampling.ts's.
+ */
 import { randomBytes } from "node:crypto";
-import { readdirSync, readFileSync } from "node:fs";
 import { execa } from "execa";
-import { z } from "zod";
 import type { Logger } from "../lib/logger.js";
 import type { SandboxPaths } from "./bwrap-args.js";
 import { boxMountsUsable, sandboxCommand } from "./box-launch.js";
 import { acquireBox, canUseBoxUids, type Box } from "./box-uids.js";
+import { Capped } from "./capped.js";
 import { encodeFrame, FrameDecoder, FrameError } from "./framing.js";
 import type { Limits } from "./limits.js";
-import { OUTCOMES, type Outcome } from "./outcomes.js";
-import { validateScores } from "./result-validation.js";
+import { cpuTicks, sandboxPids, threadCount } from "./proc-sampling.js";
+import { ERROR_BOUNDS, fatalFrameSchema, isRetiredBeforeItem, resultFrameSchema, setupFrameSchema } from "./runner-protocol.js";
+import { finish, resultOfExit, resultOfFrame } from "./runner-results.js";
 import type { ExecuteItem, ExecuteKey, ItemError, ItemResult } from "./types.js";
 
 /** The child's descriptor from which bwrap reads the seccomp program (stdio index 4). */
@@ -20,7 +25,6 @@ const WALL_GRACE_MS = 1_000;
 const SETUP_TIMEOUT_MS = 20_000;
 /** Bytes of bwrap/runner diagnostics kept (for the log when a runner fails). */
 const DIAGNOSTIC_BYTES = 8 * 1024;
-const SIGXCPU_EXIT = 128 + 24;
 /** Random bytes in each item's nonce. */
 const NONCE_BYTES = 12;
 /** A runner that retired (or was asked to exit) and has not exited this long after is SIGKILLed. */
@@ -32,8 +36,6 @@ const EXIT_GRACE_MS = 1_000;
  */
 const IDLE_CHECK_MS = 200;
 const IDLE_CPU_TICKS = 5;
-/** Bounds of an error report (UTF-16 code units; runner.py caps to the same numbers). */
-export const ERROR_BOUNDS = { type: 200, message: 4_000, traceback: 20_000 } as const;
 
 /** Everything needed to start one runner. */
 export interface RunnerOptions {
@@ -50,52 +52,6 @@ export class SandboxStartError extends Error {
   constructor(message: string) {
     super(message);
     this.name = "SandboxStartError";
-  }
-}
-
-const errorSchema = z.object({
-  type: z.string().max(ERROR_BOUNDS.type),
-  message: z.string().max(ERROR_BOUNDS.message),
-  traceback: z.string().max(ERROR_BOUNDS.traceback),
-});
-
-/** A failure of the runner itself after setup (its diagnostics pipe is closed by then). */
-const fatalFrameSchema = z.object({ type: z.literal("fatal"), error: errorSchema });
-
-const resultFrameSchema = z.object({
-  type: z.literal("result"),
-  id: z.number(),
-  nonce: z.string(),
-  outcome: z.enum(OUTCOMES),
-  scores: z.unknown(),
-  stdout: z.string(),
-  stderr: z.string(),
-  error: errorSchema.nullable(),
-  retire: z.boolean(),
-});
-
-const setupFrameSchema = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("ready"), nonce: z.string(), kind: z.string() }),
-  z.object({ type: z.literal("setup_error"), nonce: z.string(), fault: z.enum(["user", "sandbox"]), error: errorSchema }),
-]);
-
-/** Bytes kept from a stream, up to a cap. */
-class Capped {
-  private chunks: Buffer[] = [];
-  size = 0;
-  exceeded = false;
-  constructor(private readonly cap: number) {}
-  push(chunk: Buffer): void {
-    const room = this.cap - this.size;
-    if (chunk.length > room) this.exceeded = true;
-    const keep = chunk.length > room ? chunk.subarray(0, Math.max(room, 0)) : chunk;
-    if (keep.length > 0) {
-      this.chunks.push(keep);
-      this.size += keep.length;
-    }
-  }
-  text(): string {
-    return Buffer.concat(this.chunks).toString("utf8");
   }
 }
 
@@ -487,43 +443,8 @@ export class RunnerProcess {
     }
     // "Retired before this item" is not a result: the item never ran, so it stays unanswered
     // and goes to a fresh runner with the rest (whatever the timing, it is never reported).
-    if (!(frame.retire && isRetiredBeforeItem(frame))) this.complete(this.buildResult(frame, pending.itemStartedAt));
+    if (!(frame.retire && isRetiredBeforeItem(frame))) this.complete(resultOfFrame(frame, this.options.limits.outputBytes, pending.itemStartedAt));
     if (frame.retire && this.pending === pending) pending.done();
-  }
-
-  private buildResult(frame: z.infer<typeof resultFrameSchema>, startedAt: number): ItemResult {
-    const { outputBytes } = this.options.limits;
-    let outcome: Outcome = frame.outcome;
-    let error: ItemError | undefined = frame.error ?? undefined;
-    let scores: ItemResult["scores"] = [];
-    // The runner caps output itself; check again, since the frame is only as honest as the runner.
-    let stdout = frame.stdout;
-    let stderr = frame.stderr;
-    let overflow = false;
-    if (stdout.length + stderr.length > outputBytes / 4) {
-      const out = new Capped(outputBytes);
-      out.push(Buffer.from(stdout, "utf8"));
-      const err = new Capped(Math.max(outputBytes - out.size, 0));
-      err.push(Buffer.from(stderr, "utf8"));
-      overflow = out.exceeded || err.exceeded;
-      stdout = out.text();
-      stderr = err.text();
-    }
-    if (outcome === "ok") {
-      const validated = validateScores(frame.scores);
-      if (validated.ok) scores = validated.scores;
-      else {
-        outcome = "invalid_result";
-        error = { type: "InvalidResult", message: validated.message, traceback: "" };
-      }
-    }
-    if (overflow && outcome === "ok") {
-      outcome = "output_limit";
-      scores = [];
-      error = { type: "OutputLimit", message: `the item printed more than ${outputBytes} bytes`, traceback: "" };
-    }
-    if (outcome !== "ok" && !error) error = { type: outcome, message: outcome, traceback: "" };
-    return finish(outcome, scores, stdout, stderr, error, startedAt);
   }
 
   private violation(reason: string): void {
@@ -561,31 +482,8 @@ export class RunnerProcess {
     if (!pending) return;
     const diagnostics = this.diagnostics.text();
     if (diagnostics) this.options.logger.warn({ workspaceId: this.workspaceId, diagnostics: diagnostics.slice(-2000) }, "sandbox runner output");
-    const { limits } = this.options;
-    let outcome: Outcome;
-    let error: ItemError;
-    if (this.killReason === "wall") {
-      outcome = "timeout";
-      error = { type: "ItemTimeout", message: `the evaluator did not finish within ${limits.wallTimeMs / 1000} s (wall clock)`, traceback: "" };
-    } else if (exitCode === SIGXCPU_EXIT || signal === "SIGXCPU") {
-      outcome = "timeout";
-      error = { type: "ItemTimeout", message: `the evaluator used more than its CPU time of ${limits.cpuTimeMs / 1000} s`, traceback: "" };
-    } else {
-      // The runner was executing user code: whatever ended it was the evaluator's doing.
-      outcome = "user_error";
-      const how = exitCode !== undefined && exitCode > 128 ? `signal ${exitCode - 128}` : `exit code ${exitCode ?? "?"}`;
-      error = { type: "ProcessEnded", message: `the evaluator ended its sandbox process (${how})`, traceback: "" };
-    }
-    this.failInFlight(pending, finish(outcome, [], "", "", error, pending.itemStartedAt));
+    this.failInFlight(pending, resultOfExit(this.killReason === "wall", exitCode, signal, this.options.limits, pending.itemStartedAt));
   }
-}
-
-/**
- * True for the frame runner.py sends in place of an item it did not run because the runner had
- * used its lifetime CPU (`RunnerRetired`): the item must run elsewhere, not be given that outcome.
- */
-function isRetiredBeforeItem(frame: z.infer<typeof resultFrameSchema>): boolean {
-  return frame.outcome === "sandbox_error" && frame.error?.type === "RunnerRetired";
 }
 
 /**
@@ -608,73 +506,4 @@ function spawnSandbox(paths: SandboxPaths, limits: Readonly<Limits>, seccompProg
     cleanup: true,
     stripFinalNewline: false,
   });
-}
-
-/** Host pids of `root` and every process under it (one scan of /proc: there is no children file here). */
-function sandboxPids(root: number | undefined): number[] {
-  if (root === undefined) return [];
-  const children = new Map<number, number[]>();
-  let entries: string[];
-  try {
-    entries = readdirSync("/proc");
-  } catch {
-    return [root];
-  }
-  for (const entry of entries) {
-    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, "latin1");
-      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ", 2)[1]);
-      const list = children.get(ppid);
-      if (list) list.push(Number(entry));
-      else children.set(ppid, [Number(entry)]);
-    } catch {
-      // the process ended while we looked
-    }
-  }
-  const found = [root];
-  for (let i = 0; i < found.length; i++) found.push(...(children.get(found[i]!) ?? []));
-  return found;
-}
-
-/** Threads of the given processes (`Threads:` of /proc/<pid>/status); a process that is gone counts 0. */
-function threadCount(pids: number[]): number {
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const match = /^Threads:\s+(\d+)$/m.exec(readFileSync(`/proc/${pid}/status`, "latin1"));
-      total += match ? Number(match[1]) : 1;
-    } catch {
-      // gone
-    }
-  }
-  return total;
-}
-
-/** utime + stime (clock ticks, every thread) of the given processes; a process that is gone counts 0. */
-function cpuTicks(pids: number[]): number {
-  let total = 0;
-  for (const pid of pids) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, "latin1");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      total += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // gone
-    }
-  }
-  return total;
-}
-
-function finish(
-  outcome: Outcome,
-  scores: ItemResult["scores"],
-  stdout: string,
-  stderr: string,
-  error: ItemError | undefined,
-  startedAt: number,
-): ItemResult {
-  const result: ItemResult = { outcome, scores, stdout, stderr, durationMs: Math.round((performance.now() - startedAt) * 100) / 100 };
-  if (error) result.error = error;
-  return result;
 }

@@ -8,7 +8,7 @@ import { schema } from "../../src/graphql/schema.js";
 import { CLOSED_COLUMNS, ISOLATIONS, RUN_OUTCOMES, SPAN_KINDS } from "../../src/lib/closed-lists.js";
 import { createTestApp, createTestWorkspace } from "../helpers.js";
 
-const RUNNER = fileURLToPath(new URL("../../sandbox/runner.py", import.meta.url));
+const RUNNER = fileURLToPath(new URL("../../sandbox/runner_protocol.py", import.meta.url));
 
 // One declaration of each closed list (src/lib/closed-lists.ts): the sandbox, the GraphQL enums
 // and the database's CHECK constraints must say the same.
@@ -19,7 +19,7 @@ describe("closed lists", () => {
   });
   afterAll(() => app.close());
 
-  it("sandbox/runner.py's OUTCOMES equal the TypeScript outcomes, in order", () => {
+  it("sandbox/runner_protocol.py's OUTCOMES equal the TypeScript outcomes, in order", () => {
     // Read with `ast` (not imported: the runner installs seccomp filters when it starts).
     const script = "import ast,json,sys\ntree=ast.parse(open(sys.argv[1]).read())\nprint(json.dumps([ast.literal_eval(n.value) for n in tree.body if isinstance(n, ast.Assign) and any(getattr(t,'id',None)=='OUTCOMES' for t in n.targets)][0]))";
     const python = JSON.parse(execFileSync("python3", ["-c", script, RUNNER], { encoding: "utf8" }));

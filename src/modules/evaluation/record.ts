@@ -77,7 +77,7 @@ export interface RunColumns {
   outputTruncated: boolean;
 }
 
-/** The start of the line the sandbox runner appends to stderr when it cut an item's output (sandbox/runner.py `truncation_marker`). */
+/** The start of the line the sandbox runner appends to stderr when it cut an item's output (sandbox/runner_output.py `truncation_marker`). */
 export const TRUNCATION_MARKER = "[oodle: output truncated:";
 
 /** Whether the sandbox cut this result's output (read before the output is capped again for storage). */
