@@ -26,7 +26,7 @@ import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/lib/logger.js";
 import { migrate } from "../lib/migrations.js";
 import { obliterateBenchQueues } from "./queues.js";
-import type { Principal } from "../../src/modules/workspaces/service.js";
+import type { Principal } from "../../src/lib/principal.js";
 import { createServer } from "../../src/server.js";
 import { ALL_CHECKS_PASS, GATE_ON_A_CHECK } from "../../test/fixtures/cookbook-recipes.js";
 import { benchItems } from "./experiments-data.js";

@@ -4,7 +4,7 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app.js";
-import type { Principal } from "../../src/modules/workspaces/service.js";
+import type { Principal } from "../../src/lib/principal.js";
 import { startWorkers, type Workers } from "../../src/worker.js";
 import { samplingDraw } from "../../src/modules/spans/matching.js";
 import { createTestApp, createTestWorkspace, graphqlClient } from "../helpers.js";

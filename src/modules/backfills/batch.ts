@@ -12,7 +12,7 @@ import type { AfterEvaluation, RecordedRun } from "../runs/processor.js";
 import { spanToDocument } from "../spans/document.js";
 import { RULE_SELECT } from "../spans/matching.js";
 import { MAX_TRACE_SPANS } from "../spans/service.js";
-import { objectOf } from "../templates/store.js";
+import { objectOf } from "../../lib/json-column.js";
 import { recordBackfillRuns, type BackfillRunRecord } from "./record.js";
 import { ruleMatches } from "./selection.js";
 

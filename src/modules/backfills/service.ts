@@ -7,9 +7,12 @@ import { parseIssues } from "../../lib/validation.js";
 import { watchSnapshots } from "../experiments/watch.js";
 import type { Queues } from "../../queues/queues.js";
 import { ruleOf, type EvaluatorRule } from "../spans/matching.js";
-import { asJson, isUuid, objectOf, specsOf, type Tx } from "../templates/store.js";
+import { specsOf } from "../templates/store.js";
+import { asJson, objectOf } from "../../lib/json-column.js";
+import { isUuid } from "../../lib/uuid.js";
+import type { Tx } from "../../lib/prisma.js";
 import { resolveParams, valueProblems } from "../templates/values.js";
-import type { Principal } from "../workspaces/service.js";
+import type { Principal } from "../../lib/principal.js";
 import {
   ACTIVE_BACKFILL_STATUSES,
   backfillIdInputSchema,

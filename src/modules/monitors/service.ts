@@ -9,7 +9,7 @@ import { withUniqueName } from "../../lib/unique-violation.js";
 import { isUuid, uuidOrNil } from "../../lib/uuid.js";
 import { parseIssues } from "../../lib/validation.js";
 import type { Queues } from "../../queues/queues.js";
-import type { Principal } from "../workspaces/service.js";
+import type { Principal } from "../../lib/principal.js";
 import { createDeliverySender, type AttemptResult, type DeliveryOptions } from "./delivery.js";
 import { evaluateDue, evaluateWindow, eventPayload, examplesOf, latestDueWindowEnd, mutedAt, settingsOf, type DueReport } from "./evaluation.js";
 import {

@@ -2,8 +2,6 @@ import type { InputIssue } from "../../lib/errors.js";
 import { isPlainObject } from "../../lib/json-column.js";
 import { isPythonKeyword } from "./python-keywords.js";
 
-/** @deprecated import from src/lib/json-column.ts */
-export { isPlainObject };
 
 /** The setting types (docs/settings.md § Types). */
 export const PARAM_TYPES = ["string", "text", "number", "integer", "boolean", "string_list", "enum", "json"] as const;

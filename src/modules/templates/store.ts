@@ -24,12 +24,3 @@ export async function lockTemplate(tx: Tx, workspaceId: string, templateId: stri
   if (rows.length === 0) throw new NotFoundError("template", templateId);
 }
 
-// Moved to src/lib/ (used by nine modules); re-exported while other branches still import them here.
-/** @deprecated import from src/lib/uuid.ts */
-export { NIL_UUID, isUuid, uuidOrNil } from "../../lib/uuid.js";
-/** @deprecated import from src/lib/json-column.ts */
-export { asJson, objectOf } from "../../lib/json-column.js";
-/** @deprecated import from src/lib/unique-violation.ts */
-export { isUniqueViolation, withUniqueName } from "../../lib/unique-violation.js";
-/** @deprecated import from src/lib/prisma.ts */
-export type { Tx } from "../../lib/prisma.js";

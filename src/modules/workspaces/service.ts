@@ -6,9 +6,6 @@ import type { ApiKeyPrincipal } from "../../lib/principal.js";
 import { displayPrefix, hashSecret, newSecret } from "./keys.js";
 import { apiKeyNameSchema, workspaceNameSchema } from "./schemas.js";
 
-/** @deprecated import from src/lib/principal.ts: the caller of a service, not a workspace record. */
-export type { Principal } from "../../lib/principal.js";
-
 /** What the caller sees of an API key (never the secret or its hash). */
 export interface ApiKeyView {
   id: string;
