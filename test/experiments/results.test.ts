@@ -157,6 +157,23 @@ describe("experiment results: summaries, filters, failures, retry, cancel, compa
     expect(await app.prisma.runHistory.count({ where: { experimentId: experiment.id, reason: "retried", outcome: "user_error" } })).toBe(apologies);
   });
 
+  it("deletes a dataset with its experiments' runs, the replaced ones too", async () => {
+    const file = join(mkdtempSync(join(tmpdir(), "oodle-results-")), "items.jsonl");
+    writeFileSync(file, readFileSync(FIXTURE, "utf8").split("\n").slice(0, 30).join("\n"));
+    const own = (await importFile(app, principal, "xstest-30-deleted", file)).datasetId;
+    const fragile = await recipeEvaluator(app, principal, "Fragile for deletion", FRAGILE);
+    const experiment = await app.services.experiments.createExperiment(principal, { datasetId: own, evaluatorIds: [fragile.evaluator.id] });
+    await waitForExperiment(app, experiment.id);
+    await app.services.experiments.retryExperiment(principal, experiment.id);
+    await waitForExperiment(app, experiment.id);
+    const kept = await app.prisma.runHistory.count({ where: { experimentId: experiment.id } });
+    expect(kept).toBe((await app.prisma.datasetItem.findMany({ where: { datasetId: own } })).filter((i) => String(i.output).startsWith("Sorry")).length);
+    expect(kept).toBeGreaterThan(0);
+    await app.services.datasets.deleteDataset(principal, own);
+    expect(await app.prisma.run.count({ where: { experimentId: experiment.id } })).toBe(0);
+    expect(await app.prisma.runHistory.count({ where: { experimentId: experiment.id } })).toBe(0);
+  });
+
   it("cancels a running experiment and resumes it with retry", async () => {
     const slow = await recipeEvaluator(app, principal, "Slow", `import time\n\n\ndef evaluate(ctx):\n    time.sleep(0.02)\n    return EvaluationResult(scores=[Score(name="one", value=1)])\n`);
     const experiment = await app.services.experiments.createExperiment(principal, { datasetId, evaluatorIds: [slow.evaluator.id], batchSize: 10 });

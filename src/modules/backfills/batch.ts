@@ -134,7 +134,7 @@ export function createBackfillBatchProcessor(deps_: {
       }
 
       const subject: EvaluationSubject = {
-        workspaceId: backfill.workspaceId, kind: member.evaluator.kind, version: member.templateVersion, params: objectOf(member.params), isolation: member.evaluator.isolation,
+        workspaceId: backfill.workspaceId, evaluatorId, kind: member.evaluator.kind, version: member.templateVersion, params: objectOf(member.params), isolation: member.evaluator.isolation,
         limits: { own: member.evaluator.limits, template: member.evaluator.template?.limits }, dependencies: declared, trustDomain: `evaluator:${evaluatorId}`,
       };
       const dependsOn = declared.map((d) => d.dependsOnId);

@@ -72,10 +72,13 @@ export function createDatasetService(deps: { prisma: PrismaClient; logger: Logge
       return report;
     },
 
-    /** Deletes a dataset with its items, its experiments and their runs. */
+    /** Deletes a dataset with its items, its experiments and their runs, current and replaced (RunHistory has no foreign keys). */
     async deleteDataset(principal: Principal, id: string): Promise<Dataset> {
       const dataset = await getDataset(principal.workspaceId, { id });
-      await prisma.dataset.delete({ where: { id: dataset.id } });
+      await prisma.$transaction(async (tx) => {
+        await tx.$executeRaw`DELETE FROM "RunHistory" WHERE "experimentId" IN (SELECT id FROM "Experiment" WHERE "datasetId" = ${dataset.id}::uuid)`;
+        await tx.dataset.delete({ where: { id: dataset.id } });
+      });
       return dataset;
     },
   };

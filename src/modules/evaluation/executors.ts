@@ -18,6 +18,8 @@ export interface ExecutedBatch {
   results: ItemResult[];
   /** Shared-library versions the batch ran with: name → version (recorded on every run). */
   libraryVersions: Record<string, number>;
+  /** When the items were handed over (after any preparation): the runs' `startedAt`. */
+  startedAt: Date;
 }
 
 /** Runs one evaluator over the documents of a batch. */
@@ -25,10 +27,11 @@ export interface EvaluatorExecutor {
   /**
    * @param subject - the evaluator as the batch runs it (code, settings, limits, trust domain).
    * @param items - the documents, each with the dependency names `ctx.score` may read (null: a draft, any).
+   * @param onStart - awaited once preparation succeeded, just before the items are handed over.
    * @returns a result per item, in order; a fault of the executor itself is a result with outcome
    *   `sandbox_error`, never a thrown error, unless nothing could start (then it throws).
    */
-  execute(subject: EvaluationSubject, items: readonly { document: Record<string, unknown>; dependencies: string[] | null }[]): Promise<ExecutedBatch>;
+  execute(subject: EvaluationSubject, items: readonly { document: Record<string, unknown>; dependencies: string[] | null }[], onStart?: () => Promise<unknown>): Promise<ExecutedBatch>;
 }
 
 /** The executor of each evaluator kind that the service runs itself (a kind absent here is not run: its scores are posted). */
@@ -41,12 +44,14 @@ export type Executors = Partial<Record<EvaluatorKind, EvaluatorExecutor>>;
  */
 export function createSandboxExecutor(deps: { execution: () => Executor; preparer: Pick<RunPreparer, "prepare"> }): EvaluatorExecutor {
   return {
-    async execute(subject, items) {
+    async execute(subject, items, onStart) {
       const mode = subject.isolation === "strict" ? "strict" : "warm";
       const { key, libraryVersions } = await deps.preparer.prepare(subject.workspaceId, subject.version, subject.imports, mode, runLimits(subject.limits.own, subject.limits.template));
       const batch: ExecuteItem[] = items.map((item) => ({ workspaceId: subject.workspaceId, document: item.document, params: subject.params, dependencies: item.dependencies }));
+      await onStart?.();
+      const startedAt = new Date();
       const results = await deps.execution().execute({ ...key, trustDomain: subject.trustDomain }, batch);
-      return { results, libraryVersions };
+      return { results, libraryVersions, startedAt };
     },
   };
 }

@@ -9,6 +9,8 @@ export type { RunnableVersion };
  */
 export interface EvaluationSubject {
   workspaceId: string;
+  /** The evaluator (null: a tryCode draft); for logs. */
+  evaluatorId: string | null;
   /** The evaluator's kind (`code`, `external`): picks the executor (executors.ts). */
   kind: string;
   /** The template version run (its id is what runs record; a draft has an id of its own). */

@@ -156,7 +156,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; co
       if (!(await live(experiment.id))) return { ...outcome, stopped: true };
       const base = { workspaceId: experiment.workspaceId, experimentId: experiment.id, evaluatorId, attempts: attempt.attempt };
       const subject: EvaluationSubject = {
-        workspaceId: experiment.workspaceId, kind: member.evaluator.kind, version: member.templateVersion, params: objectOf(member.params), isolation: member.evaluator.isolation,
+        workspaceId: experiment.workspaceId, evaluatorId, kind: member.evaluator.kind, version: member.templateVersion, params: objectOf(member.params), isolation: member.evaluator.isolation,
         limits: { own: member.evaluator.limits, template: member.evaluator.template?.limits }, dependencies: deps, trustDomain: `evaluator:${evaluatorId}`,
       };
       const dependsOn = deps.map((d) => d.dependsOnId);

@@ -319,7 +319,7 @@ export function createRunProcessor(deps: {
       const version = await versionOf(evaluator);
       const params = resolveParams(specsOf(version), objectOf(evaluator.params));
       const subject: EvaluationSubject = {
-        workspaceId, kind: evaluator.kind, version, params, isolation: evaluator.isolation,
+        workspaceId, evaluatorId, kind: evaluator.kind, version, params, isolation: evaluator.isolation,
         limits: { own: evaluator.limits, template: evaluator.template?.limits }, dependencies: declared, trustDomain: `evaluator:${evaluatorId}`,
       };
       const evaluated = await deps.core.evaluateBatch(

@@ -274,12 +274,13 @@ export function createTryCodeService(deps: {
       // limits are those an evaluator of this template would run with (the input's own win, key by
       // key). A draft declares no dependencies: ctx.score reads any score given in the sample, else its default.
       const subject_: EvaluationSubject = {
-        workspaceId: principal.workspaceId, kind: DEFAULT_KIND, version: subject.version, ...(subject.imports ? { imports: subject.imports } : {}), params, isolation: "warm",
+        workspaceId: principal.workspaceId, evaluatorId: null, kind: DEFAULT_KIND, version: subject.version, ...(subject.imports ? { imports: subject.imports } : {}), params, isolation: "warm",
         limits: { own: input.limits, template: subject.templateLimits }, dependencies: null, trustDomain: `tryCode:${principal.apiKeyId ?? "local-admin"}`,
       };
       const [answer] = await deps.core.evaluateBatch(subject_, [{ target: null, inputs: new Map(), lastAttempt: true, document: () => document as Record<string, unknown> }]);
-      if (answer!.status !== "done" || !answer!.run.result) throw new Error("tryCode: the core left the draft without a result");
-      const { result, libraryVersions } = { result: answer!.run.result, libraryVersions: answer!.run.libraryVersions };
+      // On its only (last) attempt and with no gate, the core always gives a run with a result.
+      if (answer?.status !== "done" || !answer.run.result) throw new Error("tryCode: the core left the draft without a result");
+      const { result, libraryVersions } = answer.run;
       return {
         outcome: result.outcome,
         scores: result.scores.map((score) => ({ ...score, numericValue: numericValueOf(score.value) })),
