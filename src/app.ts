@@ -38,6 +38,12 @@ import { systemClock, type Clock } from "./lib/clock.js";
 import { createRetentionService, type RetentionService } from "./modules/retention/service.js";
 import { retentionSettings } from "./modules/retention/policy.js";
 
+// The resolvers' ctx.services are these Services (src/graphql/context.ts declares them empty: it
+// stands below the modules).
+declare module "./graphql/context.js" {
+  interface GraphQLServices extends Services {}
+}
+
 /** The services of every feature, built once and shared by GraphQL, jobs, CLI and MCP. */
 export interface Services {
   workspaces: ReturnType<typeof createWorkspaceService>;

@@ -8,7 +8,7 @@ import { boxMountsUsable, sandboxCommand } from "./box-launch.js";
 import { acquireBox, canUseBoxUids, type Box } from "./box-uids.js";
 import { encodeFrame, FrameDecoder, FrameError } from "./framing.js";
 import type { Limits } from "./limits.js";
-import { OUTCOMES, type Outcome } from "./outcomes.js";
+import { OUTCOMES, type Outcome } from "../lib/outcomes.js";
 import { validateScores } from "./result-validation.js";
 import type { ExecuteItem, ExecuteKey, ItemError, ItemResult } from "./types.js";
 

@@ -1,7 +1,7 @@
 import { decodeGlobalID, resolveNodes } from "@pothos/plugin-relay";
 import { isObjectType, type GraphQLResolveInfo } from "graphql";
 import { AppError, BadUserInputError } from "../lib/errors.js";
-import { isUuid } from "../modules/templates/store.js";
+import { isUuid } from "../lib/uuid.js";
 import { builder } from "./builder.js";
 import type { GraphQLContext } from "./context.js";
 

@@ -2,7 +2,7 @@ import { isInputObjectType, type GraphQLInputObjectType } from "graphql";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { describedBy, descriptionOf } from "../../src/graphql/input-descriptions.js";
-import { schema } from "../../src/graphql/schema.js";
+import { schema } from "../../src/graphql-schema.js";
 import { createDatasetInputSchema } from "../../src/modules/datasets/schemas.js";
 import { tryCodeInputSchema } from "../../src/modules/try-code/schemas.js";
 import { createTemplateInputSchema, updateTemplateInputSchema } from "../../src/modules/templates/schemas.js";
