@@ -2,6 +2,7 @@ import { builder } from "../../graphql/builder.js";
 import type { RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
 import { RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
+import { MatchExplanationRef } from "../spans/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import type { EvaluatorStats } from "./service.js";
 
@@ -141,3 +142,12 @@ builder.queryFields((t) => ({
     },
   }),
 }));
+
+builder.objectField(MatchExplanationRef, "run", (t) =>
+  t.field({
+    type: RunRef,
+    nullable: true,
+    description: "Its current run on the span, if any: a span that matched can still have been skipped (outcome skipped, skipReason: a gate, the invocation cap, the evaluator disabled after matching).",
+    resolve: (e) => e.run,
+  }),
+);

@@ -5,7 +5,7 @@ import { isInfrastructureError } from "../../lib/infra-errors.js";
 import { largestField, unstorableValues } from "../../lib/json-safety.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
+import type { EvaluationEnqueuer, EvaluationPair } from "./enqueuer.js";
 import { describeWait, dependencyWaits, type DependencyWait } from "../dependencies/waiting.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
