@@ -9,6 +9,7 @@ import "./modules/shared-libraries/graphql.js";
 import "./modules/runs/graphql.js";
 import "./modules/spans/graphql.js";
 import "./modules/dependencies/graphql.js";
+import "./modules/posted-scores/graphql.js";
 import "./modules/try-code/graphql.js";
 import "./modules/datasets/graphql.js";
 import "./modules/experiments/graphql.js";

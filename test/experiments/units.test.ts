@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { directionOf } from "../../src/modules/experiments/compare.js";
 import { itemToDocument } from "../../src/modules/experiments/document.js";
 import { ItemScores } from "../../src/modules/experiments/item-scores.js";
-import { scorePasses } from "../../src/modules/runs/passed.js";
+import { scorePasses } from "../../src/modules/dependencies/passed.js";
 import { itemColumnsOf } from "../../src/modules/datasets/item-record.js";
 
 describe("itemToDocument", () => {

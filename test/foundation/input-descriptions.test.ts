@@ -11,7 +11,8 @@ import { createEvaluatorInputSchema, updateEvaluatorInputSchema } from "../../sr
 import { backfillInputSchema, backfillSpanFilterSchema, listBackfillsInputSchema } from "../../src/modules/backfills/schemas.js";
 import { deprecateInputSchema, publishInputSchema } from "../../src/modules/shared-libraries/schemas.js";
 import { spanFilterFieldsSchema } from "../../src/modules/spans/schemas.js";
-import { dependencyInputSchema, gateInputSchema, postedScoreSchema } from "../../src/modules/dependencies/schemas.js";
+import { dependencyInputSchema, gateInputSchema } from "../../src/modules/dependencies/schemas.js";
+import { postedScoreSchema } from "../../src/modules/posted-scores/schemas.js";
 import { backfillsInput } from "../../src/mcp/tools/backfills.js";
 import { manageEvaluatorsInput } from "../../src/mcp/tools/manage-evaluators.js";
 

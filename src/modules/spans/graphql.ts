@@ -5,7 +5,7 @@ import { describedBy } from "../../graphql/input-descriptions.js";
 import type { SpanKind, SpanStatus } from "../../lib/closed-lists.js";
 import { RunOutcomeEnum, SpanKindEnum, SpanStatusEnum } from "../../graphql/enums.js";
 import { NotFoundError } from "../../lib/errors.js";
-import { DependencyWaitRef } from "../dependencies/waiting-graphql.js";
+import { DependencyWaitRef } from "./waiting-graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { requireLookupName } from "../../lib/id-or-name.js";
@@ -266,5 +266,13 @@ builder.prismaObjectFields("Run", (t) => ({
     select: { span: { select: { metadata: true } } },
     description: "Set when the run's span was incomplete (its sender dropped attributes, events or links): the document it scored missed them (see Span.incomplete). Null when complete, and for experiment runs.",
     resolve: (run, _args, ctx) => (run.span ? ctx.services.spans.incompleteOf(run.span) : null),
+  }),
+}));
+
+builder.prismaObjectFields("Span", (t) => ({
+  waiting: t.field({
+    type: [DependencyWaitRef],
+    description: "The evaluators queued on this span that wait for dependencies (e.g. an LLM judge that has not posted): for what, since when, until when.",
+    resolve: (s, _a, ctx) => ctx.services.spans.waiting(ctx.principal.workspaceId, s.id),
   }),
 }));
