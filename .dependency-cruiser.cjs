@@ -12,7 +12,9 @@
  *    src/ that is in no layer is an error too, so a new folder is placed on purpose. A lower
  *    folder that needs something of a higher one declares the small interface it needs
  *    (structural typing) and the composition root (src/app.ts) passes the implementation.
- * 2. The transport boundary of the service layer (README, "Adding a transport").
+ *    Type-only imports count: a type is a dependency on the folder that declares it.
+ * 2. No import cycle between files (`no-circular`).
+ * 3. The transport boundary of the service layer (README, "Adding a transport").
  */
 const GRAPHQL_PACKAGES = "^node_modules/(graphql|graphql-yoga|@pothos|@graphql-yoga|@escape\\.tech/graphql-armor)/";
 
@@ -21,7 +23,7 @@ const GRAPHQL_PACKAGES = "^node_modules/(graphql|graphql-yoga|@pothos|@graphql-y
  * top-level file (`app.ts`).
  */
 const LAYERS = [
-  // Building blocks that import nothing of src/ but lib (api-client: nothing at all, below).
+  // What imports nothing of src/: the Prisma client, and the API's HTTP client (its own rule below).
   ["generated", "api-client"],
   ["lib"],
   ["config.ts"],
