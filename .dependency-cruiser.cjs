@@ -1,12 +1,94 @@
 /**
- * The boundary rule of the service layer (README, "Adding a transport"), checked by
- * `npm test` (scripts/test.sh): `npx depcruise src --config .dependency-cruiser.cjs`. There is no
- * baseline of known violations: any violation fails.
+ * The import boundaries of the service, checked by `npm test` (scripts/test.sh):
+ * `npx depcruise src --config .dependency-cruiser.cjs`. There is no baseline of known
+ * violations: any violation fails.
+ *
+ * 1. The layers (LAYERS below, bottom first). Why: a folder that imports a folder which imports
+ *    it back is one module cut in two: neither can be read, tested or changed alone, and the
+ *    evaluation modules (dependencies, evaluation, runs, experiments, ...) had grown such pairs.
+ *    Written as a rule on folders, the order stays true: a file may import its own folder and
+ *    folders of LOWER layers only; never a folder of a higher layer, nor another folder of its
+ *    own layer (folders of one layer are peers that do not know each other). A folder under
+ *    src/ that is in no layer is an error too, so a new folder is placed on purpose. A lower
+ *    folder that needs something of a higher one declares the small interface it needs
+ *    (structural typing) and the composition root (src/app.ts) passes the implementation.
+ *    Type-only imports count: a type is a dependency on the folder that declares it.
+ * 2. No import cycle between files (`no-circular`).
+ * 3. The transport boundary of the service layer (README, "Adding a transport").
  */
 const GRAPHQL_PACKAGES = "^node_modules/(graphql|graphql-yoga|@pothos|@graphql-yoga|@escape\\.tech/graphql-armor)/";
 
+/**
+ * The layers, bottom first. A name is a folder of src/ (`lib`), a module (`modules/runs`) or a
+ * top-level file (`app.ts`).
+ */
+const LAYERS = [
+  // What imports nothing of src/: the Prisma client, and the API's HTTP client (its own rule below).
+  ["generated", "api-client"],
+  ["lib"],
+  ["config.ts"],
+  // The sandbox's TypeScript side, the queue registry and the GraphQL toolkit every module's
+  // graphql.ts uses (builder, enums, connections, input descriptions; not the composed schema).
+  ["execution", "queues", "graphql"],
+  // The modules. Leaves first; then the evaluation modules, one per layer: dependencies (edges,
+  // gates, input runs) at their bottom, evaluation (the shared completion path) above what it
+  // reads, the drivers (runs, experiments, backfills, try-code) above it.
+  ["modules/dependencies", "modules/workspaces", "modules/datasets", "modules/sandbox", "modules/retention", "modules/graphiql", "modules/metrics"],
+  ["modules/shared-libraries"],
+  ["modules/templates"],
+  ["modules/evaluators"],
+  ["modules/spans"],
+  ["modules/evaluation"],
+  ["modules/runs"],
+  ["modules/posted-scores", "modules/experiments", "modules/monitors", "modules/otlp"],
+  ["modules/backfills", "modules/try-code", "modules/reconcile"],
+  // Composition and transports: the GraphQL schema (every module's graphql.ts), the composition
+  // root, the CLI (over the API client); the MCP server (reuses CLI commands); the HTTP server
+  // and the workers; the process entries.
+  ["graphql-schema.ts", "app.ts", "cli"],
+  ["mcp"],
+  ["server.ts", "worker.ts"],
+  ["main.ts", "oodle.ts"],
+];
+
+/** The path regex of a layer's folder or file. */
+function pathOf(name) {
+  const escaped = name.replace(/[.]/g, "\\.");
+  return name.endsWith(".ts") ? `^src/${escaped}$` : `^src/${escaped}/`;
+}
+
+/** One rule per folder: nothing of a higher layer, nothing of another folder of its own layer. */
+const layerRules = LAYERS.flatMap((layer, index) =>
+  layer.map((name) => {
+    const above = LAYERS.slice(index + 1).flat();
+    const peers = layer.filter((other) => other !== name);
+    return {
+      name: `layer:${name}`,
+      comment: `${name} (layer ${index} of .dependency-cruiser.cjs's LAYERS) imports its own folder and lower layers only: ${[...above, ...peers].join(", ")} stand above it or beside it.`,
+      severity: "error",
+      from: { path: pathOf(name) },
+      to: { path: [...above, ...peers].map(pathOf) },
+    };
+  }),
+);
+
 module.exports = {
   forbidden: [
+    ...layerRules,
+    {
+      name: "every-folder-has-a-layer",
+      comment: "Each folder and top-level file of src/ is in one of LAYERS: add a new one there, where its imports put it.",
+      severity: "error",
+      from: { path: "^src/", pathNot: LAYERS.flat().map(pathOf) },
+      to: {},
+    },
+    {
+      name: "no-circular",
+      comment: "No import cycle between files either (a cycle inside one folder is one file cut in two).",
+      severity: "error",
+      from: {},
+      to: { circular: true },
+    },
     {
       name: "no-graphql-in-services",
       comment:

@@ -1,6 +1,6 @@
 """The runner's side of the protocol with Node (runner.py's module doc): frames, each a 4-byte
 big-endian length and that many bytes of UTF-8 JSON, and the closed list of outcomes a result
-frame carries (src/execution/outcomes.ts). Standard library only; imported by runner.py before
+frame carries (src/lib/outcomes.ts). Standard library only; imported by runner.py before
 any user code exists.
 """
 

@@ -8,7 +8,9 @@ import { createBackfillResumer, type BackfillResumer } from "./modules/backfills
 import { createBackfillService, type BackfillService } from "./modules/backfills/service.js";
 import { createDatasetService, type DatasetService } from "./modules/datasets/service.js";
 import { createDependencyService, type DependencyService } from "./modules/dependencies/service.js";
-import { dependencyEnqueuer } from "./modules/dependencies/flows.js";
+import { createPostedScoreService, type PostedScoreService } from "./modules/posted-scores/service.js";
+import { createAfterEvaluation } from "./modules/runs/release.js";
+import { dependencyEnqueuer } from "./modules/runs/flows.js";
 import { createEvaluatorService } from "./modules/evaluators/service.js";
 import { createExperimentBatchProcessor, type ExperimentBatchProcessor } from "./modules/experiments/batch-processor.js";
 import { createExperimentService, type ExperimentService } from "./modules/experiments/service.js";
@@ -40,13 +42,22 @@ import { systemClock, type Clock } from "./lib/clock.js";
 import { createRetentionService, type RetentionService } from "./modules/retention/service.js";
 import { retentionSettings } from "./modules/retention/policy.js";
 
+// The resolvers' ctx.services are these Services (src/graphql/context.ts declares them empty: it
+// stands below the modules).
+declare module "./graphql/context.js" {
+  interface GraphQLServices extends Services {}
+}
+
 /** The services of every feature, built once and shared by GraphQL, jobs, CLI and MCP. */
 export interface Services {
   workspaces: ReturnType<typeof createWorkspaceService>;
   templates: ReturnType<typeof createTemplateService>;
   evaluators: ReturnType<typeof createEvaluatorService>;
-  /** Evaluator dependencies at run time: posted scores, release of dependents, graphs. */
-  dependencies: DependencyService;
+  /**
+   * Evaluator dependencies as clients see them: reading edges and graphs (dependencies/) and
+   * posting external scores (posted-scores/), one service of the API.
+   */
+  dependencies: DependencyService & PostedScoreService;
   sharedLibraries: ReturnType<typeof createSharedLibraryService>;
   /** Span ingest, matching and the sample document of a span. */
   spans: SpanService;
@@ -151,13 +162,15 @@ export function createApp(
   // An overridden enqueuer (tests) sees every pair; else evaluators outside every dependency are queued a job per ingest batch.
   const queueBatches = overrides.enqueueEvaluations ? undefined : spanBatchQueuer(queues);
   const spans = countIngest(createSpanService({ prisma, logger, enqueue, ...(queueBatches ? { queueBatches } : {}), maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE }), metrics);
-  const dependencies = createDependencyService({ prisma, queues });
+  const dependencies = { ...createDependencyService({ prisma }), ...createPostedScoreService({ prisma, queues }) };
+  // The processors' hook after evaluations: releases dependents, re-runs stale ones (runs/release.ts).
+  const afterEvaluation = createAfterEvaluation({ prisma, queues });
   // After a span's run committed (live or backfill): count it, and export its scores (in the background) when configured.
   const onRecorded = (run: RecordedRun) => {
     metrics.runRecorded(run);
     scoreExporter?.runRecorded(run);
   };
-  const runProcessor = createRunProcessor({ prisma, logger, core, afterEvaluation: dependencies.afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) });
+  const runProcessor = createRunProcessor({ prisma, logger, core, afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) });
   const services: Services = {
     workspaces: createWorkspaceService({ prisma, queues, logger }),
     templates,
@@ -184,7 +197,7 @@ export function createApp(
     experiments: createExperimentService({ prisma, queues, logger }),
     experimentBatch: createExperimentBatchProcessor({ prisma, core, logger }),
     backfills: createBackfillService({ prisma, queues, logger }),
-    backfillBatch: createBackfillBatchProcessor({ prisma, core, logger, afterEvaluation: dependencies.afterEvaluation, onRecorded }),
+    backfillBatch: createBackfillBatchProcessor({ prisma, core, logger, afterEvaluation, onRecorded }),
     backfillResumer: createBackfillResumer({ prisma, queues, logger, graceMs: config.RECONCILE_GRACE_MS }),
     reconciler: createReconciler({ prisma, queues, enqueue, logger, options: { graceMs: config.RECONCILE_GRACE_MS } }),
     monitors: (monitors = createMonitorService({

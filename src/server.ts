@@ -7,7 +7,7 @@ import { rateLimitPlugin, requestLimitPlugins } from "./graphql/limits.js";
 import { argumentError } from "./graphql/argument-errors.js";
 import { inputErrorsPlugin } from "./graphql/input-errors.js";
 import { strictUtf8Plugin } from "./graphql/strict-utf8.js";
-import { schema } from "./graphql/schema.js";
+import { schema } from "./graphql-schema.js";
 import { toGraphQLError } from "./graphql/errors.js";
 import { AppError, ServiceUnavailableError, UnauthenticatedError } from "./lib/errors.js";
 import { isInfrastructureError } from "./lib/infra-errors.js";

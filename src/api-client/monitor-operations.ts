@@ -1,6 +1,6 @@
 import * as Doc from "./generated/graphql.js";
 import { ClientError, type ApiClient } from "./http.js";
-import { idOrName } from "./operations.js";
+import { idOrName } from "./id-or-name.js";
 import { allNodes, PAGE_SIZE } from "./pages.js";
 
 /**

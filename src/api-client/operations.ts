@@ -1,6 +1,7 @@
 import * as Doc from "./generated/graphql.js";
 import { ApiError, ClientError, type ApiClient } from "./http.js";
 import { createMonitorOperations } from "./monitor-operations.js";
+import { idOrName } from "./id-or-name.js";
 import { allNodes, PAGE_SIZE } from "./pages.js";
 
 /**
@@ -48,17 +49,6 @@ export type MatchExplanationRecord = Doc.ExplainMatchQuery["explainMatch"];
  * `outcome` are a user's words: the API refuses one outside its list, naming the field.
  */
 export type SpanFilterInput = Omit<Doc.SpanFilter, "kind" | "outcome"> & { kind?: string; outcome?: string };
-
-/** `{id}` when `value` is a global ID of `type` (base64 of `Type:uuid`), else `{name}`. */
-export function idOrName(type: string, value: string): { id?: string; name?: string } {
-  try {
-    const decoded = Buffer.from(value, "base64").toString("utf8");
-    if (decoded.startsWith(`${type}:`) && Buffer.from(decoded).toString("base64") === value) return { id: value };
-  } catch {
-    // not base64: a name
-  }
-  return { name: value };
-}
 
 /** Creates the operations over one API client. */
 export function createOperations(api: ApiClient) {

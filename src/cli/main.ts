@@ -1,6 +1,6 @@
 /**
- * `oodle`: the command line of Oodle code evaluators. A typed GraphQL client of a running
- * service (OODLE_API_URL, OODLE_API_KEY or a profile from `oodle login`); it never needs
+ * The command tree of `oodle`, the command line of Oodle code evaluators (run by src/oodle.ts).
+ * A typed GraphQL client of a running service (OODLE_API_URL, OODLE_API_KEY or a profile from `oodle login`); it never needs
  * database credentials. Exit codes: see exit-codes.ts.
  */
 import { Command, CommanderError } from "commander";
@@ -18,8 +18,11 @@ import { tryCommand } from "./commands/try.js";
 import { DEFAULT_API_URL } from "./config.js";
 import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
 
-/** The whole command tree. */
-export function buildProgram(): Command {
+/**
+ * The whole command tree; `more` adds commands from above the CLI (src/oodle.ts: `oodle mcp`),
+ * before usage errors are made exit 2 on every command.
+ */
+export function buildProgram(more: ((program: Command) => void)[] = []): Command {
   const program = new Command("oodle")
     .description("Oodle code evaluators: templates, evaluators, shared libraries, spans, datasets, experiments, backfills and monitors")
     .option("--url <url>", `the service (default: OODLE_API_URL, the profile's, else ${DEFAULT_API_URL})`)
@@ -41,6 +44,7 @@ export function buildProgram(): Command {
   monitorsCommand(program);
   workspaceCommand(program);
   sessionCommands(program);
+  for (const add of more) add(program);
   // Usage errors (unknown command, missing argument) are bad input: exit 2, as commander's own default.
   const exitOverride = (c: Command) => {
     c.exitOverride();
@@ -50,11 +54,14 @@ export function buildProgram(): Command {
   return program;
 }
 
-try {
-  await buildProgram().parseAsync(process.argv);
-} catch (error) {
-  if (error instanceof CommanderError) {
-    const helpShown = error.code === "commander.helpDisplayed" || error.code === "commander.help" || error.code === "commander.version";
-    process.exitCode = helpShown ? EXIT.ok : EXIT.badInput;
-  } else throw error;
+/** Parses `argv` and runs the command; sets the exit code of a usage error or of help. */
+export async function runProgram(program: Command, argv: readonly string[] = process.argv): Promise<void> {
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      const helpShown = error.code === "commander.helpDisplayed" || error.code === "commander.help" || error.code === "commander.version";
+      process.exitCode = helpShown ? EXIT.ok : EXIT.badInput;
+    } else throw error;
+  }
 }

@@ -12,7 +12,7 @@ import { WorkspaceMismatchError, type ExecuteItem, type ExecuteKey, type ItemRes
 
 export { LIMIT_SPECS, LimitError, resolveLimits, type Limits } from "./limits.js";
 export { EVALUATOR_LIMIT_NAMES, evaluatorLimitsOf, evaluatorLimitsSchema, runLimits, withEvaluatorLimits, type EvaluatorLimits } from "./evaluator-limits.js";
-export { OUTCOMES, isOutcome, type Outcome } from "./outcomes.js";
+export { OUTCOMES, isOutcome, type Outcome } from "../lib/outcomes.js";
 export { PreflightError, preflight } from "./preflight.js";
 export { validateScores, RESULT_BOUNDS, type Score } from "./result-validation.js";
 export { WorkspaceMismatchError, type ExecuteItem, type ExecuteKey, type ItemError, type ItemResult } from "./types.js";

@@ -4,7 +4,7 @@
  * (`setup`, `batch`, `exit`) is written by runner-process.ts.
  */
 import { z } from "zod";
-import { OUTCOMES } from "./outcomes.js";
+import { OUTCOMES } from "../lib/outcomes.js";
 
 /** Bounds of an error report (UTF-16 code units; sandbox/runner_errors.py caps to the same numbers). */
 export const ERROR_BOUNDS = { type: 200, message: 4_000, traceback: 20_000 } as const;

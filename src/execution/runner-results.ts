@@ -5,7 +5,7 @@
  */
 import { capOutput } from "./capped.js";
 import type { Limits } from "./limits.js";
-import type { Outcome } from "./outcomes.js";
+import type { Outcome } from "../lib/outcomes.js";
 import { validateScores } from "./result-validation.js";
 import type { ResultFrame } from "./runner-protocol.js";
 import type { ItemError, ItemResult } from "./types.js";

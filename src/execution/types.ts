@@ -1,4 +1,4 @@
-import type { Outcome } from "./outcomes.js";
+import type { Outcome } from "../lib/outcomes.js";
 import type { EvaluatorLimits } from "./evaluator-limits.js";
 import type { Score } from "./result-validation.js";
 

@@ -1,4 +1,4 @@
-import { OUTCOMES } from "../execution/outcomes.js";
+import { OUTCOMES } from "./outcomes.js";
 
 /**
  * The closed lists of the data model, one `const` each. Every one is, from this declaration, a
@@ -7,7 +7,7 @@ import { OUTCOMES } from "../execution/outcomes.js";
  * and the zod enum of the inputs that take it.
  */
 
-/** How a run ended: the sandbox's outcomes (src/execution/outcomes.ts), plus `skipped` (not run, with a reason). */
+/** How a run ended: the sandbox's outcomes (src/lib/outcomes.ts), plus `skipped` (not run, with a reason). */
 export const RUN_OUTCOMES = [...OUTCOMES, "skipped"] as const;
 /** One run outcome. */
 export type RunOutcome = (typeof RUN_OUTCOMES)[number];

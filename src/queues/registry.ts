@@ -59,7 +59,7 @@ export const queueRegistry = {
     fetchers: 4,
   },
   /**
-   * A barrier of an evaluator dependency on a span (src/modules/dependencies/flows.ts): a child
+   * A barrier of an evaluator dependency on a span (src/modules/runs/flows.ts): a child
    * of the dependent's `evaluate-span` job, added delayed; the dependency's run (or posted
    * scores) promotes it, its processor does nothing, and BullMQ moves the dependent's job from
    * waiting-children to wait once every barrier has completed. The delay is only a safety net.

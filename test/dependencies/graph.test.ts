@@ -1,6 +1,7 @@
 // The pure parts of evaluator dependencies: layers, cycles, gates and the jobs of a span.
 import { describe, expect, it } from "vitest";
-import { BARRIER_DELAY_MS, planSpanJobs } from "../../src/modules/dependencies/flows.js";
+import { BARRIER_DELAY_MS } from "../../src/modules/dependencies/barriers.js";
+import { planSpanJobs } from "../../src/modules/runs/flows.js";
 import { dependencyLayers, downstreamOf, findCycle, gatePasses, orderEvaluators } from "../../src/modules/dependencies/graph.js";
 
 const diamond = new Map([["B", ["A"]], ["C", ["A"]], ["D", ["B", "C"]]]);

@@ -3,7 +3,7 @@
 // safety net expires; explainMatch says so instead of "matched"; Evaluator.stats counts it as
 // waiting. Posting the judge's scores ends the wait. Through GraphQL, the queue (flows, barriers) and the sandbox.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BARRIER_DELAY_MS } from "../../src/modules/dependencies/flows.js";
+import { BARRIER_DELAY_MS } from "../../src/modules/dependencies/barriers.js";
 import { LLM_JUDGE_AND_CODE } from "../fixtures/cookbook-recipes.js";
 import { chatSpan, dependencyHarness, storedIds, waitFor } from "./helpers.js";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app.js";
-import { scorePasses } from "../../src/modules/runs/passed.js";
+import { scorePasses } from "../../src/modules/dependencies/passed.js";
 import { scoreSummaries } from "../../src/modules/experiments/summary.js";
 import type { Workers } from "../../src/worker.js";
 import { ALL_CHECKS_PASS, COMPARE_WITH_REFERENCE } from "../fixtures/cookbook-recipes.js";

@@ -3,7 +3,7 @@ import { directionOf } from "../../src/modules/experiments/compare.js";
 import { itemToDocument } from "../../src/modules/experiments/document.js";
 import { documentScores, failedGate } from "../../src/modules/dependencies/input-runs.js";
 import { InputsByTarget } from "../../src/modules/evaluation/inputs.js";
-import { scorePasses } from "../../src/modules/runs/passed.js";
+import { scorePasses } from "../../src/modules/dependencies/passed.js";
 import { itemColumnsOf } from "../../src/modules/datasets/item-record.js";
 
 describe("itemToDocument", () => {

@@ -3,8 +3,8 @@ import { fileURLToPath } from "node:url";
 import { GraphQLEnumType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app.js";
-import { OUTCOMES } from "../../src/execution/outcomes.js";
-import { schema } from "../../src/graphql/schema.js";
+import { OUTCOMES } from "../../src/lib/outcomes.js";
+import { schema } from "../../src/graphql-schema.js";
 import { CLOSED_COLUMNS, ISOLATIONS, RUN_OUTCOMES, SPAN_KINDS } from "../../src/lib/closed-lists.js";
 import { createTestApp, createTestWorkspace } from "../helpers.js";
 

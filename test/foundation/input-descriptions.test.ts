@@ -2,7 +2,7 @@ import { isInputObjectType, type GraphQLInputObjectType } from "graphql";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { describedBy, descriptionOf } from "../../src/graphql/input-descriptions.js";
-import { schema } from "../../src/graphql/schema.js";
+import { schema } from "../../src/graphql-schema.js";
 import { createDatasetInputSchema } from "../../src/modules/datasets/schemas.js";
 import { tryCodeInputSchema } from "../../src/modules/try-code/schemas.js";
 import { createTemplateInputSchema, updateTemplateInputSchema } from "../../src/modules/templates/schemas.js";
@@ -11,7 +11,8 @@ import { createEvaluatorInputSchema, updateEvaluatorInputSchema } from "../../sr
 import { backfillInputSchema, backfillSpanFilterSchema, listBackfillsInputSchema } from "../../src/modules/backfills/schemas.js";
 import { deprecateInputSchema, publishInputSchema } from "../../src/modules/shared-libraries/schemas.js";
 import { spanFilterFieldsSchema } from "../../src/modules/spans/schemas.js";
-import { dependencyInputSchema, gateInputSchema, postedScoreSchema } from "../../src/modules/dependencies/schemas.js";
+import { dependencyInputSchema, gateInputSchema } from "../../src/modules/dependencies/schemas.js";
+import { postedScoreSchema } from "../../src/modules/posted-scores/schemas.js";
 import { backfillsInput } from "../../src/mcp/tools/backfills.js";
 import { manageEvaluatorsInput } from "../../src/mcp/tools/manage-evaluators.js";
 

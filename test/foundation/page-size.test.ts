@@ -2,7 +2,7 @@ import { getNamedType, isObjectType } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app.js";
 import { PAGE_SIZE } from "../../src/graphql/connections.js";
-import { schema } from "../../src/graphql/schema.js";
+import { schema } from "../../src/graphql-schema.js";
 import { createTestApp, createTestWorkspace, graphqlClient } from "../helpers.js";
 
 /** Every connection field of the schema: `Type.field` with its stated maximum. */

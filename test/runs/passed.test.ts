@@ -1,10 +1,10 @@
-// The "passed" rule lives in src/modules/runs/passed.ts as a TypeScript predicate and a SQL
+// The "passed" rule lives in src/modules/dependencies/passed.ts as a TypeScript predicate and a SQL
 // expression; both must agree with each other and with python-lib's combine.passed (the rule user
 // code sees) on every kind of score.
 import { join } from "node:path";
 import { execa } from "execa";
 import { afterAll, describe, expect, it } from "vitest";
-import { passedSql, passedWhere, scorePasses } from "../../src/modules/runs/passed.js";
+import { passedSql, passedWhere, scorePasses } from "../../src/modules/dependencies/passed.js";
 import { gatePasses } from "../../src/modules/dependencies/graph.js";
 import { evaluationEvents } from "../../src/modules/otlp/score-events.js";
 import { createTestApp, createTestWorkspace } from "../helpers.js";
@@ -28,7 +28,7 @@ const numeric = (v: boolean | number | null) => (v === null ? null : typeof v ==
 const app = createTestApp();
 afterAll(() => app.close());
 
-describe("the passed rule (one home: modules/runs/passed.ts)", () => {
+describe("the passed rule (one home: modules/dependencies/passed.ts)", () => {
   it("TypeScript, the gate and SQL agree with the hand-worked table", async () => {
     for (const [dataType, value, higherIsBetter, expected] of CASES) {
       const score = { name: "s", dataType, numericValue: numeric(value), higherIsBetter };

@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/app.js";
-import { schema } from "../../src/graphql/schema.js";
+import { schema } from "../../src/graphql-schema.js";
 import { createTestApp, createTestWorkspace, graphqlClient } from "../helpers.js";
 import { snapshot, tablePlans } from "./snapshot.js";
 

@@ -46,7 +46,7 @@ const RULE = { ...RULE_SELECT, name: true, kind: true, isolation: true, limits: 
  * and once the batch ends (finished or cancelled) the live path's `afterEvaluation` hook gets
  * every (span, evaluator) pair the backfill holds in the batch: dependents outside the backfill
  * that ran on those spans with an input the backfill replaced (or added) run again live, their
- * earlier runs kept in RunHistory (modules/dependencies/release.ts). The hook is idempotent (its
+ * earlier runs kept in RunHistory (modules/runs/release.ts). The hook is idempotent (its
  * job ids are tagged with the run read), so a retried batch queues nothing twice.
  */
 export function createBackfillBatchProcessor(deps_: {

@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../../lib/prisma.js";
-import { passedSql } from "../runs/passed.js";
+import { passedSql } from "../dependencies/passed.js";
 import { toScoreSummary, type ScoreAggregateRow, type ScoreSummaryBase } from "../runs/score-summary.js";
 
 /** The progress of a backfill. */

@@ -1,4 +1,4 @@
-import { scorePasses } from "../runs/passed.js";
+import { scorePasses } from "./passed.js";
 
 /**
  * Evaluator dependency graphs, pure: layers (what may run at once), cycle detection and gates.

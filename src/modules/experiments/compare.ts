@@ -1,7 +1,7 @@
 import type { Experiment } from "../../generated/prisma/client.js";
 import { BadUserInputError } from "../../lib/errors.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { passedSql } from "../runs/passed.js";
+import { passedSql } from "../dependencies/passed.js";
 import { scoreSummaries, type ScoreSummary } from "./summary.js";
 
 /** Which way an item's score moved from the base to the candidate experiment. */

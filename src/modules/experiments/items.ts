@@ -1,7 +1,7 @@
 import type { Prisma } from "../../generated/prisma/client.js";
 import type { Experiment } from "../../generated/prisma/client.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { passedWhere } from "../runs/passed.js";
+import { passedWhere } from "../dependencies/passed.js";
 
 /** How to filter an experiment's items by their scores and run outcomes (all given parts must hold). */
 export interface ItemFilter {

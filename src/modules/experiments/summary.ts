@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../../lib/prisma.js";
-import { PASSED_SQL } from "../runs/passed.js";
+import { PASSED_SQL } from "../dependencies/passed.js";
 import { toScoreSummary, type ScoreAggregateRow, type ScoreSummaryBase } from "../runs/score-summary.js";
 
 /** The aggregate of one score name of one evaluator over an experiment (count: one per item whose run wrote it). */

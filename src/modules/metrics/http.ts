@@ -7,7 +7,16 @@
 import { timingSafeEqual, createHash } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { Plugin } from "graphql-yoga";
-import type { App } from "../../app.js";
+import type { Config } from "../../config.js";
+import type { Logger } from "../../lib/logger.js";
+import type { Metrics } from "./registry.js";
+
+/** What the metrics routes read of the application (the composition root's App has it). */
+export interface MetricsHost {
+  config: Pick<Config, "METRICS_TOKEN" | "METRICS_PORT" | "METRICS_HOST">;
+  metrics: Pick<Metrics, "scrape">;
+  logger: Pick<Logger, "error">;
+}
 
 /** The path of the metrics, as Prometheus expects by default. */
 export const METRICS_PATH = "/metrics";
@@ -19,7 +28,7 @@ function sameToken(given: string, expected: string): boolean {
 }
 
 /** `GET /metrics` on the API port: 404 unless METRICS_TOKEN is set, then 401 without that exact bearer token. */
-export function metricsPlugin(app: App): Plugin {
+export function metricsPlugin(app: MetricsHost): Plugin {
   return {
     async onRequest({ url, request, endResponse, fetchAPI }) {
       if (url.pathname !== METRICS_PATH) return;
@@ -36,7 +45,7 @@ export function metricsPlugin(app: App): Plugin {
 }
 
 /** Starts the separate metrics listener on METRICS_HOST:METRICS_PORT; resolves once it listens. */
-export async function startMetricsListener(app: App, port = app.config.METRICS_PORT ?? 0, host = app.config.METRICS_HOST): Promise<Server> {
+export async function startMetricsListener(app: MetricsHost, port = app.config.METRICS_PORT ?? 0, host = app.config.METRICS_HOST): Promise<Server> {
   const server = createServer((req, res) => {
     if (req.method !== "GET" || (req.url ?? "").split("?")[0] !== METRICS_PATH) {
       res.writeHead(404, { "content-type": "text/plain" }).end("not found\n");

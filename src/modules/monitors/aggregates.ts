@@ -1,7 +1,7 @@
 import { Prisma } from "../../generated/prisma/client.js";
 import type { MonitorMetric } from "../../lib/closed-lists.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { passedSql } from "../runs/passed.js";
+import { passedSql } from "../dependencies/passed.js";
 
 /**
  * The window aggregates of monitors, in SQL over the runs and scores tables (docs/monitors.md §

@@ -14,7 +14,7 @@
  * span ids when they are OpenTelemetry ids (32 / 16 hex digits), so a backend shows it on the span.
  * Pure.
  */
-import { scorePasses } from "../runs/passed.js";
+import { scorePasses } from "../dependencies/passed.js";
 
 /** The event name of the conventions. */
 export const EVALUATION_EVENT = "gen_ai.evaluation.result";

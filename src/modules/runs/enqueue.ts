@@ -1,25 +1,8 @@
 import { evaluationJobId } from "../../queues/registry.js";
 import type { Queues } from "../../queues/queues.js";
+import type { EvaluationEnqueuer } from "../spans/enqueuer.js";
 
-/** One evaluation to run: an evaluator on a stored span. */
-export interface EvaluationPair {
-  spanId: string;
-  evaluatorId: string;
-}
-
-/** What an enqueuer needs to know of an evaluator: its kind and the evaluators it depends on (in position order). */
-export interface EnqueuedEvaluator {
-  id: string;
-  kind: string;
-  dependsOn: string[];
-}
-
-/**
- * Queues evaluations (see {@link queueEnqueuer}); replaceable, e.g. by BullMQ flows for dependencies.
- * @param known - the pairs' evaluators when the caller has just read them (ingest does), so the
- *   enqueuer does not read them again; every evaluator of `pairs` must then be in it.
- */
-export type EvaluationEnqueuer = (workspaceId: string, pairs: readonly EvaluationPair[], known?: ReadonlyMap<string, EnqueuedEvaluator>) => Promise<void>;
+export type { EnqueuedEvaluator, EvaluationEnqueuer, EvaluationPair } from "../spans/enqueuer.js";
 
 /**
  * Queues one `evaluate-span` job per (span, evaluator), ids only, with the deterministic job id

@@ -1,7 +1,7 @@
 import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { Queues } from "../../queues/queues.js";
-import { addSpanJobs, planSpanJobs, type SpanJobs } from "../dependencies/flows.js";
+import { addSpanJobs, planSpanJobs, type SpanJobs } from "./flows.js";
 import { toDependencyMap, workspaceEdges } from "../dependencies/store.js";
 import { kindTraits } from "../evaluators/kinds.js";
 

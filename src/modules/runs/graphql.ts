@@ -1,7 +1,9 @@
+import type { Run } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
 import type { RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
 import { RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
+import { MatchExplanationRef } from "../spans/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import type { EvaluatorStats } from "./service.js";
 
@@ -139,5 +141,30 @@ builder.queryFields((t) => ({
         orderBy: [{ createdAt: "desc" }, { id: "desc" }],
       });
     },
+  }),
+}));
+
+builder.objectField(MatchExplanationRef, "run", (t) =>
+  t.field({
+    type: RunRef,
+    nullable: true,
+    description: "Its current run on the span, if any: a span that matched can still have been skipped (outcome skipped, skipReason: a gate, the invocation cap, the evaluator disabled after matching).",
+    resolve: (e) => e.run,
+  }),
+);
+
+// A span's runs in dependency order (dependencies/reading.ts), here because each holds a Run.
+const OrderedRunRef = builder.objectRef<{ layer: number; run: Run }>("OrderedRun").implement({
+  fields: (t) => ({
+    layer: t.exposeInt("layer", { description: "Its evaluator's dependency layer among the evaluators that ran on the span." }),
+    run: t.field({ type: RunRef, resolve: (r) => r.run }),
+  }),
+});
+
+builder.prismaObjectFields("Span", (t) => ({
+  runsInOrder: t.field({
+    type: [OrderedRunRef],
+    description: "The runs on this span in dependency order (layer, then start time); a skipped run has its reason (run.skipReason).",
+    resolve: async (s, _a, ctx) => (await ctx.services.dependencies.runsInOrder(ctx.principal.workspaceId, s.id)).map((run) => ({ layer: run.dependencyLayer, run })),
   }),
 }));

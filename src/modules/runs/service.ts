@@ -1,5 +1,5 @@
 import type { PrismaClient } from "../../lib/prisma.js";
-import { dependencyWaits } from "../dependencies/waiting.js";
+import { dependencyWaits } from "../spans/waiting.js";
 import { isUuid } from "../../lib/uuid.js";
 import { INVOCATION_CAP_REASON, RUN_OUTCOMES, type RunOutcome } from "../evaluation/record.js";
 

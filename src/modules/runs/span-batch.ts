@@ -11,7 +11,7 @@ import { crashesOf, SandboxFaultError, type JobAttempts, type ProcessStatus, typ
  * as a one-pair job (runs/processor.ts), so batches still form per evaluator from what is waiting,
  * across jobs, and each (span, evaluator) is settled on its own, exactly once.
  * Evaluators with dependencies or dependents keep one job per pair: their order on a span is a
- * BullMQ flow per span (modules/dependencies/flows.ts).
+ * BullMQ flow per span (runs/flows.ts).
  */
 
 /** The ids of a batch job (the `evaluate-span` payload with `spanIds`). */

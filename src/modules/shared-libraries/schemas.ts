@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { InputIssue } from "../../lib/errors.js";
 import { typeError } from "../../lib/validation.js";
-import { isPythonKeyword } from "../templates/python-keywords.js";
+import { isPythonKeyword } from "../../lib/python-keywords.js";
 
 /** Largest library source accepted, in bytes of UTF-8 (256 KiB), as for templates. */
 export const MAX_LIBRARY_SOURCE_BYTES = 256 * 1024;

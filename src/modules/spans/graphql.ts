@@ -5,9 +5,8 @@ import { describedBy } from "../../graphql/input-descriptions.js";
 import type { SpanKind, SpanStatus } from "../../lib/closed-lists.js";
 import { RunOutcomeEnum, SpanKindEnum, SpanStatusEnum } from "../../graphql/enums.js";
 import { NotFoundError } from "../../lib/errors.js";
-import { DependencyWaitRef } from "../dependencies/waiting-graphql.js";
+import { DependencyWaitRef } from "./waiting-graphql.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
-import { RunRef } from "../runs/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { requireLookupName } from "../../lib/id-or-name.js";
 import { MAX_BATCH_BYTES, MAX_SPANS_PER_BATCH, spanFilterFieldsSchema } from "./schemas.js";
@@ -133,7 +132,8 @@ const MatchConditionRef = builder.objectRef<ConditionResult>("MatchCondition").i
   }),
 });
 
-const MatchExplanationRef = builder.objectRef<MatchExplanation>("MatchExplanation").implement({
+/** Why an evaluator did or did not run on a span (runs/graphql.ts adds its `run`). */
+export const MatchExplanationRef = builder.objectRef<MatchExplanation>("MatchExplanation").implement({
   description: "Why an evaluator did or did not run on a span: its rule applied to the span, condition by condition.",
   fields: (t) => ({
     matched: t.boolean({ resolve: (e) => e.decision.matched }),
@@ -156,12 +156,7 @@ const MatchExplanationRef = builder.objectRef<MatchExplanation>("MatchExplanatio
     ruleChangedSinceIngest: t.exposeBoolean("ruleChangedSinceIngest", { description: "The rule changed after the span arrived: the decision at ingest may have differed." }),
     archived: t.exposeBoolean("archived"),
     waiting: t.field({ type: DependencyWaitRef, nullable: true, description: "Set when it is queued on the span and waits for dependencies (detail then says for what, since when, until when).", resolve: (e) => e.waiting }),
-    run: t.field({
-      type: RunRef,
-      nullable: true,
-      description: "Its current run on the span, if any: a span that matched can still have been skipped (outcome skipped, skipReason: a gate, the invocation cap, the evaluator disabled after matching).",
-      resolve: (e) => e.run,
-    }),
+    // run: added by runs/graphql.ts (RunRef stands above spans/).
   }),
 });
 
@@ -271,5 +266,13 @@ builder.prismaObjectFields("Run", (t) => ({
     select: { span: { select: { metadata: true } } },
     description: "Set when the run's span was incomplete (its sender dropped attributes, events or links): the document it scored missed them (see Span.incomplete). Null when complete, and for experiment runs.",
     resolve: (run, _args, ctx) => (run.span ? ctx.services.spans.incompleteOf(run.span) : null),
+  }),
+}));
+
+builder.prismaObjectFields("Span", (t) => ({
+  waiting: t.field({
+    type: [DependencyWaitRef],
+    description: "The evaluators queued on this span that wait for dependencies (e.g. an LLM judge that has not posted): for what, since when, until when.",
+    resolve: (s, _a, ctx) => ctx.services.spans.waiting(ctx.principal.workspaceId, s.id),
   }),
 }));

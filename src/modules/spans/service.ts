@@ -5,8 +5,8 @@ import { isInfrastructureError } from "../../lib/infra-errors.js";
 import { largestField, unstorableValues } from "../../lib/json-safety.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
-import { describeWait, dependencyWaits, type DependencyWait } from "../dependencies/waiting.js";
+import type { EvaluationEnqueuer, EvaluationPair } from "./enqueuer.js";
+import { describeWait, dependencyWaits, type DependencyWait } from "./waiting.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
 import { spanBatchJobId } from "../../queues/registry.js";
@@ -22,6 +22,7 @@ import { matchSpan, resourceAttributesOf, RULE_SELECT, type MatchDecision } from
 
 export type { ConditionResult } from "./matching.js";
 export type { DroppedCounts } from "./incomplete.js";
+export type { DependencyWait, WaitedDependency } from "./waiting.js";
 import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
 import { spanKey, writeIngestBatch, type IngestRow } from "./ingest-write.js";
 import { kindTraits } from "../evaluators/kinds.js";
@@ -304,7 +305,7 @@ export function createSpanService(deps: {
     /** Why a span's document is incomplete (its sender dropped attributes, events or links), or null. */
     incompleteOf: (span: Pick<Span, "metadata">) => incompleteNote(span.metadata),
 
-    /** The dependents waiting for dependencies on a span of the workspace (see dependencies/waiting.ts). */
+    /** The dependents waiting for dependencies on a span of the workspace (see waiting.ts). */
     waiting: (workspaceId: string, spanId: string): Promise<DependencyWait[]> => dependencyWaits(prisma, workspaceId, { spanId }),
 
     /** The turns of a span's conversation as [{role, content}], oldest first: input messages then output (OpenAI shape, else gen_ai.*.messages). */

@@ -1,6 +1,6 @@
 import type { InputIssue } from "../../lib/errors.js";
 import { isPlainObject } from "../../lib/json-column.js";
-import { isPythonKeyword } from "./python-keywords.js";
+import { isPythonKeyword } from "../../lib/python-keywords.js";
 
 
 /** The setting types (docs/settings.md § Types). */

@@ -7,8 +7,8 @@ import { insertRuns, type ItemTarget, type RunRecord, type SpanTarget } from "..
 import type { Tx } from "../../lib/prisma.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
-import { lockSpan } from "./input-runs.js";
-import { rerunAfterPost, type ReleaseDeps } from "./release.js";
+import { lockSpan } from "../dependencies/input-runs.js";
+import { rerunAfterPost, type ReleaseDeps } from "../runs/release.js";
 import { inferDataType, postedScoresSchema, type PostedScore } from "./schemas.js";
 import { requireLookupName } from "../../lib/id-or-name.js";
 import { kindTraits } from "../evaluators/kinds.js";

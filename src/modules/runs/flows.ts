@@ -1,8 +1,9 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { FlowSpec, Queues } from "../../queues/queues.js";
 import { barrierJobId, evaluationJobId } from "../../queues/registry.js";
-import type { EnqueuedEvaluator, EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
-import type { DependencyMap } from "./graph.js";
+import type { EnqueuedEvaluator, EvaluationEnqueuer, EvaluationPair } from "./enqueue.js";
+import { BARRIER_DELAY_MS } from "../dependencies/barriers.js";
+import type { DependencyMap } from "../dependencies/graph.js";
 import { kindTraits } from "../evaluators/kinds.js";
 
 /**
@@ -20,9 +21,6 @@ import { kindTraits } from "../evaluators/kinds.js";
  * The barriers' delay is only a safety net (a dependency whose job was lost); when it expires,
  * the dependent runs with what there is.
  */
-
-/** How long a barrier waits at most: a code dependency normally finishes in seconds; people may take days to post scores. */
-export const BARRIER_DELAY_MS = { code: 24 * 3_600_000, external: 7 * 24 * 3_600_000 } as const;
 
 /** The jobs of one span: plain ones and flows. */
 export interface SpanJobs {

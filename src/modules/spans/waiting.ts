@@ -1,13 +1,13 @@
 import type { PrismaClient } from "../../lib/prisma.js";
-import { MATCHABLE_SPAN_SELECT, matchSpan, RULE_SELECT } from "../spans/matching.js";
-import { BARRIER_DELAY_MS } from "./flows.js";
+import { MATCHABLE_SPAN_SELECT, matchSpan, RULE_SELECT } from "./matching.js";
+import { BARRIER_DELAY_MS } from "../dependencies/barriers.js";
 import { kindTraits } from "../evaluators/kinds.js";
 
 /**
  * What a dependent waits for on a live span, read from Postgres (docs/evaluation.md § Dependencies and gates).
  *
  * A code evaluator queued on a span (an `OwedEvaluation` row) with no run there yet waits, through
- * its barriers (flows.ts), for each dependency that matched the span and has no run there yet (an
+ * its barriers (runs/flows.ts), for each dependency that matched the span and has no run there yet (an
  * external evaluator whose scores were never posted, or a code one still queued). Each barrier is
  * a safety net that expires `BARRIER_DELAY_MS[kind]` after the evaluation was queued (the owed
  * row's `createdAt`, written with the barriers); the dependent then runs with what there is.

@@ -14,7 +14,7 @@ const WaitedDependencyRef = builder.objectRef<WaitedDependency>("WaitedDependenc
   }),
 });
 
-/** A dependent waiting on a span (dependencies/waiting.ts). */
+/** A dependent waiting on a span (spans/waiting.ts). */
 export const DependencyWaitRef = builder.objectRef<DependencyWait>("DependencyWait").implement({
   description: "An evaluator queued on a span that waits for its dependencies: for what, since when, and when the safety net lets it run with what there is.",
   fields: (t) => ({

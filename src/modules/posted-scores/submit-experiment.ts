@@ -3,7 +3,7 @@ import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
 import { parseIssues } from "../../lib/validation.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
-import type { ReleaseDeps } from "./release.js";
+import type { ReleaseDeps } from "../runs/release.js";
 import { postedScoresSchema } from "./schemas.js";
 import { insertPostedRun, type SubmitScoresResult } from "./submit.js";
 import { requireLookupName } from "../../lib/id-or-name.js";

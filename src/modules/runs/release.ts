@@ -1,13 +1,13 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { Queues } from "../../queues/queues.js";
 import { evaluationJobId } from "../../queues/registry.js";
-import type { AfterEvaluation, EvaluationPayload } from "../runs/processor.js";
+import type { AfterEvaluation, EvaluationPayload } from "./processor.js";
 import { matchSpan } from "../spans/matching.js";
 import { addSpanJobs, planSpanJobs, releaseDependents } from "./flows.js";
 import { barrierJobId } from "../../queues/registry.js";
-import { downstreamOf } from "./graph.js";
-import { declaredDependencies, isCurrent, spanInputs, spansInputs } from "./input-runs.js";
-import { toDependencyMap, workspaceEdges } from "./store.js";
+import { downstreamOf } from "../dependencies/graph.js";
+import { declaredDependencies, isCurrent, spanInputs, spansInputs } from "../dependencies/input-runs.js";
+import { toDependencyMap, workspaceEdges } from "../dependencies/store.js";
 import { SANDBOX_KINDS } from "../evaluators/kinds.js";
 
 /** What releasing and re-running need. */
