@@ -64,7 +64,7 @@ export interface Services {
   /** Reading runs: per-evaluator statistics. */
   runs: RunService;
   /** Execution keys (template version + shared libraries) for live runs, try_code and experiments. */
-  /** The `evaluate-span` job processor. */
+  /** The `evaluate-target` job processor. */
   runProcessor: RunProcessor;
   /** The processor of batch jobs: one ingest batch of an evaluator outside every dependency (runs/span-batch.ts). */
   spanBatch: SpanBatchProcessor;

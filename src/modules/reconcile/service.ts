@@ -68,7 +68,7 @@ export function createReconciler(deps: { prisma: PrismaClient; queues: Queues; e
     const ids = rows.map((r) => evaluationJobId(r.spanId, r.evaluatorId));
     // A pair queued by its ingest batch's job is alive while that job is (or its own job, once split or re-queued).
     const batchIds = [...new Set(rows.flatMap((r) => (r.jobId ? [r.jobId] : [])))];
-    const [states, batchStates] = await Promise.all([queues.states("evaluate-span", ids), queues.states("evaluate-span", batchIds)]);
+    const [states, batchStates] = await Promise.all([queues.states("evaluate-target", ids), queues.states("evaluate-target", batchIds)]);
     const batchState = new Map(batchIds.map((id, i) => [id, batchStates[i]!]));
     const byWorkspace = new Map<string, { spanId: string; evaluatorId: string }[]>();
     const requeued: typeof rows = [];
@@ -79,7 +79,7 @@ export function createReconciler(deps: { prisma: PrismaClient; queues: Queues; e
         report.gaveUp += 1; // queued this last time, then left (its row stays, for an operator)
         logger.error({ spanId: row.spanId, evaluatorId: row.evaluatorId, requeues: row.requeues + 1, state }, "owed evaluation still has no run after many re-queues; last try");
       }
-      if (state !== "unknown" && !(await queues.remove("evaluate-span", ids[i]!))) continue;
+      if (state !== "unknown" && !(await queues.remove("evaluate-target", ids[i]!))) continue;
       byWorkspace.set(row.workspaceId, [...(byWorkspace.get(row.workspaceId) ?? []), { spanId: row.spanId, evaluatorId: row.evaluatorId }]);
       requeued.push(row);
     }

@@ -21,7 +21,7 @@ export interface QueuedEvaluations {
 /**
  * Queues evaluations of stored spans on the live path, for callers other than ingest (backfills):
  * the same durable OwedEvaluation rows (so the reconciler and the backlog bound see them), the
- * same `evaluate-span` jobs, batches, barriers and exactly-once as live spans.
+ * same `evaluate-target` jobs, batches, barriers and exactly-once as live spans.
  */
 export function createLiveEvaluations(deps: { prisma: PrismaClient; queues: Queues }) {
   const { prisma, queues } = deps;

@@ -1,6 +1,7 @@
 import { LRUCache } from "lru-cache";
 import type { Evaluator, Span, TemplateVersion } from "../../generated/prisma/client.js";
 import type { Logger } from "../../lib/logger.js";
+import type { TargetType } from "../../lib/closed-lists.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { declaredDependencies, inputRunIds, isCurrent, lockSpans, spansInputs, type DeclaredDependency, type SpanInputs } from "../dependencies/input-runs.js";
 import { spanToDocument } from "../spans/document.js";
@@ -57,10 +58,13 @@ export function crashesOf(job: JobAttempts): number {
  */
 export const WORKER_CRASH_LIMIT = 2;
 
-/** The ids of an evaluation job (the `evaluate-span` payload). */
+/** The ids of an evaluation job (the `evaluate-target` pair payload). */
 export interface EvaluationPayload {
   workspaceId: string;
-  spanId: string;
+  /** What the run is about (spans today; the processor evaluates span targets). */
+  targetType: TargetType;
+  /** The target's id (for a span: Span.id). */
+  targetId: string;
   evaluatorId: string;
   /** The re-run's tag (scores of a dependency posted again). */
   tag?: string;
@@ -79,7 +83,7 @@ export interface RecordedRun extends EvaluationPayload {
 }
 
 /**
- * Called once evaluations are finished on their spans (whatever the outcome), a batch at a time:
+ * Called once evaluations are finished on their targets (whatever the outcome), a batch at a time:
  * releases what waits for them.
  */
 export type AfterEvaluation = (payloads: readonly EvaluationPayload[]) => Promise<void>;
@@ -115,7 +119,7 @@ const ok = (value: ProcessStatus): Settled<ProcessStatus> => ({ ok: true, value 
 const failed = (error: unknown): Settled<ProcessStatus> => ({ ok: false, error });
 
 /**
- * The `evaluate-span` processor, batched: BullMQ delivers one job per (span, evaluator) as
+ * The `evaluate-target` processor, batched: BullMQ delivers one job per (span, evaluator) as
  * before (deterministic job ids, retries, stalled-job recovery, barriers of dependencies), and
  * the jobs taken at the same time by the worker are coalesced per evaluator (runs/batcher.ts).
  * A batch reads its evaluator, spans, traces, earlier runs and dependency inputs with one query
@@ -253,7 +257,7 @@ export function createRunProcessor(deps: {
     for (const r of records) {
       if (out.get(r.target.spanId)?.ok && (out.get(r.target.spanId) as { value: ProcessStatus }).value === "recorded") {
         const columns = columnsOf(r);
-        deps.onRecorded?.({ workspaceId: r.workspaceId, spanId: r.target.spanId, evaluatorId: r.evaluatorId, outcome: columns.outcome, durationMs: columns.durationMs });
+        deps.onRecorded?.({ workspaceId: r.workspaceId, targetType: "span", targetId: r.target.spanId, evaluatorId: r.evaluatorId, outcome: columns.outcome, durationMs: columns.durationMs });
       }
     }
     return out;
@@ -263,7 +267,7 @@ export function createRunProcessor(deps: {
   async function evaluateBatch(jobs: LiveJob[]): Promise<Settled<ProcessStatus>[]> {
     const { workspaceId, evaluatorId } = jobs[0]!.payload;
     const results: (Settled<ProcessStatus> | undefined)[] = new Array(jobs.length);
-    const spanIds = jobs.map((j) => j.payload.spanId);
+    const spanIds = jobs.map((j) => j.payload.targetId);
     // The batch's reads do not depend on each other: one round of queries side by side (a round
     // trip costs most of a small batch's time), then the dependencies' inputs when there are any.
     const [evaluator, declared, doneRuns, { spans, traces }] = await Promise.all([
@@ -282,14 +286,14 @@ export function createRunProcessor(deps: {
     const done = new Map(doneRuns.map((r) => [r.spanId!, r]));
 
     const base = (j: LiveJob): RunRecord<SpanTarget> => ({
-      workspaceId, evaluatorId, templateVersionId: null, target: { spanId: j.payload.spanId }, params: {}, libraryVersions: {}, result: null,
+      workspaceId, evaluatorId, templateVersionId: null, target: { spanId: j.payload.targetId }, params: {}, libraryVersions: {}, result: null,
       attempts: j.job.attemptsMade + 1, startedAt: new Date(), finishedAt: new Date(),
-      ...(declared.length ? { inputRunIds: inputRunIds(inputsOf(j.payload.spanId)), missingDependencies: declared.filter((d) => !inputsOf(j.payload.spanId).get(d.dependsOnId)?.scores.length).map((d) => d.name) } : {}),
+      ...(declared.length ? { inputRunIds: inputRunIds(inputsOf(j.payload.targetId)), missingDependencies: declared.filter((d) => !inputsOf(j.payload.targetId).get(d.dependsOnId)?.scores.length).map((d) => d.name) } : {}),
     });
     const pending: Pending[] = [];
     jobs.forEach((job, index) => {
-      const prior = done.get(job.payload.spanId);
-      if (prior && (declared.length === 0 || isCurrent(prior.inputRunIds, declared, inputsOf(job.payload.spanId)))) results[index] = ok("already-recorded");
+      const prior = done.get(job.payload.targetId);
+      if (prior && (declared.length === 0 || isCurrent(prior.inputRunIds, declared, inputsOf(job.payload.targetId)))) results[index] = ok("already-recorded");
       else pending.push({ index, job });
     });
     const skip = (p: Pending, reason: string) => (p.record = { ...base(p.job), skipReason: reason });
@@ -314,8 +318,8 @@ export function createRunProcessor(deps: {
     }
 
     if (open.length) {
-      for (const p of open) if (!spans.has(p.job.payload.spanId)) results[p.index] = ok("span-gone");
-      open = open.filter((p) => spans.has(p.job.payload.spanId));
+      for (const p of open) if (!spans.has(p.job.payload.targetId)) results[p.index] = ok("span-gone");
+      open = open.filter((p) => spans.has(p.job.payload.targetId));
       const version = await versionOf(evaluator);
       const params = resolveParams(specsOf(version), objectOf(evaluator.params));
       const subject: EvaluationSubject = {
@@ -325,7 +329,7 @@ export function createRunProcessor(deps: {
       const evaluated = await deps.core.evaluateBatch(
         subject,
         open.map((p) => {
-          const span = spans.get(p.job.payload.spanId)!;
+          const span = spans.get(p.job.payload.targetId)!;
           const last = p.job.job.attemptsMade + 1 >= (p.job.job.opts.attempts ?? 1);
           return { target: p, inputs: inputsOf(span.id), lastAttempt: last, document: (scores) => spanToDocument(span, traces.get(span.traceId) ?? [span], { scores: scores ?? {} }) as Record<string, unknown> };
         }),
@@ -340,7 +344,7 @@ export function createRunProcessor(deps: {
 
     const records = pending.filter((p) => p.record && !results[p.index]);
     const written = await write(records.map((p) => p.record!), declared.length ? { declared, read } : null);
-    for (const p of records) results[p.index] = written.get(p.job.payload.spanId)!;
+    for (const p of records) results[p.index] = written.get(p.job.payload.targetId)!;
     // Finished in any way but a retry: release what waits for these evaluations.
     const finished = jobs.filter((_, i) => results[i]?.ok);
     if (finished.length) await deps.afterEvaluation?.(finished.map((j) => j.payload));
@@ -352,8 +356,8 @@ export function createRunProcessor(deps: {
       deps.onBatch?.(jobs.length);
       return evaluateBatch(jobs);
     },
-    keyOf: (j) => `${j.payload.workspaceId}/${j.payload.evaluatorId}`,
-    distinctOf: (j) => j.payload.spanId,
+    keyOf: (j) => `${j.payload.workspaceId}/${j.payload.evaluatorId}/${j.payload.targetType}`,
+    distinctOf: (j) => j.payload.targetId,
     soloOf: (j) => crashesOf(j.job) > 0,
     options: deps.batch ?? LIVE_BATCH,
   });
