@@ -155,5 +155,6 @@ export const CLOSED_COLUMNS = [
   { table: "Score", column: "dataType", values: SCORE_DATA_TYPES },
   { table: "TemplateVersion", column: "entryPointKind", values: ENTRY_POINT_KINDS },
   { table: "Backfill", column: "status", values: BACKFILL_STATUSES },
+  { table: "OwedEvaluation", column: "targetType", values: TARGET_TYPES },
   ...MONITOR_CLOSED_COLUMNS,
 ] as const;
