@@ -22,6 +22,7 @@ import { createRunPreparer } from "./modules/evaluation/prepare.js";
 import { createEvaluationCore } from "./modules/evaluation/evaluate-batch.js";
 import { createSandboxExecutor } from "./modules/evaluation/executors.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
+import { spanLiveTarget } from "./modules/spans/live-target.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
 import { createSpanBatchProcessor, type SpanBatchProcessor } from "./modules/runs/span-batch.js";
 import { createSandboxService, type SandboxService } from "./modules/sandbox/service.js";
@@ -170,7 +171,7 @@ export function createApp(
     metrics.runRecorded(run);
     scoreExporter?.runRecorded(run);
   };
-  const runProcessor = createRunProcessor({ prisma, logger, core, afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) });
+  const runProcessor = createRunProcessor({ prisma, logger, core, targets: { span: spanLiveTarget(prisma) }, afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) });
   const services: Services = {
     workspaces: createWorkspaceService({ prisma, queues, logger }),
     templates,

@@ -1,11 +1,10 @@
 import { LRUCache } from "lru-cache";
-import type { Evaluator, Span, TemplateVersion } from "../../generated/prisma/client.js";
+import type { Evaluator, TemplateVersion } from "../../generated/prisma/client.js";
 import type { Logger } from "../../lib/logger.js";
 import type { TargetType } from "../../lib/closed-lists.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { declaredDependencies, inputRunIds, isCurrent, lockSpans, spansInputs, type DeclaredDependency, type SpanInputs } from "../dependencies/input-runs.js";
-import { spanToDocument } from "../spans/document.js";
-import { MAX_TRACE_SPANS } from "../spans/service.js";
+import type { LiveTarget } from "../spans/live-target.js";
 import { specsOf } from "../templates/store.js";
 import { objectOf } from "../../lib/json-column.js";
 import { resolveParams } from "../templates/values.js";
@@ -99,6 +98,13 @@ export class InputsChangedError extends Error {
 /** How live batches are formed (see runs/batcher.ts). Defaults: 200 items, 2 batches per evaluator at once. */
 export const LIVE_BATCH: BatcherOptions = { maxBatch: 200, inFlightPerKey: 2 };
 
+/**
+ * The live targets by target type (spans/live-target.ts): how the processor loads a batch's
+ * targets and builds their documents. Span targets only today: the writer records runs on spans
+ * (SpanTarget), as the dependency reads and locks below do.
+ */
+export type LiveTargets = { [K in TargetType]: LiveTarget<SpanTarget> };
+
 /** A code evaluator as the processor reads it. */
 type CodeEvaluator = Evaluator & { template: { latestVersion: number } | null };
 
@@ -122,7 +128,8 @@ const failed = (error: unknown): Settled<ProcessStatus> => ({ ok: false, error }
  * The `evaluate-target` processor, batched: BullMQ delivers one job per (span, evaluator) as
  * before (deterministic job ids, retries, stalled-job recovery, barriers of dependencies), and
  * the jobs taken at the same time by the worker are coalesced per evaluator (runs/batcher.ts).
- * A batch reads its evaluator, spans, traces, earlier runs and dependency inputs with one query
+ * A batch reads its evaluator, its targets (through the {@link LiveTarget} of its target type:
+ * for spans, the spans and their traces), earlier runs and dependency inputs with one query
  * each, runs every item in ONE call to the warm runner of its key (as an experiment batch does),
  * writes all runs and scores with ONE set-based statement (evaluation/write.ts), then releases what
  * waits for them. Each job still settles on its own:
@@ -146,6 +153,8 @@ export function createRunProcessor(deps: {
   logger: Logger;
   /** The evaluation core (the only way to the sandbox). */
   core: EvaluationCore;
+  /** How each target type loads and builds its documents (app.ts: `{ span: spanLiveTarget(prisma) }`). */
+  targets: LiveTargets;
   /** Releases the dependents of finished evaluations (default: nothing). */
   afterEvaluation?: AfterEvaluation;
   /** Told after a run was committed (metrics, score export); must not throw. */
@@ -170,35 +179,6 @@ export function createRunProcessor(deps: {
       versions.set(key, found);
     }
     return found;
-  }
-
-  /**
-   * The spans of a batch and their traces in one query: span id → span (absent when it is gone),
-   * and trace id → its spans, earliest first, at most MAX_TRACE_SPANS each.
-   */
-  async function spansAndTraces(workspaceId: string, spanIds: string[]): Promise<{ spans: Map<string, Span>; traces: Map<string, Span[]> }> {
-    // One round trip: the rows themselves, each flagged whether it is among its trace's first MAX_TRACE_SPANS.
-    const rows = await prisma.$queryRaw<(Span & { inTrace?: boolean })[]>`
-      SELECT s.*, t.n <= ${MAX_TRACE_SPANS}::int AS "inTrace" FROM (
-        SELECT id, row_number() OVER (PARTITION BY "traceId" ORDER BY "startTime", "createdAt") AS n
-        FROM "Span" WHERE "workspaceId" = ${workspaceId}::uuid
-          AND "traceId" IN (SELECT "traceId" FROM "Span" WHERE "workspaceId" = ${workspaceId}::uuid AND id = ANY(${spanIds}::uuid[]))
-      ) t JOIN "Span" s ON s.id = t.id
-      WHERE t.n <= ${MAX_TRACE_SPANS}::int OR t.id = ANY(${spanIds}::uuid[])
-      ORDER BY s."startTime", s."createdAt"`;
-    const wanted = new Set(spanIds);
-    const spans = new Map<string, Span>();
-    const traces = new Map<string, Span[]>();
-    for (const row of rows) {
-      const inTrace = row.inTrace;
-      delete row.inTrace;
-      if (wanted.has(row.id)) spans.set(row.id, row);
-      if (!inTrace) continue;
-      const list = traces.get(row.traceId) ?? [];
-      list.push(row);
-      traces.set(row.traceId, list);
-    }
-    return { spans, traces };
   }
 
   /**
@@ -265,16 +245,18 @@ export function createRunProcessor(deps: {
 
   /** Evaluates one batch: jobs of one evaluator, each on a distinct span. */
   async function evaluateBatch(jobs: LiveJob[]): Promise<Settled<ProcessStatus>[]> {
-    const { workspaceId, evaluatorId } = jobs[0]!.payload;
+    const { workspaceId, evaluatorId, targetType } = jobs[0]!.payload;
+    // A batch holds one target type (its batcher key says so).
+    const live = deps.targets[targetType];
     const results: (Settled<ProcessStatus> | undefined)[] = new Array(jobs.length);
     const spanIds = jobs.map((j) => j.payload.targetId);
     // The batch's reads do not depend on each other: one round of queries side by side (a round
     // trip costs most of a small batch's time), then the dependencies' inputs when there are any.
-    const [evaluator, declared, doneRuns, { spans, traces }] = await Promise.all([
+    const [evaluator, declared, doneRuns, loaded] = await Promise.all([
       prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, include: { template: { select: { latestVersion: true, limits: true } } } }),
       declaredDependencies(prisma, evaluatorId),
       prisma.run.findMany({ where: { evaluatorId, spanId: { in: spanIds } }, select: { spanId: true, inputRunIds: true } }),
-      spansAndTraces(workspaceId, spanIds),
+      live.load(workspaceId, spanIds),
     ]);
     if (evaluator && kindTraits(evaluator.kind).canBePosted) return jobs.map(() => ok("external"));
     if (!evaluator || !evaluator.templateId) {
@@ -286,7 +268,7 @@ export function createRunProcessor(deps: {
     const done = new Map(doneRuns.map((r) => [r.spanId!, r]));
 
     const base = (j: LiveJob): RunRecord<SpanTarget> => ({
-      workspaceId, evaluatorId, templateVersionId: null, target: { spanId: j.payload.targetId }, params: {}, libraryVersions: {}, result: null,
+      workspaceId, evaluatorId, templateVersionId: null, target: live.writerTarget(j.payload.targetId), params: {}, libraryVersions: {}, result: null,
       attempts: j.job.attemptsMade + 1, startedAt: new Date(), finishedAt: new Date(),
       ...(declared.length ? { inputRunIds: inputRunIds(inputsOf(j.payload.targetId)), missingDependencies: declared.filter((d) => !inputsOf(j.payload.targetId).get(d.dependsOnId)?.scores.length).map((d) => d.name) } : {}),
     });
@@ -318,8 +300,8 @@ export function createRunProcessor(deps: {
     }
 
     if (open.length) {
-      for (const p of open) if (!spans.has(p.job.payload.targetId)) results[p.index] = ok("span-gone");
-      open = open.filter((p) => spans.has(p.job.payload.targetId));
+      for (const p of open) if (!loaded.has(p.job.payload.targetId)) results[p.index] = ok("span-gone");
+      open = open.filter((p) => loaded.has(p.job.payload.targetId));
       const version = await versionOf(evaluator);
       const params = resolveParams(specsOf(version), objectOf(evaluator.params));
       const subject: EvaluationSubject = {
@@ -329,9 +311,9 @@ export function createRunProcessor(deps: {
       const evaluated = await deps.core.evaluateBatch(
         subject,
         open.map((p) => {
-          const span = spans.get(p.job.payload.targetId)!;
+          const target = loaded.get(p.job.payload.targetId)!;
           const last = p.job.job.attemptsMade + 1 >= (p.job.job.opts.attempts ?? 1);
-          return { target: p, inputs: inputsOf(span.id), lastAttempt: last, document: (scores) => spanToDocument(span, traces.get(span.traceId) ?? [span], { scores: scores ?? {} }) as Record<string, unknown> };
+          return { target: p, inputs: inputsOf(p.job.payload.targetId), lastAttempt: last, document: (scores) => target.document(scores) };
         }),
         { beforeExecute: (targets) => Promise.all(targets.map((p) => p.job.job.enteredSandbox?.())) },
       );
