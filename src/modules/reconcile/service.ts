@@ -5,7 +5,7 @@ import type { PrismaClient } from "../../lib/prisma.js";
 import type { Queues } from "../../queues/queues.js";
 import { evaluationJobId } from "../../queues/registry.js";
 import { batchJobs } from "../experiments/batch-plan.js";
-import type { EvaluationEnqueuer } from "../runs/enqueue.js";
+import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
 
 /** BullMQ states of a job that will still run (or is running). */
 const LIVE_STATES = new Set(["waiting", "wait", "active", "delayed", "prioritized", "waiting-children"]);
@@ -74,7 +74,7 @@ export function createReconciler(deps: { prisma: PrismaClient; queues: Queues; e
     const batchIds = [...new Set(rows.flatMap((r) => (r.jobId ? [r.jobId] : [])))];
     const [states, batchStates] = await Promise.all([queues.states("evaluate-target", ids), queues.states("evaluate-target", batchIds)]);
     const batchState = new Map(batchIds.map((id, i) => [id, batchStates[i]!]));
-    const byWorkspace = new Map<string, { spanId: string; evaluatorId: string }[]>();
+    const byWorkspace = new Map<string, EvaluationPair[]>();
     const requeued: typeof rows = [];
     for (const [i, row] of rows.entries()) {
       const state = states[i]!;
@@ -84,7 +84,7 @@ export function createReconciler(deps: { prisma: PrismaClient; queues: Queues; e
         logger.error({ targetType: row.targetType, targetId: row.targetId, evaluatorId: row.evaluatorId, requeues: row.requeues + 1, state }, "owed evaluation still has no run after many re-queues; last try");
       }
       if (state !== "unknown" && !(await queues.remove("evaluate-target", ids[i]!))) continue;
-      byWorkspace.set(row.workspaceId, [...(byWorkspace.get(row.workspaceId) ?? []), { spanId: row.targetId, evaluatorId: row.evaluatorId }]);
+      byWorkspace.set(row.workspaceId, [...(byWorkspace.get(row.workspaceId) ?? []), { targetType: row.targetType, targetId: row.targetId, evaluatorId: row.evaluatorId }]);
       requeued.push(row);
     }
     for (const [workspaceId, pairs] of byWorkspace) await deps.enqueue(workspaceId, pairs);

@@ -15,7 +15,7 @@ export function queueEnqueuer(queues: Queues): EvaluationEnqueuer {
     for (let i = 0; i < pairs.length; i += CHUNK) {
       await queues.addBulk(
         "evaluate-target",
-        pairs.slice(i, i + CHUNK).map((p) => ({ payload: { workspaceId, targetType: "span" as const, targetId: p.spanId, evaluatorId: p.evaluatorId }, jobId: evaluationJobId(p.spanId, p.evaluatorId) })),
+        pairs.slice(i, i + CHUNK).map((p) => ({ payload: { workspaceId, targetType: p.targetType, targetId: p.targetId, evaluatorId: p.evaluatorId }, jobId: evaluationJobId(p.targetId, p.evaluatorId) })),
       );
     }
   };

@@ -91,7 +91,8 @@ export function dependencyEnqueuer(deps: { prisma: PrismaClient; queues: Queues 
     const kinds = new Map(evaluators.map((e) => [e.id, e.kind]));
     const dependsOn: DependencyMap = new Map(evaluators.map((e) => [e.id, e.dependsOn]));
     const bySpan = new Map<string, string[]>();
-    for (const p of pairs) bySpan.set(p.spanId, [...(bySpan.get(p.spanId) ?? []), p.evaluatorId]);
+    // Span targets (the only target type; flows, barriers and runs below are per span).
+    for (const p of pairs) if (p.targetType === "span") bySpan.set(p.targetId, [...(bySpan.get(p.targetId) ?? []), p.evaluatorId]);
     const dependents = evaluators.filter((e) => e.dependsOn.length > 0).map((e) => e.id);
     const done = await finishedPairs(prisma, pairs, dependents, dependsOn);
     const all: SpanJobs = { plain: [], flows: [] };
@@ -116,7 +117,7 @@ async function readEvaluators(prisma: PrismaClient, ids: string[]): Promise<Enqu
 async function finishedPairs(prisma: PrismaClient, pairs: readonly EvaluationPair[], dependents: readonly string[], dependsOn: DependencyMap): Promise<Set<string>> {
   if (dependents.length === 0) return new Set();
   const involved = new Set([...dependents, ...dependents.flatMap((id) => dependsOn.get(id) ?? [])]);
-  const spanIds = [...new Set(pairs.filter((p) => involved.has(p.evaluatorId)).map((p) => p.spanId))];
+  const spanIds = [...new Set(pairs.filter((p) => p.targetType === "span" && involved.has(p.evaluatorId)).map((p) => p.targetId))];
   const runs = await prisma.run.findMany({ where: { spanId: { in: spanIds }, evaluatorId: { in: [...involved] } }, select: { spanId: true, evaluatorId: true } });
   return new Set(runs.map((r) => `${r.spanId}/${r.evaluatorId}`));
 }
