@@ -22,6 +22,7 @@ import { createRunPreparer } from "./modules/evaluation/prepare.js";
 import { createEvaluationCore } from "./modules/evaluation/evaluate-batch.js";
 import { createSandboxExecutor } from "./modules/evaluation/executors.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
+import { spanLiveTarget } from "./modules/spans/live-target.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
 import { createSpanBatchProcessor, type SpanBatchProcessor } from "./modules/runs/span-batch.js";
 import { createSandboxService, type SandboxService } from "./modules/sandbox/service.js";
@@ -64,7 +65,7 @@ export interface Services {
   /** Reading runs: per-evaluator statistics. */
   runs: RunService;
   /** Execution keys (template version + shared libraries) for live runs, try_code and experiments. */
-  /** The `evaluate-span` job processor. */
+  /** The `evaluate-target` job processor. */
   runProcessor: RunProcessor;
   /** The processor of batch jobs: one ingest batch of an evaluator outside every dependency (runs/span-batch.ts). */
   spanBatch: SpanBatchProcessor;
@@ -170,7 +171,7 @@ export function createApp(
     metrics.runRecorded(run);
     scoreExporter?.runRecorded(run);
   };
-  const runProcessor = createRunProcessor({ prisma, logger, core, afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) });
+  const runProcessor = createRunProcessor({ prisma, logger, core, targets: { span: spanLiveTarget(prisma) }, afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) });
   const services: Services = {
     workspaces: createWorkspaceService({ prisma, queues, logger }),
     templates,

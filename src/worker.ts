@@ -13,7 +13,7 @@ type Processor<Q extends QueueName> = (payload: JobPayload<Q>, job: Job) => Prom
 function processors(app: App): { [Q in QueueName]: Processor<Q> } {
   return {
     "api-key-usage": (payload) => app.services.workspaces.recordApiKeyUsage(payload.apiKeyId, new Date(payload.usedAt)),
-    "evaluate-span": async (payload, job) => {
+    "evaluate-target": async (payload, job) => {
       // The job's progress counts its hand-overs to a runner (see runs/processor.ts crashesOf).
       const entries = typeof job.progress === "number" ? job.progress : 0;
       const attempts = {
@@ -23,7 +23,7 @@ function processors(app: App): { [Q in QueueName]: Processor<Q> } {
         sandboxEntries: entries,
         enteredSandbox: () => job.updateProgress(entries + 1),
       };
-      if (!("spanIds" in payload)) return app.services.runProcessor(payload, attempts);
+      if (!("targetIds" in payload)) return app.services.runProcessor(payload, attempts);
       const status = await app.services.spanBatch(payload, attempts);
       if ("split" in status) return status;
       // Kept on the job as counts per status (not one entry per span: a batch holds up to 1,000).
@@ -54,17 +54,17 @@ function processors(app: App): { [Q in QueueName]: Processor<Q> } {
   };
 }
 
-/** The evaluations a job holds: the spans of a batch job, else 1. */
+/** The evaluations a job holds: the targets of a batch job, else 1. */
 function evaluationsOf(job: Job): number {
-  const spanIds = (job.data as { spanIds?: unknown }).spanIds;
-  return Array.isArray(spanIds) ? spanIds.length : 1;
+  const targetIds = (job.data as { targetIds?: unknown }).targetIds;
+  return Array.isArray(targetIds) ? targetIds.length : 1;
 }
 
 /** This process's name on its jobs (`processedBy`) and in Redis' client list: host and pid, so scaled-out workers are told apart. */
 const WORKER_NAME = `${hostname()}:${process.pid}`;
 
 /** Queues whose processors run user code in the sandbox: a worker refuses them when the sandbox is unusable. */
-const SANDBOXED: readonly QueueName[] = ["evaluate-span", "experiment-batch", "backfill-batch"];
+const SANDBOXED: readonly QueueName[] = ["evaluate-target", "experiment-batch", "backfill-batch"];
 
 /** The running workers; `close` stops taking jobs and waits for active ones (bounded by the caller). */
 export interface Workers {
@@ -135,7 +135,7 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
           if (job.attemptsMade === 0) for (let i = 0; i < evaluationsOf(job); i++) app.metrics.jobStarted(name, job.timestamp + (job.delay ?? 0));
           const status = await processor(queueRegistry[name].payload.parse(job.data) as JobPayload<QueueName>, job);
           if (job.id) infraRetries.delete(job.id);
-          if (name === "evaluate-span" && status === "recorded") app.metrics.evaluationRecorded(job.timestamp);
+          if (name === "evaluate-target" && status === "recorded") app.metrics.evaluationRecorded(job.timestamp);
           return status;
         } catch (error) {
           if (!isInfrastructureError(error) || !token || !job.id) throw error;

@@ -23,6 +23,15 @@ export const RUN_REPLACE_REASONS = ["backfill_rerun", "inputs_changed", "scores_
 /** One replace reason. */
 export type RunReplaceReason = (typeof RUN_REPLACE_REASONS)[number];
 
+/**
+ * What a live evaluation is about (the `evaluate-target` queue's payloads, OwedEvaluation.targetType):
+ * a span today; a trace and a session are the next implementations. Internal: no GraphQL enum
+ * (nothing public takes it; the API keeps naming spans).
+ */
+export const TARGET_TYPES = ["span"] as const;
+/** One target type. */
+export type TargetType = (typeof TARGET_TYPES)[number];
+
 /** The kinds of span (of the span model): what an evaluator's rule can ask for. */
 export const SPAN_KINDS = ["chat", "tool", "agent", "retrieval", "other"] as const;
 /** One span kind. */
@@ -146,5 +155,6 @@ export const CLOSED_COLUMNS = [
   { table: "Score", column: "dataType", values: SCORE_DATA_TYPES },
   { table: "TemplateVersion", column: "entryPointKind", values: ENTRY_POINT_KINDS },
   { table: "Backfill", column: "status", values: BACKFILL_STATUSES },
+  { table: "OwedEvaluation", column: "targetType", values: TARGET_TYPES },
   ...MONITOR_CLOSED_COLUMNS,
 ] as const;

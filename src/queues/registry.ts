@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
+import { TARGET_TYPES } from "../lib/closed-lists.js";
 
 /**
  * The typed registry of BullMQ queues: each queue's name, its payload schema (ids only, never
@@ -13,19 +14,21 @@ export const queueRegistry = {
     jobOptions: { attempts: 3, backoff: { type: "exponential" as const, delay: 500 }, removeOnComplete: 1000, removeOnFail: 1000 },
   },
   /**
-   * Runs one evaluator on spans and records the runs (src/modules/runs/processor.ts). Two shapes:
-   * - one pair, job id `evaluationJobId(spanId, evaluatorId)`: evaluators that take part in a
-   *   dependency (flows need a job per span), re-runs, the reconciler's re-queues;
+   * Runs one evaluator on targets (`TARGET_TYPES`: spans today) and records the runs
+   * (src/modules/runs/processor.ts). Two shapes:
+   * - one pair, job id `evaluationJobId(targetId, evaluatorId)`: evaluators that take part in a
+   *   dependency (flows need a job per target), re-runs, the reconciler's re-queues;
    * - one ingest batch of an evaluator outside every dependency, job id
-   *   `spanBatchJobId(evaluatorId, spanKeys)` (runs/span-batch.ts): one job instead of one per span.
+   *   `spanBatchJobId(evaluatorId, spanKeys)` (runs/span-batch.ts): one job instead of one per target.
    * Either way a re-ingest cannot queue the same evaluations twice, a sandbox fault is retried
    * with backoff and a fault of the user's code is recorded and not retried.
    */
-  "evaluate-span": {
+  "evaluate-target": {
     payload: z.union([
       z.object({
         workspaceId: z.uuid(),
-        spanId: z.uuid(),
+        targetType: z.enum(TARGET_TYPES),
+        targetId: z.uuid(),
         evaluatorId: z.uuid(),
         /** Set on a re-run after scores were posted again (part of the job id; see modules/dependencies). */
         tag: z.string().regex(/^[0-9a-f-]{1,40}$/).optional(),
@@ -33,8 +36,9 @@ export const queueRegistry = {
       z.object({
         workspaceId: z.uuid(),
         evaluatorId: z.uuid(),
-        /** The batch's spans (an ingest batch holds at most 1,000). */
-        spanIds: z.array(z.uuid()).min(1).max(1_000),
+        targetType: z.enum(TARGET_TYPES),
+        /** The batch's targets (an ingest batch holds at most 1,000). */
+        targetIds: z.array(z.uuid()).min(1).max(1_000),
       }),
     ]),
     jobOptions: {
@@ -59,13 +63,13 @@ export const queueRegistry = {
     fetchers: 4,
   },
   /**
-   * A barrier of an evaluator dependency on a span (src/modules/runs/flows.ts): a child
-   * of the dependent's `evaluate-span` job, added delayed; the dependency's run (or posted
+   * A barrier of an evaluator dependency on a target (src/modules/runs/flows.ts): a child
+   * of the dependent's `evaluate-target` job, added delayed; the dependency's run (or posted
    * scores) promotes it, its processor does nothing, and BullMQ moves the dependent's job from
    * waiting-children to wait once every barrier has completed. The delay is only a safety net.
    */
   "evaluation-barrier": {
-    payload: z.object({ spanId: z.uuid(), evaluatorId: z.uuid(), dependsOnId: z.uuid() }),
+    payload: z.object({ targetType: z.enum(TARGET_TYPES), targetId: z.uuid(), evaluatorId: z.uuid(), dependsOnId: z.uuid() }),
     jobOptions: { attempts: 3, removeOnComplete: true, removeOnFail: { count: 1_000 } },
     concurrency: 32,
   },
@@ -132,11 +136,12 @@ export const queueRegistry = {
 } as const;
 
 /**
- * The deterministic job id of the evaluation of one span by one evaluator (no `:` for BullMQ);
- * a re-run after scores were posted again adds the post's tag.
+ * The deterministic job id of the evaluation of one target by one evaluator (no `:` for BullMQ);
+ * a re-run after scores were posted again adds the post's tag. Target ids are uuids, unique
+ * across target types, so the type is not part of the id (the format it had for spans).
  */
-export function evaluationJobId(spanId: string, evaluatorId: string, tag?: string): string {
-  return tag ? `${spanId}_${evaluatorId}_${tag}` : `${spanId}_${evaluatorId}`;
+export function evaluationJobId(targetId: string, evaluatorId: string, tag?: string): string {
+  return tag ? `${targetId}_${evaluatorId}_${tag}` : `${targetId}_${evaluatorId}`;
 }
 
 /**
@@ -148,9 +153,9 @@ export function spanBatchJobId(evaluatorId: string, spanKeys: readonly string[])
   return `${evaluatorId}_batch_${createHash("sha256").update([...spanKeys].sort().join("\n")).digest("hex").slice(0, 32)}`;
 }
 
-/** The deterministic job id of the barrier "`evaluatorId` waits for `dependsOnId` on `spanId`" (with the re-run's tag). */
-export function barrierJobId(spanId: string, evaluatorId: string, dependsOnId: string, tag?: string): string {
-  return `${evaluationJobId(spanId, evaluatorId, tag)}_${dependsOnId}`;
+/** The deterministic job id of the barrier "`evaluatorId` waits for `dependsOnId` on `targetId`" (with the re-run's tag). */
+export function barrierJobId(targetId: string, evaluatorId: string, dependsOnId: string, tag?: string): string {
+  return `${evaluationJobId(targetId, evaluatorId, tag)}_${dependsOnId}`;
 }
 
 /** A queue name of the registry. */

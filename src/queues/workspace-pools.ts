@@ -33,13 +33,13 @@ export function serves(filter: WorkspaceFilter, workspaceId: string): boolean {
 }
 
 /**
- * The workspace a sandboxed job belongs to: its payload's for `evaluate-span`, its experiment's
+ * The workspace a sandboxed job belongs to: its payload's for `evaluate-target`, its experiment's
  * or backfill's (one indexed read) for the batch queues; undefined for other queues and for a job
  * whose experiment or backfill is gone (its processor deals with that).
  */
 export async function workspaceOfJob(prisma: PrismaClient, queue: QueueName, job: Pick<Job, "data">): Promise<string | undefined> {
   const data = job.data as { workspaceId?: string; experimentId?: string; backfillId?: string };
-  if (queue === "evaluate-span") return data.workspaceId;
+  if (queue === "evaluate-target") return data.workspaceId;
   if (queue === "experiment-batch" && data.experimentId) {
     return (await prisma.experiment.findUnique({ where: { id: data.experimentId }, select: { workspaceId: true } }))?.workspaceId;
   }

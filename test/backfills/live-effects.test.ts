@@ -27,7 +27,7 @@ let h: Awaited<ReturnType<typeof liveHarness>>;
 let receiver: Awaited<ReturnType<typeof logsReceiver>>;
 beforeAll(async () => {
   receiver = await logsReceiver();
-  h = await liveHarness({ label: "bf-live", queues: ["evaluate-span", "evaluation-barrier", "backfill-batch"], env: { SCORE_EXPORT_OTLP_ENDPOINT: `${receiver.url}/v1/logs` } });
+  h = await liveHarness({ label: "bf-live", queues: ["evaluate-target", "evaluation-barrier", "backfill-batch"], env: { SCORE_EXPORT_OTLP_ENDPOINT: `${receiver.url}/v1/logs` } });
 }, 120_000);
 afterAll(async () => {
   await h?.close();

@@ -3,11 +3,11 @@ import { liveHarness } from "../runs/helpers.js";
 export { waitFor } from "../runs/helpers.js";
 
 /**
- * An app on a BullMQ prefix of its own with the `evaluate-span` and `evaluation-barrier` workers
+ * An app on a BullMQ prefix of its own with the `evaluate-target` and `evaluation-barrier` workers
  * (the real queue, flows and sandbox), and fresh workspaces: {@link liveHarness} with those queues.
  */
 export function dependencyHarness(options: { startWorker?: boolean } = {}) {
-  return liveHarness({ ...options, queues: ["evaluate-span", "evaluation-barrier"], label: "deps" });
+  return liveHarness({ ...options, queues: ["evaluate-target", "evaluation-barrier"], label: "deps" });
 }
 
 /** A chat span with a user question and an assistant reply. */

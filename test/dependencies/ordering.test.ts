@@ -23,7 +23,7 @@ afterAll(() => h.close());
 
 describe("ordering on a span", () => {
   it("runs a diamond in dependency order on 12 spans at once", async () => {
-    expect(queueRegistry["evaluate-span"].concurrency).toBeGreaterThan(1);
+    expect(queueRegistry["evaluate-target"].concurrency).toBeGreaterThan(1);
     const ws = await h.workspace("order");
     const { templates, evaluators, spans } = h.app.services;
     const make = async (name: string, deps: string[]) => {

@@ -29,7 +29,7 @@ describe("a dependent waiting for an external evaluator", () => {
     await waitFor(() => h.app.prisma.run.count({ where: { evaluatorId: piiEv.id } }), 1);
     await new Promise((r) => setTimeout(r, 300));
     expect(await h.app.prisma.run.count({ where: { evaluatorId: overall.id } })).toBe(0);
-    const owed = await h.app.prisma.owedEvaluation.findUniqueOrThrow({ where: { spanId_evaluatorId: { spanId: spanId!, evaluatorId: overall.id } } });
+    const owed = await h.app.prisma.owedEvaluation.findUniqueOrThrow({ where: { targetType_targetId_evaluatorId: { targetType: "span", targetId: spanId!, evaluatorId: overall.id } } });
     expect(owed.createdAt.getTime()).toBeGreaterThanOrEqual(before - 1_000);
     const since = owed.createdAt.toISOString();
     const expires = new Date(owed.createdAt.getTime() + BARRIER_DELAY_MS.external).toISOString(); // 7 days later

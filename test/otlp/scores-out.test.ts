@@ -113,11 +113,11 @@ describe("scores as OpenTelemetry evaluation events, and /metrics", () => {
     expect(delta('oodle_runs_total{outcome="ok",evaluator_kind="code",source="live"}')).toBeGreaterThanOrEqual(2);
     expect(delta('oodle_runs_total{outcome="user_error",evaluator_kind="code",source="live"}')).toBeGreaterThanOrEqual(2);
     expect(delta('oodle_sandbox_item_duration_seconds_count{outcome="ok"}')).toBeGreaterThanOrEqual(2);
-    expect(delta('oodle_queue_wait_seconds_count{queue="evaluate-span"}')).toBeGreaterThanOrEqual(4);
+    expect(delta('oodle_queue_wait_seconds_count{queue="evaluate-target"}')).toBeGreaterThanOrEqual(4);
     expect(delta("oodle_evaluation_lag_seconds_count")).toBeGreaterThanOrEqual(4);
     expect(after.values.get("oodle_runner_starts_total")).toBeGreaterThanOrEqual(1);
     expect(after.values.get('oodle_runner_pool{state="max_busy"}')).toBeGreaterThanOrEqual(1);
-    expect(after.values.has('oodle_queue_jobs{queue="evaluate-span",state="waiting"}')).toBe(true);
+    expect(after.values.has('oodle_queue_jobs{queue="evaluate-target",state="waiting"}')).toBe(true);
     expect(after.values.has('oodle_queue_oldest_waiting_job_age_seconds{queue="experiment-batch"}')).toBe(true);
     expect(after.text).toContain("# TYPE oodle_runner_retirements_total counter");
     // Bounded labels: no workspace, span, trace or evaluator id anywhere in the scrape.
@@ -156,7 +156,7 @@ describe("scores as OpenTelemetry evaluation events, and /metrics", () => {
     // run (of another file, without scores) would export nothing and log nothing.
     const own = await h.app.prisma.workspace.findMany({ where: { name: { startsWith: "otlp-out-" } }, select: { id: true } });
     const run = await h.app.prisma.run.findFirstOrThrow({ where: { workspaceId: { in: own.map((w) => w.id) }, spanId: { not: null }, outcome: "ok", scores: { some: {} } } });
-    exporter.runRecorded({ workspaceId: run.workspaceId, spanId: run.spanId!, evaluatorId: run.evaluatorId });
+    exporter.runRecorded({ workspaceId: run.workspaceId, targetType: "span", targetId: run.spanId!, evaluatorId: run.evaluatorId });
     await exporter.flush();
     await exporter.close();
     expect(warnings).toContain("score export to the OTLP collector failed");

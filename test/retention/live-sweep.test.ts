@@ -93,7 +93,7 @@ describe("retention while live spans flow", () => {
     expect(await h.app.prisma.run.count({ where: { workspaceId: wsId } })).toBe(NEW);
     expect(await h.app.prisma.score.count({ where: { workspaceId: wsId } })).toBe(NEW);
     expect(await h.app.prisma.score.count({ where: { workspaceId: wsId, numericValue: 1 } })).toBe(NEW_BATCHES * 2);
-    expect(await h.app.prisma.owedEvaluation.count({ where: { spanId: { in: spans.map((s) => s.id) } } })).toBe(0);
+    expect(await h.app.prisma.owedEvaluation.count({ where: { targetType: "span", targetId: { in: spans.map((s) => s.id) } } })).toBe(0);
 
     // History of a kept span superseded before the cutoff goes too; after it, it stays.
     const kept = spans[0]!.id;

@@ -56,7 +56,7 @@ function flakyItems(real: Executor) {
 const flaky = flakyItems(createExecutor({ logger: createLogger("silent") }));
 let h: Awaited<ReturnType<typeof liveHarness>>;
 beforeAll(async () => {
-  h = await liveHarness({ execution: flaky.executor, queues: ["evaluate-span", "evaluation-barrier"], label: "batched" });
+  h = await liveHarness({ execution: flaky.executor, queues: ["evaluate-target", "evaluation-barrier"], label: "batched" });
 });
 afterAll(() => h.close());
 
@@ -135,11 +135,11 @@ describe("batched live evaluation", () => {
     // The ingest batch was ONE job for this evaluator (it takes part in no dependency), and it
     // completed on its first attempt, the failing item included; no job of a single pair was made.
     const connection = createRedis(h.app.config.REDIS_URL, "producer");
-    const queue = new Queue("evaluate-span", { connection, prefix: h.prefix });
+    const queue = new Queue("evaluate-target", { connection, prefix: h.prefix });
     try {
       const batchId = spanBatchJobId(evaluator.id, replies.map((_, i) => spanKey(`again-${i}`, "s")));
       const job = (await queue.getJob(batchId))!;
-      expect(job.data).toEqual({ workspaceId: ws.workspace.id, evaluatorId: evaluator.id, spanIds: ids });
+      expect(job.data).toEqual({ workspaceId: ws.workspace.id, evaluatorId: evaluator.id, targetType: "span", targetIds: ids });
       await waitFor(async () => ((await job.getState()) === "completed" ? 1 : 0), 1, 10_000);
       expect((await queue.getJob(batchId))!.attemptsMade).toBeLessThanOrEqual(1);
       for (const id of ids) expect(await queue.getJob(evaluationJobId(id, evaluator.id))).toBeUndefined();
@@ -148,7 +148,7 @@ describe("batched live evaluation", () => {
       connection.disconnect();
     }
     // The same 40 jobs again, at once (one batch), as a retry or a redelivery would: nothing changes.
-    const statuses = await Promise.all(ids.map((spanId) => h.app.services.runProcessor({ workspaceId: ws.workspace.id, spanId, evaluatorId: evaluator.id }, { attemptsMade: 1, opts: { attempts: 4 } })));
+    const statuses = await Promise.all(ids.map((spanId) => h.app.services.runProcessor({ workspaceId: ws.workspace.id, targetType: "span" as const, targetId: spanId, evaluatorId: evaluator.id }, { attemptsMade: 1, opts: { attempts: 4 } })));
     expect(new Set(statuses)).toEqual(new Set(["already-recorded"]));
     const after = await h.app.prisma.run.findMany({ where: { evaluatorId: evaluator.id }, include: { scores: true }, orderBy: { id: "asc" } });
     expect(after).toEqual(before);
@@ -163,13 +163,13 @@ describe("batched live evaluation", () => {
     await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { enabled: true });
     flaky.state.faults = 1;
     const job = { attemptsMade: 0, opts: { attempts: 4 } };
-    const first = await Promise.allSettled(ids.map((spanId) => h.app.services.runProcessor({ workspaceId: ws.workspace.id, spanId, evaluatorId: evaluator.id }, job)));
+    const first = await Promise.allSettled(ids.map((spanId) => h.app.services.runProcessor({ workspaceId: ws.workspace.id, targetType: "span" as const, targetId: spanId, evaluatorId: evaluator.id }, job)));
     expect(first.filter((s) => s.status === "fulfilled").map((s) => (s as PromiseFulfilledResult<string>).value)).toEqual(Array(19).fill("recorded"));
     expect((first[5] as PromiseRejectedResult).reason).toBeInstanceOf(SandboxFaultError);
     expect(await h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } })).toBe(19);
     const kept = await h.app.prisma.run.findMany({ where: { evaluatorId: evaluator.id }, orderBy: { id: "asc" } });
     // The whole batch retried (second attempt): only the faulted item runs.
-    const second = await Promise.all(ids.map((spanId) => h.app.services.runProcessor({ workspaceId: ws.workspace.id, spanId, evaluatorId: evaluator.id }, { attemptsMade: 1, opts: { attempts: 4 } })));
+    const second = await Promise.all(ids.map((spanId) => h.app.services.runProcessor({ workspaceId: ws.workspace.id, targetType: "span" as const, targetId: spanId, evaluatorId: evaluator.id }, { attemptsMade: 1, opts: { attempts: 4 } })));
     expect(second.filter((s) => s === "recorded")).toHaveLength(1);
     expect(second[5]).toBe("recorded");
     const runs = await h.app.prisma.run.findMany({ where: { evaluatorId: evaluator.id }, orderBy: { id: "asc" } });

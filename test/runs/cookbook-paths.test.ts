@@ -2,7 +2,7 @@
 // same input as a live evaluator, in an experiment and in tryCode (on the stored span, and on the
 // stored dataset item). The combine-a-judge recipe among them, with its judge posting scores
 // (submitScores) for the live spans and for the experiment's items. Through GraphQL, the
-// evaluate-span, evaluation-barrier and experiment-batch queues, the worker and the sandbox.
+// evaluate-target, evaluation-barrier and experiment-batch queues, the worker and the sandbox.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -89,7 +89,7 @@ function toPrecision15<T>(value: T): T {
 
 let h: Awaited<ReturnType<typeof liveHarness>>;
 beforeAll(async () => {
-  h = await liveHarness({ label: "paths", queues: ["evaluate-span", "evaluation-barrier", "experiment-batch"] });
+  h = await liveHarness({ label: "paths", queues: ["evaluate-target", "evaluation-barrier", "experiment-batch"] });
 });
 afterAll(() => h.close());
 

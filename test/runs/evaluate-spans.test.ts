@@ -6,7 +6,7 @@ import { liveHarness, waitFor } from "./helpers.js";
 
 let h: Awaited<ReturnType<typeof liveHarness>>;
 beforeAll(async () => {
-  h = await liveHarness({ queues: ["evaluate-span", "evaluation-barrier"], label: "evalspans" });
+  h = await liveHarness({ queues: ["evaluate-target", "evaluation-barrier"], label: "evalspans" });
 });
 afterAll(() => h.close());
 

@@ -26,7 +26,7 @@ const MiB = 1024 * 1024;
 
 let h: Awaited<ReturnType<typeof liveHarness>>;
 beforeAll(async () => {
-  h = await liveHarness({ label: "limits", queues: ["evaluate-span", "experiment-batch", "backfill-batch"] });
+  h = await liveHarness({ label: "limits", queues: ["evaluate-target", "experiment-batch", "backfill-batch"] });
 }, 120_000);
 afterAll(async () => {
   await h?.close();

@@ -115,14 +115,14 @@ export async function obliterate(app: App, prefix: string, names: readonly Queue
 
 /**
  * An app on a BullMQ prefix of its own (`oodle-test-<label>-…`) with workers for `queues`
- * (default: `evaluate-span`), and fresh workspaces. `startWorker: false` starts none until
+ * (default: `evaluate-target`), and fresh workspaces. `startWorker: false` starts none until
  * `startWorker()`; `execution` replaces the sandbox executor.
  */
 export async function liveHarness(
   options: { execution?: Executor; startWorker?: boolean; queues?: QueueName[]; label?: string; env?: Record<string, string> } = {},
 ) {
   const label = options.label ?? "runs";
-  const queues = options.queues ?? ["evaluate-span"];
+  const queues = options.queues ?? ["evaluate-target"];
   const prefix = `oodle-test-${label}-${randomUUID().slice(0, 8)}`;
   const app = createApp(loadConfig({ ...process.env, ...options.env, QUEUE_PREFIX: prefix }), { execution: options.execution });
   let workers: Workers | undefined = options.startWorker === false ? undefined : await startWorkers(app, { queues });

@@ -34,7 +34,7 @@ const FRESH = [["builtins", 1], ["environ", 1], ["modules", 1], ["library", "rea
 
 let h: Awaited<ReturnType<typeof liveHarness>>;
 beforeAll(async () => {
-  h = await liveHarness({ label: "state", queues: ["evaluate-span", "experiment-batch"] });
+  h = await liveHarness({ label: "state", queues: ["evaluate-target", "experiment-batch"] });
 });
 afterAll(() => h.close());
 

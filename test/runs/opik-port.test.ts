@@ -37,7 +37,7 @@ const HEALTHY = [
 
 let h: Awaited<ReturnType<typeof liveHarness>>;
 beforeAll(async () => {
-  h = await liveHarness({ label: "opik", queues: ["evaluate-span", "experiment-batch"] });
+  h = await liveHarness({ label: "opik", queues: ["evaluate-target", "experiment-batch"] });
 });
 afterAll(() => h.close());
 

@@ -66,7 +66,7 @@ describe("poison pill", () => {
     await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { enabled: false });
     const spanId = (await h.app.services.spans.ingestSpans(ws.principal, [{ traceId: "t3", spanId: "e", name: "chat", kind: "chat", input: "hello", output: "fine" }])).spans[0]!.id;
     await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { enabled: true });
-    const payload = { workspaceId: ws.workspace.id, spanId, evaluatorId: evaluator.id };
+    const payload = { workspaceId: ws.workspace.id, targetType: "span" as const, targetId: spanId, evaluatorId: evaluator.id };
     expect(await h.app.services.runProcessor(payload, { attemptsMade: 0, opts: { attempts: 4 }, stalledCounter: WORKER_CRASH_LIMIT })).toBe("recorded");
     const run = await h.app.prisma.run.findFirstOrThrow({ where: { spanId }, include: { scores: true } });
     expect(run).toMatchObject({ outcome: "sandbox_error", errorType: "WorkerCrashed", scores: [] });

@@ -54,9 +54,9 @@ describe("retries", () => {
     const { ws, evaluator } = await setUp("duplicate");
     const spanId = await ingestOne(ws.principal);
     await waitFor(() => h.app.prisma.run.count({ where: { spanId } }), 1);
-    const payload = { workspaceId: ws.workspace.id, spanId, evaluatorId: evaluator.id };
+    const payload = { workspaceId: ws.workspace.id, targetType: "span" as const, targetId: spanId, evaluatorId: evaluator.id };
     // The same pair again under another job id (a redelivery after the kept job was removed).
-    await h.app.queues.add("evaluate-span", payload, { jobId: `${evaluationJobId(spanId, evaluator.id)}-again` });
+    await h.app.queues.add("evaluate-target", payload, { jobId: `${evaluationJobId(spanId, evaluator.id)}-again` });
     // And twice at once, straight through the processor.
     const statuses = await Promise.all([h.app.services.runProcessor(payload, { attemptsMade: 0, opts: { attempts: 4 } }), h.app.services.runProcessor(payload, { attemptsMade: 1, opts: { attempts: 4 } })]);
     expect(statuses).toEqual(["already-recorded", "already-recorded"]);
@@ -75,7 +75,7 @@ describe("retries", () => {
     await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { enabled: false });
     const spanId = await ingestOne(ws.principal, "race-1");
     await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { enabled: true });
-    const payload = { workspaceId: ws.workspace.id, spanId, evaluatorId: evaluator.id };
+    const payload = { workspaceId: ws.workspace.id, targetType: "span" as const, targetId: spanId, evaluatorId: evaluator.id };
     const statuses = await Promise.all([0, 1, 2].map(() => h.app.services.runProcessor(payload, { attemptsMade: 0, opts: { attempts: 4 } })));
     expect(statuses.filter((s) => s === "recorded")).toHaveLength(1);
     expect(await h.app.prisma.run.count({ where: { spanId } })).toBe(1);
@@ -87,7 +87,7 @@ describe("retries", () => {
     await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { enabled: false });
     const spanId = await ingestOne(ws.principal, "fault-1");
     await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { enabled: true });
-    const payload = { workspaceId: ws.workspace.id, spanId, evaluatorId: evaluator.id };
+    const payload = { workspaceId: ws.workspace.id, targetType: "span" as const, targetId: spanId, evaluatorId: evaluator.id };
     flaky.state.failures = 2;
     await expect(h.app.services.runProcessor(payload, { attemptsMade: 0, opts: { attempts: 4 } })).rejects.toBeInstanceOf(SandboxFaultError);
     expect(await h.app.prisma.run.count({ where: { spanId } })).toBe(0);
@@ -104,7 +104,7 @@ describe("retries", () => {
     expect(run).toMatchObject({ outcome: "user_error", attempts: 1, errorType: "KeyError", errorMessage: "'missing'" });
     expect(run.errorTraceback).toContain('File "<evaluator>", line 2, in evaluate');
     const connection = createRedis(h.app.config.REDIS_URL, "producer");
-    const queue = new Queue("evaluate-span", { connection, prefix: h.prefix });
+    const queue = new Queue("evaluate-target", { connection, prefix: h.prefix });
     try {
       // The ingest batch's job (one span here).
       const batchId = spanBatchJobId(evaluator.id, [spanKey("t1", "user-1")]);
@@ -125,7 +125,7 @@ describe("retries", () => {
     await waitFor(() => h.app.prisma.run.count({ where: { spanId } }), 1);
     await h.app.prisma.run.deleteMany({ where: { spanId } });
     await h.app.services.evaluators.deleteEvaluator(ws.principal, evaluator.id);
-    const status = await h.app.services.runProcessor({ workspaceId: ws.workspace.id, spanId, evaluatorId: evaluator.id }, { attemptsMade: 0, opts: { attempts: 4 } });
+    const status = await h.app.services.runProcessor({ workspaceId: ws.workspace.id, targetType: "span" as const, targetId: spanId, evaluatorId: evaluator.id }, { attemptsMade: 0, opts: { attempts: 4 } });
     expect(status).toBe("recorded");
     expect(await h.app.prisma.run.findFirstOrThrow({ where: { spanId } })).toMatchObject({ outcome: "skipped", skipReason: "the evaluator was archived after the span was matched" });
   });

@@ -1,7 +1,7 @@
 // Score values of numpy, decimal and fractions (docs/scores.md § Values) and ctx.trace.spans read
 // as dicts (docs/document.md § ctx) on every path: live spans, a backfill, experiment items, and
 // tryCode on an inline span, a stored span, an inline item and a stored item. Through GraphQL, the
-// evaluate-span, backfill-batch and experiment-batch queues, the worker, the sandbox (Debian's
+// evaluate-target, backfill-batch and experiment-batch queues, the worker, the sandbox (Debian's
 // numpy) and the service's own result validation. On main numpy.int64, numpy.bool_ and Decimal
 // made the run invalid_result, and s.get("kind") was an AttributeError.
 import { Readable } from "node:stream";
@@ -72,7 +72,7 @@ const TRY = `mutation($input: TryCodeInput!) { tryCode(input: $input) { outcome 
 
 let h: Awaited<ReturnType<typeof liveHarness>>;
 beforeAll(async () => {
-  h = await liveHarness({ label: "values", queues: ["evaluate-span", "experiment-batch", "backfill-batch"] });
+  h = await liveHarness({ label: "values", queues: ["evaluate-target", "experiment-batch", "backfill-batch"] });
 });
 afterAll(() => h.close());
 

@@ -21,9 +21,9 @@ let queue: Queue;
 beforeAll(async () => {
   // No worker until the test starts it, and no periodic reconciler: the test runs passes over its
   // own workspace (no grace), leaving other test files' rows alone.
-  h = await liveHarness({ startWorker: false, queues: ["evaluate-span", "evaluation-barrier"], label: "spanbatch", env: { RECONCILE_GRACE_MS: "0", RECONCILE_INTERVAL_MS: "0" } });
+  h = await liveHarness({ startWorker: false, queues: ["evaluate-target", "evaluation-barrier"], label: "spanbatch", env: { RECONCILE_GRACE_MS: "0", RECONCILE_INTERVAL_MS: "0" } });
   connection = createRedis(h.app.config.REDIS_URL, "producer");
-  queue = new Queue("evaluate-span", { connection, prefix: h.prefix });
+  queue = new Queue("evaluate-target", { connection, prefix: h.prefix });
 });
 afterAll(async () => {
   await queue.close();
@@ -50,7 +50,7 @@ describe("live evaluations queued per ingest batch", () => {
     const batchId = spanBatchJobId(plain.id, replies.map((_, i) => spanKey(`b-${i}`, "t")));
 
     // The plain evaluator: one job holding every span; the dependency pair: a job per span (a flow for the dependent).
-    expect((await queue.getJob(batchId))!.data).toEqual({ workspaceId: ws.workspace.id, evaluatorId: plain.id, spanIds: ids });
+    expect((await queue.getJob(batchId))!.data).toEqual({ workspaceId: ws.workspace.id, evaluatorId: plain.id, targetType: "span", targetIds: ids });
     expect(await queue.getJob(evaluationJobId(ids[0]!, plain.id))).toBeUndefined();
     expect(await queue.getJobState(evaluationJobId(ids[0]!, first.id))).toBe("waiting");
     expect(await queue.getJobState(evaluationJobId(ids[0]!, second.id))).toBe("waiting-children");
@@ -78,12 +78,12 @@ describe("live evaluations queued per ingest batch", () => {
     const plain2 = await evaluator(ws2, "Plain");
     const ingested = await h.app.services.spans.ingestSpans(ws2.principal, replies.slice(0, 5).map((r, i) => chatSpan(`c-${i}`, "t", r)));
     const ids2 = ingested.spans.map((s) => s.id);
-    const payload2 = { workspaceId: ws2.workspace.id, evaluatorId: plain2.id, spanIds: ids2 };
+    const payload2 = { workspaceId: ws2.workspace.id, evaluatorId: plain2.id, targetType: "span" as const, targetIds: ids2 };
     let entries = 0;
     const crashed = { attemptsMade: 0, opts: { attempts: 4 }, stalledCounter: 1, sandboxEntries: 1, enteredSandbox: async () => (entries += 1) };
     expect(await h.app.services.spanBatch(payload2, crashed)).toEqual({ split: 5 });
     expect(entries).toBe(0);
-    for (const id of ids2) expect((await queue.getJob(evaluationJobId(id, plain2.id)))!.data).toEqual({ workspaceId: ws2.workspace.id, spanId: id, evaluatorId: plain2.id });
+    for (const id of ids2) expect((await queue.getJob(evaluationJobId(id, plain2.id)))!.data).toEqual({ workspaceId: ws2.workspace.id, targetType: "span", targetId: id, evaluatorId: plain2.id });
 
     // Everything runs exactly once: the first workspace's 90 pairs, the second's 5 (from the split jobs and the batch job both).
     await h.startWorker();

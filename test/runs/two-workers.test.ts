@@ -50,7 +50,7 @@ describe("two worker processes", () => {
       }));
     }
     const connection = createRedis(app.config.REDIS_URL, "producer");
-    const queue = new Queue("evaluate-span", { connection, prefix });
+    const queue = new Queue("evaluate-target", { connection, prefix });
     try {
       await waitFor(async () => (await queue.getWorkers()).length, 2, 120_000);
 

@@ -53,8 +53,8 @@ describe("worker pools per workspace", () => {
     apps.push(othersApp);
     const poolConfig = loadConfig({ ...process.env, QUEUE_PREFIX: prefix, WORKER_WORKSPACES: ` ${pooled.workspace.id} ,` });
     expect(poolConfig.WORKER_WORKSPACES).toEqual([pooled.workspace.id]);
-    workers.push(await startWorkers(poolApp, { queues: ["evaluate-span"], workspaces: { only: new Set(poolConfig.WORKER_WORKSPACES) } }));
-    workers.push(await startWorkers(othersApp, { queues: ["evaluate-span"] }));
+    workers.push(await startWorkers(poolApp, { queues: ["evaluate-target"], workspaces: { only: new Set(poolConfig.WORKER_WORKSPACES) } }));
+    workers.push(await startWorkers(othersApp, { queues: ["evaluate-target"] }));
 
     const N = 30;
     for (const ws of [pooled, shared]) {

@@ -113,7 +113,7 @@ export function createBackfillBatchProcessor(deps_: {
     for (const r of existing) current.set(r.spanId!, r);
     /** Tells the live path what this backfill holds on the batch's spans, so stale dependents run again. */
     const rerunStaleDependents = async () => {
-      const ours = [...current.entries()].filter(([, r]) => r.backfillId === backfill.id).map(([spanId, r]) => ({ workspaceId: backfill.workspaceId, spanId, evaluatorId: r.evaluatorId }));
+      const ours = [...current.entries()].filter(([, r]) => r.backfillId === backfill.id).map(([spanId, r]) => ({ workspaceId: backfill.workspaceId, targetType: "span" as const, targetId: spanId, evaluatorId: r.evaluatorId }));
       if (ours.length) await deps_.afterEvaluation?.(ours);
     };
 
@@ -162,7 +162,7 @@ export function createBackfillBatchProcessor(deps_: {
       // What the next evaluators (its dependents) read on these spans.
       for (const run of written.written) {
         current.set(run.spanId, { id: run.id, evaluatorId: run.evaluatorId, outcome: run.outcome, backfillId: backfill.id, scores: run.columns.scores.map((s) => ({ ...s, value: s.value as never })) });
-        deps_.onRecorded?.({ workspaceId: backfill.workspaceId, spanId: run.spanId, evaluatorId: run.evaluatorId, outcome: run.outcome, durationMs: run.columns.durationMs, backfillId: backfill.id });
+        deps_.onRecorded?.({ workspaceId: backfill.workspaceId, targetType: "span", targetId: run.spanId, evaluatorId: run.evaluatorId, outcome: run.outcome, durationMs: run.columns.durationMs, backfillId: backfill.id });
       }
     }
     await rerunStaleDependents();

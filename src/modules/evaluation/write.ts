@@ -118,7 +118,7 @@ const CONFLICT_TARGET = { span: `("spanId", "evaluatorId")`, item: `("experiment
  */
 function insertStatement(kind: keyof typeof CONFLICT_TARGET): string {
   const settle = kind === "span"
-    ? `, settled AS (DELETE FROM "OwedEvaluation" o USING inserted i WHERE o."spanId" = i."spanId" AND o."evaluatorId" = i."evaluatorId")`
+    ? `, settled AS (DELETE FROM "OwedEvaluation" o USING inserted i WHERE o."targetType" = 'span' AND o."targetId" = i."spanId" AND o."evaluatorId" = i."evaluatorId")`
     : "";
   return `
 WITH inserted AS (

@@ -50,7 +50,7 @@ export interface MetricSources {
   monitorStates?(): Promise<Record<string, number>>;
 }
 
-/** A run on a span that was recorded, live or by a backfill (one per span and evaluator). */
+/** A run that was recorded on a target, live or by a backfill (one per target and evaluator). */
 export interface RecordedRunEvent {
   outcome: string;
   /** Time the item ran in the sandbox, in ms (0 for a skipped run). */

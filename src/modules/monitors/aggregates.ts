@@ -187,7 +187,7 @@ export async function failingExamples(prisma: PrismaClient, q: WindowQuery & { h
   const version = q.templateVersionId ? Prisma.sql`AND r."templateVersionId" = ${q.templateVersionId}::uuid` : Prisma.empty;
   if (q.metric === "backlog_age") {
     const rows = await prisma.$queryRaw<{ spanId: string; traceId: string; otelSpanId: string; createdAt: Date }[]>`
-      SELECT o."spanId", sp."traceId", sp."spanId" AS "otelSpanId", o."createdAt" FROM "OwedEvaluation" o JOIN "Span" sp ON sp.id = o."spanId"
+      SELECT o."targetId" AS "spanId", sp."traceId", sp."spanId" AS "otelSpanId", o."createdAt" FROM "OwedEvaluation" o JOIN "Span" sp ON o."targetType" = 'span' AND sp.id = o."targetId"
       WHERE o."evaluatorId" = ${q.evaluatorId}::uuid ORDER BY o."createdAt" LIMIT ${MAX_EXAMPLES}::int`;
     return rows.map((r) => ({ runId: "", spanId: r.spanId, traceId: r.traceId, otelSpanId: r.otelSpanId, value: { queuedAt: r.createdAt.toISOString() }, outcome: "queued" }));
   }

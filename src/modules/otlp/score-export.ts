@@ -14,8 +14,11 @@ import { evaluationEvents, EVALUATION_EVENT } from "./score-events.js";
 
 /** The score exporter of a process. */
 export interface ScoreExporter {
-  /** A run on a span (live or backfill) was committed: export its scores (in the background). */
-  runRecorded(run: { workspaceId: string; spanId: string; evaluatorId: string }): void;
+  /**
+   * A run (live or backfill) was committed: export its scores (in the background). Only runs on
+   * span targets are exported (an event is tied to its span's trace); others are ignored.
+   */
+  runRecorded(run: { workspaceId: string; targetType: string; targetId: string; evaluatorId: string }): void;
   /** Waits until every queued event was handed to the collector (tests, shutdown). */
   flush(): Promise<void>;
   close(): Promise<void>;
@@ -82,8 +85,9 @@ export function createScoreExporter(deps: { endpoint: string; prisma: PrismaClie
 
   return {
     runRecorded(run) {
-      const job = exportRun(run)
-        .catch((error: unknown) => logger.warn({ err: error, spanId: run.spanId, evaluatorId: run.evaluatorId }, "could not read a run for score export"))
+      if (run.targetType !== "span") return;
+      const job = exportRun({ spanId: run.targetId, evaluatorId: run.evaluatorId })
+        .catch((error: unknown) => logger.warn({ err: error, spanId: run.targetId, evaluatorId: run.evaluatorId }, "could not read a run for score export"))
         .finally(() => pending.delete(job));
       pending.add(job);
     },

@@ -1,10 +1,11 @@
+import type { TargetType } from "../../lib/closed-lists.js";
 import type { Logger } from "../../lib/logger.js";
 import { startPeriodic } from "../../lib/periodic.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { Queues } from "../../queues/queues.js";
 import { evaluationJobId } from "../../queues/registry.js";
 import { batchJobs } from "../experiments/batch-plan.js";
-import type { EvaluationEnqueuer } from "../runs/enqueue.js";
+import type { EvaluationEnqueuer, EvaluationPair } from "../runs/enqueue.js";
 
 /** BullMQ states of a job that will still run (or is running). */
 const LIVE_STATES = new Set(["waiting", "wait", "active", "delayed", "prioritized", "waiting-children"]);
@@ -54,41 +55,44 @@ export function createReconciler(deps: { prisma: PrismaClient; queues: Queues; e
 
   async function reconcileLive(report: ReconcileReport, workspaceId: string | null): Promise<void> {
     report.settled += await prisma.$executeRaw`
-      DELETE FROM "OwedEvaluation" o USING "Run" r WHERE r."spanId" = o."spanId" AND r."evaluatorId" = o."evaluatorId"`;
+      DELETE FROM "OwedEvaluation" o USING "Run" r WHERE o."targetType" = 'span' AND r."spanId" = o."targetId" AND r."evaluatorId" = o."evaluatorId"`;
+    // No foreign key to the target (polymorphic): a row whose span is gone is settled too (its job would find nothing).
+    report.settled += await prisma.$executeRaw`
+      DELETE FROM "OwedEvaluation" o WHERE o."targetType" = 'span' AND NOT EXISTS (SELECT 1 FROM "Span" s WHERE s.id = o."targetId")`;
     const grace = deps.options.graceMs;
-    const rows = await prisma.$queryRaw<{ spanId: string; evaluatorId: string; workspaceId: string; requeues: number; jobId: string | null }[]>`
-      SELECT o."spanId", o."evaluatorId", o."workspaceId", o.requeues, o."jobId" FROM "OwedEvaluation" o
+    const rows = await prisma.$queryRaw<{ targetType: TargetType; targetId: string; evaluatorId: string; workspaceId: string; requeues: number; jobId: string | null }[]>`
+      SELECT o."targetType", o."targetId", o."evaluatorId", o."workspaceId", o.requeues, o."jobId" FROM "OwedEvaluation" o
       WHERE o."createdAt" < now() - make_interval(secs => ${grace / 1000}::float8)
         AND (${workspaceId}::uuid IS NULL OR o."workspaceId" = ${workspaceId}::uuid)
         AND (o."requeuedAt" IS NULL OR o."requeuedAt" < now() - make_interval(secs => ${grace / 1000}::float8))
         AND o.requeues < ${MAX_REQUEUES}::int
-        AND NOT EXISTS (SELECT 1 FROM "Run" r WHERE r."spanId" = o."spanId" AND r."evaluatorId" = o."evaluatorId")
+        AND NOT EXISTS (SELECT 1 FROM "Run" r WHERE o."targetType" = 'span' AND r."spanId" = o."targetId" AND r."evaluatorId" = o."evaluatorId")
       ORDER BY o."createdAt" LIMIT ${OWED_PER_PASS}::int`;
     if (rows.length === 0) return;
-    const ids = rows.map((r) => evaluationJobId(r.spanId, r.evaluatorId));
+    const ids = rows.map((r) => evaluationJobId(r.targetId, r.evaluatorId));
     // A pair queued by its ingest batch's job is alive while that job is (or its own job, once split or re-queued).
     const batchIds = [...new Set(rows.flatMap((r) => (r.jobId ? [r.jobId] : [])))];
-    const [states, batchStates] = await Promise.all([queues.states("evaluate-span", ids), queues.states("evaluate-span", batchIds)]);
+    const [states, batchStates] = await Promise.all([queues.states("evaluate-target", ids), queues.states("evaluate-target", batchIds)]);
     const batchState = new Map(batchIds.map((id, i) => [id, batchStates[i]!]));
-    const byWorkspace = new Map<string, { spanId: string; evaluatorId: string }[]>();
+    const byWorkspace = new Map<string, EvaluationPair[]>();
     const requeued: typeof rows = [];
     for (const [i, row] of rows.entries()) {
       const state = states[i]!;
       if (LIVE_STATES.has(state) || (row.jobId && LIVE_STATES.has(batchState.get(row.jobId)!))) continue;
       if (row.requeues + 1 === MAX_REQUEUES) {
         report.gaveUp += 1; // queued this last time, then left (its row stays, for an operator)
-        logger.error({ spanId: row.spanId, evaluatorId: row.evaluatorId, requeues: row.requeues + 1, state }, "owed evaluation still has no run after many re-queues; last try");
+        logger.error({ targetType: row.targetType, targetId: row.targetId, evaluatorId: row.evaluatorId, requeues: row.requeues + 1, state }, "owed evaluation still has no run after many re-queues; last try");
       }
-      if (state !== "unknown" && !(await queues.remove("evaluate-span", ids[i]!))) continue;
-      byWorkspace.set(row.workspaceId, [...(byWorkspace.get(row.workspaceId) ?? []), { spanId: row.spanId, evaluatorId: row.evaluatorId }]);
+      if (state !== "unknown" && !(await queues.remove("evaluate-target", ids[i]!))) continue;
+      byWorkspace.set(row.workspaceId, [...(byWorkspace.get(row.workspaceId) ?? []), { targetType: row.targetType, targetId: row.targetId, evaluatorId: row.evaluatorId }]);
       requeued.push(row);
     }
     for (const [workspaceId, pairs] of byWorkspace) await deps.enqueue(workspaceId, pairs);
     if (requeued.length) {
       await prisma.$executeRaw`
         UPDATE "OwedEvaluation" o SET requeues = o.requeues + 1, "requeuedAt" = now(), "jobId" = NULL
-        FROM jsonb_to_recordset(${JSON.stringify(requeued.map((r) => ({ s: r.spanId, e: r.evaluatorId })))}::jsonb) AS x(s uuid, e uuid)
-        WHERE o."spanId" = x.s AND o."evaluatorId" = x.e`;
+        FROM jsonb_to_recordset(${JSON.stringify(requeued.map((r) => ({ t: r.targetType, s: r.targetId, e: r.evaluatorId })))}::jsonb) AS x(t text, s uuid, e uuid)
+        WHERE o."targetType" = x.t AND o."targetId" = x.s AND o."evaluatorId" = x.e`;
       report.requeued += requeued.length;
     }
   }

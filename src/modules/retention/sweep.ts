@@ -12,7 +12,8 @@ export interface BatchCounts {
  * Deletes up to `batchSize` of a workspace's spans created before `cutoff`, oldest first, with
  * their runs, scores and run history, in ONE short transaction (ids first, then each table by
  * those ids through its index: `Score.spanId`, `RunHistory (spanId, …)`, `Run (spanId, evaluatorId)`,
- * the span's primary key; owed rows and backfill membership go with the span by cascade).
+ * the span's primary key; backfill membership goes with the span by cascade, owed rows (no
+ * foreign key: a target is polymorphic) are deleted here).
  * Explicit deletes keep the batch short whether or not foreign keys cascade.
  *
  * Not deleted: a span that still owes an evaluation (its job would find no span; it ages out
@@ -24,7 +25,7 @@ export async function deleteSpanBatch(prisma: PrismaClient, workspaceId: string,
     const rows = await tx.$queryRaw<{ id: string }[]>`
       SELECT s.id FROM "Span" s
       WHERE s."workspaceId" = ${workspaceId}::uuid AND s."createdAt" < ${cutoff}
-        AND NOT EXISTS (SELECT 1 FROM "OwedEvaluation" o WHERE o."spanId" = s.id)
+        AND NOT EXISTS (SELECT 1 FROM "OwedEvaluation" o WHERE o."targetType" = 'span' AND o."targetId" = s.id)
       ORDER BY s."createdAt"
       LIMIT ${batchSize}
       FOR UPDATE OF s SKIP LOCKED`;
@@ -33,6 +34,8 @@ export async function deleteSpanBatch(prisma: PrismaClient, workspaceId: string,
     const scores = await tx.$executeRaw`DELETE FROM "Score" WHERE "spanId" = ANY(${ids}::uuid[])`;
     const history = await tx.$executeRaw`DELETE FROM "RunHistory" WHERE "spanId" = ANY(${ids}::uuid[])`;
     const runs = await tx.$executeRaw`DELETE FROM "Run" WHERE "spanId" = ANY(${ids}::uuid[])`;
+    // Owed rows have no foreign key to their target: one owed since the read above goes with its span here.
+    await tx.$executeRaw`DELETE FROM "OwedEvaluation" WHERE "targetType" = 'span' AND "targetId" = ANY(${ids}::uuid[])`;
     const spans = await tx.$executeRaw`DELETE FROM "Span" WHERE id = ANY(${ids}::uuid[])`;
     return { spans, runs, scores, history };
   });

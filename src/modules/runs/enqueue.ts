@@ -5,7 +5,7 @@ import type { EvaluationEnqueuer } from "../spans/enqueuer.js";
 export type { EnqueuedEvaluator, EvaluationEnqueuer, EvaluationPair } from "../spans/enqueuer.js";
 
 /**
- * Queues one `evaluate-span` job per (span, evaluator), ids only, with the deterministic job id
+ * Queues one `evaluate-target` job per (span, evaluator), ids only, with the deterministic job id
  * of the pair: a pair already waiting, running or kept after completion is not queued again, and
  * the processor's unique (span, evaluator) run covers pairs whose job is long gone.
  */
@@ -14,17 +14,17 @@ export function queueEnqueuer(queues: Queues): EvaluationEnqueuer {
     const CHUNK = 1_000;
     for (let i = 0; i < pairs.length; i += CHUNK) {
       await queues.addBulk(
-        "evaluate-span",
-        pairs.slice(i, i + CHUNK).map((p) => ({ payload: { workspaceId, spanId: p.spanId, evaluatorId: p.evaluatorId }, jobId: evaluationJobId(p.spanId, p.evaluatorId) })),
+        "evaluate-target",
+        pairs.slice(i, i + CHUNK).map((p) => ({ payload: { workspaceId, targetType: p.targetType, targetId: p.targetId, evaluatorId: p.evaluatorId }, jobId: evaluationJobId(p.targetId, p.evaluatorId) })),
       );
     }
   };
 }
 
 /**
- * Queues ingest batches, one `evaluate-span` job each (ids only: the workspace, the evaluator and
- * the span ids), in one round trip; a batch whose job id already exists is not queued again.
+ * Queues ingest batches, one `evaluate-target` job each (ids only: the workspace, the evaluator and
+ * the span ids as the batch's targets), in one round trip; a batch whose job id already exists is not queued again.
  */
 export function spanBatchQueuer(queues: Queues): (workspaceId: string, batches: readonly { evaluatorId: string; spanIds: string[]; jobId: string }[]) => Promise<void> {
-  return (workspaceId, batches) => queues.addBulk("evaluate-span", batches.map((b) => ({ payload: { workspaceId, evaluatorId: b.evaluatorId, spanIds: b.spanIds }, jobId: b.jobId })));
+  return (workspaceId, batches) => queues.addBulk("evaluate-target", batches.map((b) => ({ payload: { workspaceId, evaluatorId: b.evaluatorId, targetType: "span" as const, targetIds: b.spanIds }, jobId: b.jobId })));
 }

@@ -21,7 +21,7 @@ export interface QueuedEvaluations {
 /**
  * Queues evaluations of stored spans on the live path, for callers other than ingest (backfills):
  * the same durable OwedEvaluation rows (so the reconciler and the backlog bound see them), the
- * same `evaluate-span` jobs, batches, barriers and exactly-once as live spans.
+ * same `evaluate-target` jobs, batches, barriers and exactly-once as live spans.
  */
 export function createLiveEvaluations(deps: { prisma: PrismaClient; queues: Queues }) {
   const { prisma, queues } = deps;
@@ -54,7 +54,7 @@ export function createLiveEvaluations(deps: { prisma: PrismaClient; queues: Queu
       );
       const pairs = [...known].flatMap((spanId) => evaluatorIds.filter((e) => !done.has(`${spanId}/${e}`)).map((evaluatorId) => ({ spanId, evaluatorId, workspaceId })));
       // Durable first (the reconciler queues them again if Redis loses the jobs), then queued.
-      await prisma.owedEvaluation.createMany({ data: pairs, skipDuplicates: true });
+      await prisma.owedEvaluation.createMany({ data: pairs.map((p) => ({ targetType: "span", targetId: p.spanId, evaluatorId: p.evaluatorId, workspaceId })), skipDuplicates: true });
       const dependsOn = toDependencyMap(await workspaceEdges(prisma, workspaceId));
       const kinds = new Map(evaluators.map((e) => [e.id, e.kind]));
       const bySpan = new Map<string, string[]>();

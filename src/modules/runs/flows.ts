@@ -5,11 +5,12 @@ import type { EnqueuedEvaluator, EvaluationEnqueuer, EvaluationPair } from "./en
 import { BARRIER_DELAY_MS } from "../dependencies/barriers.js";
 import type { DependencyMap } from "../dependencies/graph.js";
 import { kindTraits } from "../evaluators/kinds.js";
+import type { EvaluationPayload } from "./processor.js";
 
 /**
  * Ordering evaluations on a span with BullMQ job dependencies (no polling).
  *
- * One `evaluate-span` job per (span, evaluator), as without dependencies. An evaluator with
+ * One `evaluate-target` job per (span, evaluator), as without dependencies. An evaluator with
  * dependencies that matched the span is added as the parent of a flow whose children are
  * delayed `evaluation-barrier` jobs, one per matched dependency; BullMQ keeps the parent in
  * waiting-children until every child has completed. When a dependency finishes on the span (its
@@ -24,8 +25,8 @@ import { kindTraits } from "../evaluators/kinds.js";
 
 /** The jobs of one span: plain ones and flows. */
 export interface SpanJobs {
-  plain: { payload: { workspaceId: string; spanId: string; evaluatorId: string; tag?: string }; jobId: string }[];
-  flows: FlowSpec<"evaluate-span", "evaluation-barrier">[];
+  plain: { payload: EvaluationPayload; jobId: string }[];
+  flows: FlowSpec<"evaluate-target", "evaluation-barrier">[];
 }
 
 /**
@@ -46,7 +47,7 @@ export function planSpanJobs(args: {
   const { workspaceId, spanId, tag } = args;
   const out: SpanJobs = { plain: [], flows: [] };
   for (const evaluatorId of args.run) {
-    const payload = { workspaceId, spanId, evaluatorId, ...(tag ? { tag } : {}) };
+    const payload: EvaluationPayload = { workspaceId, targetType: "span", targetId: spanId, evaluatorId, ...(tag ? { tag } : {}) };
     const jobId = evaluationJobId(spanId, evaluatorId, tag);
     const waits = (args.dependsOn.get(evaluatorId) ?? []).filter((d) => args.waitFor.has(d) && d !== evaluatorId);
     if (waits.length === 0) {
@@ -54,12 +55,12 @@ export function planSpanJobs(args: {
       continue;
     }
     out.flows.push({
-      queue: "evaluate-span",
+      queue: "evaluate-target",
       payload,
       jobId,
       children: waits.map((dependsOnId) => ({
         queue: "evaluation-barrier" as const,
-        payload: { spanId, evaluatorId, dependsOnId },
+        payload: { targetType: "span" as const, targetId: spanId, evaluatorId, dependsOnId },
         jobId: barrierJobId(spanId, evaluatorId, dependsOnId, tag),
         delay: kindTraits(args.kinds.get(dependsOnId) ?? "").canBePosted ? BARRIER_DELAY_MS.external : BARRIER_DELAY_MS.code,
       })),
@@ -71,7 +72,7 @@ export function planSpanJobs(args: {
 /** Adds planned jobs: plain ones in bulk (an existing id is not added again), flows atomically. */
 export async function addSpanJobs(queues: Queues, jobs: SpanJobs): Promise<void> {
   const CHUNK = 500;
-  for (let i = 0; i < jobs.plain.length; i += CHUNK) await queues.addBulk("evaluate-span", jobs.plain.slice(i, i + CHUNK));
+  for (let i = 0; i < jobs.plain.length; i += CHUNK) await queues.addBulk("evaluate-target", jobs.plain.slice(i, i + CHUNK));
   for (let i = 0; i < jobs.flows.length; i += CHUNK) await queues.addFlows(jobs.flows.slice(i, i + CHUNK));
 }
 
@@ -90,7 +91,8 @@ export function dependencyEnqueuer(deps: { prisma: PrismaClient; queues: Queues 
     const kinds = new Map(evaluators.map((e) => [e.id, e.kind]));
     const dependsOn: DependencyMap = new Map(evaluators.map((e) => [e.id, e.dependsOn]));
     const bySpan = new Map<string, string[]>();
-    for (const p of pairs) bySpan.set(p.spanId, [...(bySpan.get(p.spanId) ?? []), p.evaluatorId]);
+    // Span targets (the only target type; flows, barriers and runs below are per span).
+    for (const p of pairs) if (p.targetType === "span") bySpan.set(p.targetId, [...(bySpan.get(p.targetId) ?? []), p.evaluatorId]);
     const dependents = evaluators.filter((e) => e.dependsOn.length > 0).map((e) => e.id);
     const done = await finishedPairs(prisma, pairs, dependents, dependsOn);
     const all: SpanJobs = { plain: [], flows: [] };
@@ -115,7 +117,7 @@ async function readEvaluators(prisma: PrismaClient, ids: string[]): Promise<Enqu
 async function finishedPairs(prisma: PrismaClient, pairs: readonly EvaluationPair[], dependents: readonly string[], dependsOn: DependencyMap): Promise<Set<string>> {
   if (dependents.length === 0) return new Set();
   const involved = new Set([...dependents, ...dependents.flatMap((id) => dependsOn.get(id) ?? [])]);
-  const spanIds = [...new Set(pairs.filter((p) => involved.has(p.evaluatorId)).map((p) => p.spanId))];
+  const spanIds = [...new Set(pairs.filter((p) => p.targetType === "span" && involved.has(p.evaluatorId)).map((p) => p.targetId))];
   const runs = await prisma.run.findMany({ where: { spanId: { in: spanIds }, evaluatorId: { in: [...involved] } }, select: { spanId: true, evaluatorId: true } });
   return new Set(runs.map((r) => `${r.spanId}/${r.evaluatorId}`));
 }

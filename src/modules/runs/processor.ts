@@ -1,10 +1,10 @@
 import { LRUCache } from "lru-cache";
-import type { Evaluator, Span, TemplateVersion } from "../../generated/prisma/client.js";
+import type { Evaluator, TemplateVersion } from "../../generated/prisma/client.js";
 import type { Logger } from "../../lib/logger.js";
+import type { TargetType } from "../../lib/closed-lists.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { declaredDependencies, inputRunIds, isCurrent, lockSpans, spansInputs, type DeclaredDependency, type SpanInputs } from "../dependencies/input-runs.js";
-import { spanToDocument } from "../spans/document.js";
-import { MAX_TRACE_SPANS } from "../spans/service.js";
+import type { LiveTarget } from "../spans/live-target.js";
 import { specsOf } from "../templates/store.js";
 import { objectOf } from "../../lib/json-column.js";
 import { resolveParams } from "../templates/values.js";
@@ -57,10 +57,13 @@ export function crashesOf(job: JobAttempts): number {
  */
 export const WORKER_CRASH_LIMIT = 2;
 
-/** The ids of an evaluation job (the `evaluate-span` payload). */
+/** The ids of an evaluation job (the `evaluate-target` pair payload). */
 export interface EvaluationPayload {
   workspaceId: string;
-  spanId: string;
+  /** What the run is about (spans today; the processor evaluates span targets). */
+  targetType: TargetType;
+  /** The target's id (for a span: Span.id). */
+  targetId: string;
   evaluatorId: string;
   /** The re-run's tag (scores of a dependency posted again). */
   tag?: string;
@@ -79,7 +82,7 @@ export interface RecordedRun extends EvaluationPayload {
 }
 
 /**
- * Called once evaluations are finished on their spans (whatever the outcome), a batch at a time:
+ * Called once evaluations are finished on their targets (whatever the outcome), a batch at a time:
  * releases what waits for them.
  */
 export type AfterEvaluation = (payloads: readonly EvaluationPayload[]) => Promise<void>;
@@ -94,6 +97,13 @@ export class InputsChangedError extends Error {
 
 /** How live batches are formed (see runs/batcher.ts). Defaults: 200 items, 2 batches per evaluator at once. */
 export const LIVE_BATCH: BatcherOptions = { maxBatch: 200, inFlightPerKey: 2 };
+
+/**
+ * The live targets by target type (spans/live-target.ts): how the processor loads a batch's
+ * targets and builds their documents. Span targets only today: the writer records runs on spans
+ * (SpanTarget), as the dependency reads and locks below do.
+ */
+export type LiveTargets = { [K in TargetType]: LiveTarget<SpanTarget> };
 
 /** A code evaluator as the processor reads it. */
 type CodeEvaluator = Evaluator & { template: { latestVersion: number } | null };
@@ -115,10 +125,11 @@ const ok = (value: ProcessStatus): Settled<ProcessStatus> => ({ ok: true, value 
 const failed = (error: unknown): Settled<ProcessStatus> => ({ ok: false, error });
 
 /**
- * The `evaluate-span` processor, batched: BullMQ delivers one job per (span, evaluator) as
+ * The `evaluate-target` processor, batched: BullMQ delivers one job per (span, evaluator) as
  * before (deterministic job ids, retries, stalled-job recovery, barriers of dependencies), and
  * the jobs taken at the same time by the worker are coalesced per evaluator (runs/batcher.ts).
- * A batch reads its evaluator, spans, traces, earlier runs and dependency inputs with one query
+ * A batch reads its evaluator, its targets (through the {@link LiveTarget} of its target type:
+ * for spans, the spans and their traces), earlier runs and dependency inputs with one query
  * each, runs every item in ONE call to the warm runner of its key (as an experiment batch does),
  * writes all runs and scores with ONE set-based statement (evaluation/write.ts), then releases what
  * waits for them. Each job still settles on its own:
@@ -142,6 +153,8 @@ export function createRunProcessor(deps: {
   logger: Logger;
   /** The evaluation core (the only way to the sandbox). */
   core: EvaluationCore;
+  /** How each target type loads and builds its documents (app.ts: `{ span: spanLiveTarget(prisma) }`). */
+  targets: LiveTargets;
   /** Releases the dependents of finished evaluations (default: nothing). */
   afterEvaluation?: AfterEvaluation;
   /** Told after a run was committed (metrics, score export); must not throw. */
@@ -166,35 +179,6 @@ export function createRunProcessor(deps: {
       versions.set(key, found);
     }
     return found;
-  }
-
-  /**
-   * The spans of a batch and their traces in one query: span id → span (absent when it is gone),
-   * and trace id → its spans, earliest first, at most MAX_TRACE_SPANS each.
-   */
-  async function spansAndTraces(workspaceId: string, spanIds: string[]): Promise<{ spans: Map<string, Span>; traces: Map<string, Span[]> }> {
-    // One round trip: the rows themselves, each flagged whether it is among its trace's first MAX_TRACE_SPANS.
-    const rows = await prisma.$queryRaw<(Span & { inTrace?: boolean })[]>`
-      SELECT s.*, t.n <= ${MAX_TRACE_SPANS}::int AS "inTrace" FROM (
-        SELECT id, row_number() OVER (PARTITION BY "traceId" ORDER BY "startTime", "createdAt") AS n
-        FROM "Span" WHERE "workspaceId" = ${workspaceId}::uuid
-          AND "traceId" IN (SELECT "traceId" FROM "Span" WHERE "workspaceId" = ${workspaceId}::uuid AND id = ANY(${spanIds}::uuid[]))
-      ) t JOIN "Span" s ON s.id = t.id
-      WHERE t.n <= ${MAX_TRACE_SPANS}::int OR t.id = ANY(${spanIds}::uuid[])
-      ORDER BY s."startTime", s."createdAt"`;
-    const wanted = new Set(spanIds);
-    const spans = new Map<string, Span>();
-    const traces = new Map<string, Span[]>();
-    for (const row of rows) {
-      const inTrace = row.inTrace;
-      delete row.inTrace;
-      if (wanted.has(row.id)) spans.set(row.id, row);
-      if (!inTrace) continue;
-      const list = traces.get(row.traceId) ?? [];
-      list.push(row);
-      traces.set(row.traceId, list);
-    }
-    return { spans, traces };
   }
 
   /**
@@ -253,7 +237,7 @@ export function createRunProcessor(deps: {
     for (const r of records) {
       if (out.get(r.target.spanId)?.ok && (out.get(r.target.spanId) as { value: ProcessStatus }).value === "recorded") {
         const columns = columnsOf(r);
-        deps.onRecorded?.({ workspaceId: r.workspaceId, spanId: r.target.spanId, evaluatorId: r.evaluatorId, outcome: columns.outcome, durationMs: columns.durationMs });
+        deps.onRecorded?.({ workspaceId: r.workspaceId, targetType: "span", targetId: r.target.spanId, evaluatorId: r.evaluatorId, outcome: columns.outcome, durationMs: columns.durationMs });
       }
     }
     return out;
@@ -261,16 +245,18 @@ export function createRunProcessor(deps: {
 
   /** Evaluates one batch: jobs of one evaluator, each on a distinct span. */
   async function evaluateBatch(jobs: LiveJob[]): Promise<Settled<ProcessStatus>[]> {
-    const { workspaceId, evaluatorId } = jobs[0]!.payload;
+    const { workspaceId, evaluatorId, targetType } = jobs[0]!.payload;
+    // A batch holds one target type (its batcher key says so).
+    const live = deps.targets[targetType];
     const results: (Settled<ProcessStatus> | undefined)[] = new Array(jobs.length);
-    const spanIds = jobs.map((j) => j.payload.spanId);
+    const spanIds = jobs.map((j) => j.payload.targetId);
     // The batch's reads do not depend on each other: one round of queries side by side (a round
     // trip costs most of a small batch's time), then the dependencies' inputs when there are any.
-    const [evaluator, declared, doneRuns, { spans, traces }] = await Promise.all([
+    const [evaluator, declared, doneRuns, loaded] = await Promise.all([
       prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, include: { template: { select: { latestVersion: true, limits: true } } } }),
       declaredDependencies(prisma, evaluatorId),
       prisma.run.findMany({ where: { evaluatorId, spanId: { in: spanIds } }, select: { spanId: true, inputRunIds: true } }),
-      spansAndTraces(workspaceId, spanIds),
+      live.load(workspaceId, spanIds),
     ]);
     if (evaluator && kindTraits(evaluator.kind).canBePosted) return jobs.map(() => ok("external"));
     if (!evaluator || !evaluator.templateId) {
@@ -282,14 +268,14 @@ export function createRunProcessor(deps: {
     const done = new Map(doneRuns.map((r) => [r.spanId!, r]));
 
     const base = (j: LiveJob): RunRecord<SpanTarget> => ({
-      workspaceId, evaluatorId, templateVersionId: null, target: { spanId: j.payload.spanId }, params: {}, libraryVersions: {}, result: null,
+      workspaceId, evaluatorId, templateVersionId: null, target: live.writerTarget(j.payload.targetId), params: {}, libraryVersions: {}, result: null,
       attempts: j.job.attemptsMade + 1, startedAt: new Date(), finishedAt: new Date(),
-      ...(declared.length ? { inputRunIds: inputRunIds(inputsOf(j.payload.spanId)), missingDependencies: declared.filter((d) => !inputsOf(j.payload.spanId).get(d.dependsOnId)?.scores.length).map((d) => d.name) } : {}),
+      ...(declared.length ? { inputRunIds: inputRunIds(inputsOf(j.payload.targetId)), missingDependencies: declared.filter((d) => !inputsOf(j.payload.targetId).get(d.dependsOnId)?.scores.length).map((d) => d.name) } : {}),
     });
     const pending: Pending[] = [];
     jobs.forEach((job, index) => {
-      const prior = done.get(job.payload.spanId);
-      if (prior && (declared.length === 0 || isCurrent(prior.inputRunIds, declared, inputsOf(job.payload.spanId)))) results[index] = ok("already-recorded");
+      const prior = done.get(job.payload.targetId);
+      if (prior && (declared.length === 0 || isCurrent(prior.inputRunIds, declared, inputsOf(job.payload.targetId)))) results[index] = ok("already-recorded");
       else pending.push({ index, job });
     });
     const skip = (p: Pending, reason: string) => (p.record = { ...base(p.job), skipReason: reason });
@@ -314,8 +300,8 @@ export function createRunProcessor(deps: {
     }
 
     if (open.length) {
-      for (const p of open) if (!spans.has(p.job.payload.spanId)) results[p.index] = ok("span-gone");
-      open = open.filter((p) => spans.has(p.job.payload.spanId));
+      for (const p of open) if (!loaded.has(p.job.payload.targetId)) results[p.index] = ok("span-gone");
+      open = open.filter((p) => loaded.has(p.job.payload.targetId));
       const version = await versionOf(evaluator);
       const params = resolveParams(specsOf(version), objectOf(evaluator.params));
       const subject: EvaluationSubject = {
@@ -325,9 +311,9 @@ export function createRunProcessor(deps: {
       const evaluated = await deps.core.evaluateBatch(
         subject,
         open.map((p) => {
-          const span = spans.get(p.job.payload.spanId)!;
+          const target = loaded.get(p.job.payload.targetId)!;
           const last = p.job.job.attemptsMade + 1 >= (p.job.job.opts.attempts ?? 1);
-          return { target: p, inputs: inputsOf(span.id), lastAttempt: last, document: (scores) => spanToDocument(span, traces.get(span.traceId) ?? [span], { scores: scores ?? {} }) as Record<string, unknown> };
+          return { target: p, inputs: inputsOf(p.job.payload.targetId), lastAttempt: last, document: (scores) => target.document(scores) };
         }),
         { beforeExecute: (targets) => Promise.all(targets.map((p) => p.job.job.enteredSandbox?.())) },
       );
@@ -340,7 +326,7 @@ export function createRunProcessor(deps: {
 
     const records = pending.filter((p) => p.record && !results[p.index]);
     const written = await write(records.map((p) => p.record!), declared.length ? { declared, read } : null);
-    for (const p of records) results[p.index] = written.get(p.job.payload.spanId)!;
+    for (const p of records) results[p.index] = written.get(p.job.payload.targetId)!;
     // Finished in any way but a retry: release what waits for these evaluations.
     const finished = jobs.filter((_, i) => results[i]?.ok);
     if (finished.length) await deps.afterEvaluation?.(finished.map((j) => j.payload));
@@ -352,8 +338,8 @@ export function createRunProcessor(deps: {
       deps.onBatch?.(jobs.length);
       return evaluateBatch(jobs);
     },
-    keyOf: (j) => `${j.payload.workspaceId}/${j.payload.evaluatorId}`,
-    distinctOf: (j) => j.payload.spanId,
+    keyOf: (j) => `${j.payload.workspaceId}/${j.payload.evaluatorId}/${j.payload.targetType}`,
+    distinctOf: (j) => j.payload.targetId,
     soloOf: (j) => crashesOf(j.job) > 0,
     options: deps.batch ?? LIVE_BATCH,
   });

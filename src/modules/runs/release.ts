@@ -33,8 +33,9 @@ export function createAfterEvaluation(deps: ReleaseDeps): AfterEvaluation {
     for (const [evaluatorId, list] of byEvaluator) {
       const dependents = (await prisma.evaluatorDependency.findMany({ where: { dependsOnId: evaluatorId }, select: { evaluatorId: true } })).map((d) => d.evaluatorId);
       if (dependents.length === 0) continue;
-      await Promise.all(list.flatMap((p) => dependents.map((d) => queues.promote("evaluation-barrier", barrierJobId(p.spanId, d, evaluatorId, p.tag)))));
-      const spanIds = [...new Set(list.map((p) => p.spanId))];
+      await Promise.all(list.flatMap((p) => dependents.map((d) => queues.promote("evaluation-barrier", barrierJobId(p.targetId, d, evaluatorId, p.tag)))));
+      // Span targets only (the targets of dependencies today).
+      const spanIds = [...new Set(list.filter((p) => p.targetType === "span").map((p) => p.targetId))];
       const runs = await prisma.run.findMany({ where: { spanId: { in: spanIds }, evaluatorId: { in: [evaluatorId, ...dependents] } }, select: { id: true, spanId: true, evaluatorId: true, inputRunIds: true } });
       const own = new Map(runs.filter((r) => r.evaluatorId === evaluatorId).map((r) => [r.spanId!, r.id]));
       const jobs: { payload: EvaluationPayload; jobId: string }[] = [];
@@ -45,13 +46,13 @@ export function createAfterEvaluation(deps: ReleaseDeps): AfterEvaluation {
         const inputs = await spansInputs(prisma, theirs.map((r) => r.spanId!), declared);
         for (const run of theirs) {
           if (isCurrent(run.inputRunIds, declared, inputs.get(run.spanId!) ?? new Map())) continue;
-          const payload = list.find((p) => p.spanId === run.spanId)!;
+          const payload = list.find((p) => p.targetType === "span" && p.targetId === run.spanId)!;
           const tag = payload.tag ?? own.get(run.spanId!);
           if (!tag) continue;
-          jobs.push({ payload: { workspaceId: payload.workspaceId, spanId: payload.spanId, evaluatorId: dependentId, tag }, jobId: evaluationJobId(payload.spanId, dependentId, tag) });
+          jobs.push({ payload: { workspaceId: payload.workspaceId, targetType: payload.targetType, targetId: payload.targetId, evaluatorId: dependentId, tag }, jobId: evaluationJobId(payload.targetId, dependentId, tag) });
         }
       }
-      await queues.addBulk("evaluate-span", jobs);
+      await queues.addBulk("evaluate-target", jobs);
     }
   };
 }

@@ -2,11 +2,12 @@ import type { PrismaClient } from "../../lib/prisma.js";
 import type { Queues } from "../../queues/queues.js";
 import { evaluationJobId } from "../../queues/registry.js";
 import { isInfrastructureError } from "../../lib/infra-errors.js";
+import type { TargetType } from "../../lib/closed-lists.js";
 import { crashesOf, SandboxFaultError, type JobAttempts, type ProcessStatus, type RunProcessor } from "./processor.js";
 
 /**
- * Live evaluations queued one job per ingest batch and evaluator (the `evaluate-span` job with
- * `spanIds`), for code evaluators outside every dependency: an ingest batch of n spans and k such
+ * Live evaluations queued one job per ingest batch and evaluator (the `evaluate-target` job with
+ * `targetIds`), for code evaluators outside every dependency: an ingest batch of n spans and k such
  * evaluators is k jobs, not n × k. Every span of the job goes through the same batched processor
  * as a one-pair job (runs/processor.ts), so batches still form per evaluator from what is waiting,
  * across jobs, and each (span, evaluator) is settled on its own, exactly once.
@@ -14,11 +15,12 @@ import { crashesOf, SandboxFaultError, type JobAttempts, type ProcessStatus, typ
  * BullMQ flow per span (runs/flows.ts).
  */
 
-/** The ids of a batch job (the `evaluate-span` payload with `spanIds`). */
+/** The ids of a batch job (the `evaluate-target` payload with `targetIds`). */
 export interface SpanBatchPayload {
   workspaceId: string;
   evaluatorId: string;
-  spanIds: string[];
+  targetType: TargetType;
+  targetIds: string[];
 }
 
 /** What a batch job did: its spans' statuses in order, or "split" (see {@link createSpanBatchProcessor}). */
@@ -40,12 +42,12 @@ export type SpanBatchStatus = { statuses: ProcessStatus[] } | { split: number };
  */
 export function createSpanBatchProcessor(deps: { prisma: PrismaClient; queues: Queues; processEvaluation: RunProcessor }) {
   return async function processSpanBatch(payload: SpanBatchPayload, job: JobAttempts): Promise<SpanBatchStatus> {
-    const { workspaceId, evaluatorId } = payload;
+    const { workspaceId, evaluatorId, targetType } = payload;
     if (crashesOf(job) >= 1) {
-      const ran = await deps.prisma.run.findMany({ where: { evaluatorId, spanId: { in: payload.spanIds } }, select: { spanId: true } });
+      const ran = await deps.prisma.run.findMany({ where: { evaluatorId, spanId: { in: payload.targetIds } }, select: { spanId: true } });
       const done = new Set(ran.map((r) => r.spanId));
-      const rest = payload.spanIds.filter((id) => !done.has(id));
-      await deps.queues.addBulk("evaluate-span", rest.map((spanId) => ({ payload: { workspaceId, spanId, evaluatorId }, jobId: evaluationJobId(spanId, evaluatorId) })));
+      const rest = payload.targetIds.filter((id) => !done.has(id));
+      await deps.queues.addBulk("evaluate-target", rest.map((targetId) => ({ payload: { workspaceId, targetType, targetId, evaluatorId }, jobId: evaluationJobId(targetId, evaluatorId) })));
       return { split: rest.length };
     }
     // The job's spans enter the sandbox in one or more batches: the job counts one entry per attempt.
@@ -57,7 +59,7 @@ export function createSpanBatchProcessor(deps: { prisma: PrismaClient; queues: Q
       sandboxEntries: job.sandboxEntries,
       ...(job.enteredSandbox ? { enteredSandbox: () => (entered ??= job.enteredSandbox!()) } : {}),
     };
-    const settled = await Promise.allSettled(payload.spanIds.map((spanId) => deps.processEvaluation({ workspaceId, spanId, evaluatorId }, attempts)));
+    const settled = await Promise.allSettled(payload.targetIds.map((targetId) => deps.processEvaluation({ workspaceId, targetType, targetId, evaluatorId }, attempts)));
     const errors = settled.flatMap((s) => (s.status === "rejected" ? [s.reason as unknown] : []));
     if (errors.length) throw errors.find(isInfrastructureError) ?? errors.find((e) => !(e instanceof SandboxFaultError)) ?? errors[0];
     return { statuses: settled.map((s) => (s as PromiseFulfilledResult<ProcessStatus>).value) };

@@ -1,9 +1,12 @@
 // What span ingest hands its matched pairs to. Declared here, below runs/, which implements it
 // (runs/enqueue.ts, runs/flows.ts); the composition root passes the implementation.
 
-/** One evaluation to run: an evaluator on a stored span. */
+import type { TargetType } from "../../lib/closed-lists.js";
+
+/** One evaluation to run: an evaluator on a stored target (a span: `targetId` is its Span.id). */
 export interface EvaluationPair {
-  spanId: string;
+  targetType: TargetType;
+  targetId: string;
   evaluatorId: string;
 }
 

@@ -86,13 +86,13 @@ export async function writeIngestBatch(prisma: Pick<PrismaClient, "$queryRaw">, 
     ), owes AS (
       SELECT * FROM jsonb_to_recordset(${JSON.stringify(owes)}::jsonb) AS o(id uuid, t text, s text, e uuid, j text)
     ), owed_new AS (
-      INSERT INTO "OwedEvaluation" ("spanId", "evaluatorId", "workspaceId", "createdAt", "jobId")
-      SELECT o.id, o.e, ${workspaceId}::uuid, ${at}::timestamp(3), o.j FROM owes o JOIN created c ON c.id = o.id
+      INSERT INTO "OwedEvaluation" ("targetType", "targetId", "evaluatorId", "workspaceId", "createdAt", "jobId")
+      SELECT 'span', o.id, o.e, ${workspaceId}::uuid, ${at}::timestamp(3), o.j FROM owes o JOIN created c ON c.id = o.id
       ON CONFLICT DO NOTHING
       RETURNING "evaluatorId"
     ), owed_again AS (
-      INSERT INTO "OwedEvaluation" ("spanId", "evaluatorId", "workspaceId", "createdAt", "jobId")
-      SELECT x.id, o.e, ${workspaceId}::uuid, ${at}::timestamp(3), o.j FROM owes o JOIN existing x ON x."traceId" = o.t AND x."spanId" = o.s
+      INSERT INTO "OwedEvaluation" ("targetType", "targetId", "evaluatorId", "workspaceId", "createdAt", "jobId")
+      SELECT 'span', x.id, o.e, ${workspaceId}::uuid, ${at}::timestamp(3), o.j FROM owes o JOIN existing x ON x."traceId" = o.t AND x."spanId" = o.s
       WHERE NOT EXISTS (SELECT 1 FROM "Run" r WHERE r."spanId" = x.id AND r."evaluatorId" = o.e)
       ON CONFLICT DO NOTHING
       RETURNING "evaluatorId"

@@ -252,7 +252,7 @@ export function createSpanService(deps: {
       for (const d of row.decisions) {
         if (!d.matched) continue;
         if (batchable.has(d.evaluatorId)) pushTo(batchSpans, d.evaluatorId, id);
-        else pairs.push({ spanId: id, evaluatorId: d.evaluatorId });
+        else pairs.push({ targetType: "span", targetId: id, evaluatorId: d.evaluatorId });
       }
     }
     const batches: SpanBatch[] = [...batchSpans].map(([evaluatorId, spanIds]) => ({ evaluatorId, spanIds, jobId: jobIds.get(evaluatorId)! }));

@@ -51,13 +51,12 @@ function delayOf(kind: string): number {
  */
 export async function dependencyWaits(prisma: PrismaClient, workspaceId: string, by: { spanId?: string; evaluatorId?: string }): Promise<DependencyWait[]> {
   const owed = await prisma.owedEvaluation.findMany({
-    where: { workspaceId, ...(by.spanId ? { spanId: by.spanId } : {}), ...(by.evaluatorId ? { evaluatorId: by.evaluatorId } : {}), evaluator: { dependencies: { some: {} }, archivedAt: null } },
+    where: { workspaceId, targetType: "span", ...(by.spanId ? { targetId: by.spanId } : {}), ...(by.evaluatorId ? { evaluatorId: by.evaluatorId } : {}), evaluator: { dependencies: { some: {} }, archivedAt: null } },
     orderBy: { createdAt: "asc" },
     take: MAX_WAITS_READ,
     select: {
-      spanId: true,
+      targetId: true,
       createdAt: true,
-      span: { select: MATCHABLE_SPAN_SELECT },
       evaluator: {
         select: {
           id: true,
@@ -69,18 +68,26 @@ export async function dependencyWaits(prisma: PrismaClient, workspaceId: string,
   });
   if (owed.length === 0) return [];
   const involved = [...new Set(owed.flatMap((o) => [o.evaluator.id, ...o.evaluator.dependencies.map((d) => d.dependsOn.id)]))];
-  const runs = await prisma.run.findMany({ where: { spanId: { in: [...new Set(owed.map((o) => o.spanId))] }, evaluatorId: { in: involved } }, select: { spanId: true, evaluatorId: true } });
+  const spanIds = [...new Set(owed.map((o) => o.targetId))];
+  // The owed row has no relation to its target (polymorphic): the spans are read by id.
+  const [runs, spanRows] = await Promise.all([
+    prisma.run.findMany({ where: { spanId: { in: spanIds }, evaluatorId: { in: involved } }, select: { spanId: true, evaluatorId: true } }),
+    prisma.span.findMany({ where: { workspaceId, id: { in: spanIds } }, select: { id: true, ...MATCHABLE_SPAN_SELECT } }),
+  ]);
+  const spans = new Map(spanRows.map((s) => [s.id, s]));
   const ran = new Set(runs.map((r) => `${r.spanId}/${r.evaluatorId}`));
   const waits: DependencyWait[] = [];
   for (const o of owed) {
-    if (ran.has(`${o.spanId}/${o.evaluator.id}`)) continue; // it ran: nothing waits (the owed row is cleaned later)
+    const span = spans.get(o.targetId);
+    if (!span) continue; // the span is gone (its owed row goes with it)
+    if (ran.has(`${o.targetId}/${o.evaluator.id}`)) continue; // it ran: nothing waits (the owed row is cleaned later)
     const waitingFor = o.evaluator.dependencies
       .map((d) => d.dependsOn)
-      .filter((dep) => dep.archivedAt === null && !ran.has(`${o.spanId}/${dep.id}`) && matchSpan(dep, o.span).matched)
+      .filter((dep) => dep.archivedAt === null && !ran.has(`${o.targetId}/${dep.id}`) && matchSpan(dep, span).matched)
       .map((dep) => ({ evaluatorId: dep.id, name: dep.name, kind: dep.kind, expiresAt: new Date(o.createdAt.getTime() + delayOf(dep.kind)) }));
     if (waitingFor.length === 0) continue;
     waits.push({
-      spanId: o.spanId,
+      spanId: o.targetId,
       evaluatorId: o.evaluator.id,
       evaluatorName: o.evaluator.name,
       waitingFor,
