@@ -138,7 +138,7 @@ builder.prismaObject("RunHistory", {
     errorType: t.exposeString("errorType", { nullable: true }),
     errorMessage: t.exposeString("errorMessage", { nullable: true }),
     backfill: t.prismaField({ type: "Backfill", nullable: true, description: "The backfill that wrote it (null: a live run).", resolve: (query, h, _a, ctx) => (h.backfillId ? ctx.prisma.backfill.findUnique({ ...query, where: { id: h.backfillId } }) : null) }),
-    supersededBy: t.prismaField({ type: "Backfill", nullable: true, description: "The backfill whose run replaced it; null when a live re-run of a dependent whose inputs changed replaced it.", resolve: (query, h, _a, ctx) => (h.supersededByBackfillId ? ctx.prisma.backfill.findUnique({ ...query, where: { id: h.supersededByBackfillId } }) : null) }),
+    supersededBy: t.prismaField({ type: "Backfill", nullable: true, description: "The backfill whose run replaced it (reason backfill_rerun); null for every other reason.", resolve: (query, h, _a, ctx) => (h.supersededByBackfillId ? ctx.prisma.backfill.findUnique({ ...query, where: { id: h.supersededByBackfillId } }) : null) }),
     startedAt: t.expose("startedAt", { type: "DateTime", nullable: true }),
     finishedAt: t.expose("finishedAt", { type: "DateTime", nullable: true }),
     createdAt: t.expose("createdAt", { type: "DateTime" }),

@@ -13,8 +13,8 @@ const GateRef = builder.objectRef<Gate>("DependencyGate").implement({
 const EdgeRef = builder.objectRef<DependencyEdge>("EvaluatorDependency").implement({
   description: "An evaluator dependency: `evaluator` runs after `dependsOn` on the same span or item and reads its scores with ctx.score.",
   fields: (t) => ({
-    evaluator: t.prismaField({ type: "Evaluator", resolve: (query, e, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: e.evaluatorId } }) }),
-    dependsOn: t.prismaField({ type: "Evaluator", resolve: (query, e, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: e.dependsOnId } }) }),
+    evaluator: t.prismaField({ type: "Evaluator", description: "The dependent: the evaluator that runs after `dependsOn` (the one whose `dependencies` list this edge is in).", resolve: (query, e, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: e.evaluatorId } }) }),
+    dependsOn: t.prismaField({ type: "Evaluator", description: "The dependency: the evaluator named in the input's `dependencies[].evaluator`, whose scores the dependent reads.", resolve: (query, e, _a, ctx) => ctx.prisma.evaluator.findUniqueOrThrow({ ...query, where: { id: e.dependsOnId } }) }),
     gate: t.field({ type: GateRef, nullable: true, resolve: (e) => e.gate }),
     inferred: t.boolean({
       description: 'True when found in the code (a literal ctx.score("Name", ...)) rather than declared in `dependencies`; declared ones keep their gates.',
