@@ -32,7 +32,7 @@ export function summaryText(e: ExperimentRecord): string {
   const p = e.progress;
   const lines = [
     `experiment "${e.name}" ${e.status}: ${p.total} item(s), ${p.done} done, ${p.failed} failed, ${p.skipped} skipped, ${p.pending} pending${waitingText(p)}`,
-    ...p.waits.map((w) => `  ${w.evaluatorName}: ${w.items} item(s) ${w.reason}`),
+    ...p.waits.map((w) => `  ${w.evaluatorName}: ${w.items} item(s), each of which ${w.reason}`),
     table(["evaluator", "score", "type", "count", "mean", "pass rate"], (e.summary ?? []).map((s) => [s.evaluatorName, s.name, s.dataType, s.count, s.mean, percent(s.passRate)])),
   ];
   if (e.failures?.length) lines.push("failures:", table(["evaluator", "outcome", "count"], e.failures.map((f) => [f.evaluatorName, f.outcome, f.count])));
