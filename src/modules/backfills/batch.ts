@@ -7,12 +7,11 @@ import { BatchRetryError, type BatchAttempt } from "../experiments/batch-process
 import { dependencyIds, loadDependencies } from "../experiments/dependencies.js";
 import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
 import { InputsByTarget } from "../evaluation/inputs.js";
-import type { EvaluationSubject } from "../evaluation/subject.js";
+import { memberSubject } from "../evaluation/subject.js";
 import type { AfterEvaluation, RecordedRun } from "../runs/processor.js";
 import { spanToDocument } from "../spans/document.js";
 import { RULE_SELECT } from "../spans/matching.js";
 import { MAX_TRACE_SPANS } from "../spans/service.js";
-import { objectOf } from "../../lib/json-column.js";
 import { recordBackfillRuns, type BackfillRunRecord } from "./record.js";
 import { ruleMatches } from "./selection.js";
 
@@ -133,10 +132,7 @@ export function createBackfillBatchProcessor(deps_: {
         return { ...outcome, stopped: true };
       }
 
-      const subject: EvaluationSubject = {
-        workspaceId: backfill.workspaceId, evaluatorId, kind: member.evaluator.kind, version: member.templateVersion, params: objectOf(member.params), isolation: member.evaluator.isolation,
-        limits: { own: member.evaluator.limits, template: member.evaluator.template?.limits }, dependencies: declared, trustDomain: `evaluator:${evaluatorId}`,
-      };
+      const subject = memberSubject(backfill.workspaceId, evaluatorId, member, declared);
       const dependsOn = declared.map((d) => d.dependsOnId);
       const evaluated = await core.evaluateBatch(
         subject,

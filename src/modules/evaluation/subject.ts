@@ -1,4 +1,5 @@
 import type { DeclaredDependency } from "../dependencies/input-runs.js";
+import { objectOf } from "../../lib/json-column.js";
 import type { RunnableVersion } from "./prepare.js";
 
 export type { RunnableVersion };
@@ -30,4 +31,20 @@ export interface EvaluationSubject {
   dependencies: readonly DeclaredDependency[] | null;
   /** Who may share a warm runner with it (`evaluator:<id>`, `tryCode:<api key>`). */
   trustDomain: string;
+}
+
+/** An experiment's or backfill's member, fixed at creation: its version and `ctx.params`, and its evaluator's run settings now. */
+export interface FixedMember {
+  templateVersion: RunnableVersion;
+  /** `ctx.params` resolved at creation (JSON object). */
+  params: unknown;
+  evaluator: { kind: string; isolation: string; limits: unknown; template: { limits: unknown } | null };
+}
+
+/** The subject of a fixed member (experiments and backfills run the same member the same way). */
+export function memberSubject(workspaceId: string, evaluatorId: string, member: FixedMember, dependencies: readonly DeclaredDependency[]): EvaluationSubject {
+  return {
+    workspaceId, evaluatorId, kind: member.evaluator.kind, version: member.templateVersion, params: objectOf(member.params), isolation: member.evaluator.isolation,
+    limits: { own: member.evaluator.limits, template: member.evaluator.template?.limits }, dependencies, trustDomain: `evaluator:${evaluatorId}`,
+  };
 }

@@ -3,7 +3,7 @@ import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
 import { InputsByTarget, inputRunOf } from "../evaluation/inputs.js";
-import type { EvaluationSubject } from "../evaluation/subject.js";
+import { memberSubject } from "../evaluation/subject.js";
 import type { InputRun } from "../dependencies/input-runs.js";
 import { WORKER_CRASH_LIMIT } from "../runs/processor.js";
 import { objectOf } from "../../lib/json-column.js";
@@ -155,10 +155,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; co
       if (ready.length === 0) continue;
       if (!(await live(experiment.id))) return { ...outcome, stopped: true };
       const base = { workspaceId: experiment.workspaceId, experimentId: experiment.id, evaluatorId, attempts: attempt.attempt };
-      const subject: EvaluationSubject = {
-        workspaceId: experiment.workspaceId, evaluatorId, kind: member.evaluator.kind, version: member.templateVersion, params: objectOf(member.params), isolation: member.evaluator.isolation,
-        limits: { own: member.evaluator.limits, template: member.evaluator.template?.limits }, dependencies: deps, trustDomain: `evaluator:${evaluatorId}`,
-      };
+      const subject = memberSubject(experiment.workspaceId, evaluatorId, member, deps);
       const dependsOn = deps.map((d) => d.dependsOnId);
       const evaluated = await core.evaluateBatch(
         subject,

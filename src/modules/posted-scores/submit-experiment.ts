@@ -5,9 +5,7 @@ import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
 import type { ReleaseDeps } from "../runs/release.js";
 import { postedScoresSchema } from "./schemas.js";
-import { insertPostedRun, type SubmitScoresResult } from "./submit.js";
-import { requireLookupName } from "../../lib/id-or-name.js";
-import { kindTraits } from "../evaluators/kinds.js";
+import { insertPostedRun, postingEvaluator, type SubmitScoresResult } from "./submit.js";
 
 /** The input of submitScores for a dataset item of an experiment. */
 export interface SubmitExperimentScoresInput {
@@ -39,12 +37,7 @@ export async function submitExperimentScores(deps: ReleaseDeps, principal: Princ
   if (item.datasetId !== experiment.datasetId || item.position >= experiment.itemCount) {
     issues.push({ path: "datasetItemId", message: "is not an item of this experiment (another dataset, or added after the experiment was created)" });
   }
-  requireLookupName(input.evaluator, "evaluator");
-  const evaluator = await prisma.evaluator.findFirst({
-    where: { workspaceId, archivedAt: null, OR: [...(isUuid(input.evaluator) ? [{ id: input.evaluator }] : []), { liveName: input.evaluator }] },
-  });
-  if (!evaluator) throw new NotFoundError("evaluator", input.evaluator);
-  if (!kindTraits(evaluator.kind).canBePosted) issues.push({ path: "evaluator", message: `"${evaluator.name}" is a code evaluator: only external evaluators take posted scores` });
+  const evaluator = await postingEvaluator(prisma, workspaceId, input.evaluator, issues);
   if (issues.length || !scores) throw new BadUserInputError(issues);
 
   const { run, replaced, rerun } = await prisma.$transaction(async (tx) => {

@@ -1,10 +1,10 @@
 import type { Run } from "../../generated/prisma/client.js";
-import { BadUserInputError, NotFoundError } from "../../lib/errors.js";
+import { BadUserInputError, NotFoundError, type InputIssue } from "../../lib/errors.js";
 import { parseIssues } from "../../lib/validation.js";
 import { moveRunsToHistory } from "../evaluation/history.js";
 import { scoreColumns, SKIPPED_COLUMNS, type RunColumns } from "../evaluation/record.js";
 import { insertRuns, type ItemTarget, type RunRecord, type SpanTarget } from "../evaluation/write.js";
-import type { Tx } from "../../lib/prisma.js";
+import type { PrismaClient, Tx } from "../../lib/prisma.js";
 import { isUuid } from "../../lib/uuid.js";
 import type { Principal } from "../../lib/principal.js";
 import { lockSpan } from "../dependencies/input-runs.js";
@@ -64,6 +64,19 @@ export async function insertPostedRun(tx: Tx, ids: { workspaceId: string; evalua
 }
 
 /**
+ * The live evaluator of the workspace that scores are posted for, by id or live name; a code
+ * evaluator is refused at `evaluator` (added to `issues`: only external evaluators take posted scores).
+ * @throws BadUserInputError for a blank name; NotFoundError when no live evaluator has that id or name.
+ */
+export async function postingEvaluator(prisma: PrismaClient | Tx, workspaceId: string, lookup: string, issues: InputIssue[]) {
+  requireLookupName(lookup, "evaluator");
+  const evaluator = await prisma.evaluator.findFirst({ where: { workspaceId, archivedAt: null, OR: [...(isUuid(lookup) ? [{ id: lookup }] : []), { liveName: lookup }] } });
+  if (!evaluator) throw new NotFoundError("evaluator", lookup);
+  if (!kindTraits(evaluator.kind).canBePosted) issues.push({ path: "evaluator", message: `"${evaluator.name}" is a code evaluator: only external evaluators take posted scores` });
+  return evaluator;
+}
+
+/**
  * Posts the scores of an external evaluator (an LLM judge running elsewhere, a person) on a span.
  * They are stored as a run (outcome ok, no template version); scores posted again for the same
  * span replace the earlier run, under the span's lock. Then every code evaluator downstream that
@@ -77,12 +90,7 @@ export async function submitScores(deps: ReleaseDeps, principal: Principal, inpu
   const { data: scores, issues } = parseIssues(postedScoresSchema, input.scores, "scores");
   const span = isUuid(input.spanId) ? await prisma.span.findFirst({ where: { id: input.spanId, workspaceId }, select: { id: true } }) : null;
   if (!span) throw new NotFoundError("span", input.spanId);
-  requireLookupName(input.evaluator, "evaluator");
-  const evaluator = await prisma.evaluator.findFirst({
-    where: { workspaceId, archivedAt: null, OR: [...(isUuid(input.evaluator) ? [{ id: input.evaluator }] : []), { liveName: input.evaluator }] },
-  });
-  if (!evaluator) throw new NotFoundError("evaluator", input.evaluator);
-  if (!kindTraits(evaluator.kind).canBePosted) issues.push({ path: "evaluator", message: `"${evaluator.name}" is a code evaluator: only external evaluators take posted scores` });
+  const evaluator = await postingEvaluator(prisma, workspaceId, input.evaluator, issues);
   if (issues.length || !scores) throw new BadUserInputError(issues);
   const { run, replaced } = await prisma.$transaction(async (tx) => {
     await lockSpan(tx, span.id);
