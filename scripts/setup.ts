@@ -42,6 +42,8 @@ const servicePackages: [pkg: string, probe: string][] = [
 const testPackages: [pkg: string, probe: string][] = [
   ["python3-levenshtein", "/usr/lib/python3/dist-packages/Levenshtein"],
   ["python3-pyphen", "/usr/lib/python3/dist-packages/pyphen"],
+  // SciPy: the monitors' tests compare their z and Welch tests with scipy.stats (test/monitors/stats.test.ts).
+  ["python3-scipy", "/usr/lib/python3/dist-packages/scipy"],
   ["pocketsphinx-en-us", "/usr/share/pocketsphinx/model/en-us/cmudict-en-us.dict"],
   // Headless browser of the GraphiQL test (test/graphiql), driven by playwright-core.
   ["chromium", "/usr/bin/chromium"],

@@ -2,19 +2,10 @@
 // Pearson's chi-square without continuity correction (scipy.stats.chi2_contingency(table,
 // correction=False); one-sided p = two-sided / 2 on the side of the change), and Welch's t is
 // scipy.stats.ttest_ind(..., equal_var=False, alternative=...). The values below were printed by
-// Debian's python3-scipy 1.10; when it is installed, the test asks it again.
+// Debian's python3-scipy 1.10, which `npx tsx scripts/setup.ts --test` installs; the last test asks it again.
 import { execFileSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { twoProportionZTest, welchTTest } from "../../src/modules/monitors/stats.js";
-
-function scipyAvailable(): boolean {
-  try {
-    execFileSync("/usr/bin/python3", ["-c", "import scipy.stats"], { stdio: "ignore" });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 describe("two-proportion z-test (pooled)", () => {
   it("0.90 → 0.80 with n = 500 each side: z −4.428, one-sided p 4.754e-6 (scipy)", () => {
@@ -73,7 +64,7 @@ describe("Welch's t-test", () => {
   });
 });
 
-describe.skipIf(!scipyAvailable())("against SciPy, asked now", () => {
+describe("against SciPy, asked now", () => {
   it("agrees on random tables and samples", () => {
     const cases = [
       [123, 400, 160, 410],
