@@ -40,7 +40,7 @@ const LAYERS = [
   ["modules/spans"],
   ["modules/evaluation"],
   ["modules/runs"],
-  ["modules/posted-scores", "modules/experiments", "modules/monitors", "modules/otlp"],
+  ["modules/posted-scores", "modules/experiments", "modules/monitors", "modules/otlp", "modules/groups"],
   ["modules/backfills", "modules/try-code", "modules/reconcile"],
   // Composition and transports: the GraphQL schema (every module's graphql.ts), the composition
   // root, the CLI (over the API client); the MCP server (reuses CLI commands); the HTTP server

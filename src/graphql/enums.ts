@@ -3,12 +3,14 @@ import {
   EVALUATOR_KINDS,
   EXPERIMENT_EVALUATOR_SOURCES,
   EXPERIMENT_STATUSES,
+  GROUP_COMPLETIONS,
   ISOLATIONS,
   RUN_OUTCOMES,
   RUN_REPLACE_REASONS,
   SCORE_DATA_TYPES,
   SPAN_KINDS,
   SPAN_STATUSES,
+  TARGET_TYPES,
 } from "../lib/closed-lists.js";
 import { builder } from "./builder.js";
 
@@ -24,8 +26,20 @@ export const RunOutcomeEnum = builder.enumType("RunOutcome", {
 
 /** Why a run was replaced (RunHistory.reason). */
 export const RunReplaceReasonEnum = builder.enumType("RunReplaceReason", {
-  description: "Why a run was replaced and kept in history: backfill_rerun (a backfill ran it again); inputs_changed (a dependency's run changed, so it ran again); scores_reposted (an external evaluator's scores were posted again); retried (an experiment's failed runs were run again).",
+  description: "Why a run was replaced and kept in history: backfill_rerun (a backfill ran it again); inputs_changed (a dependency's run changed, so it ran again); scores_reposted (an external evaluator's scores were posted again); retried (an experiment's failed runs were run again); group_changed (spans arrived in a trace or session after it was evaluated, so it ran again).",
   values: RUN_REPLACE_REASONS,
+});
+
+/** What an evaluator runs on. */
+export const EvaluationTargetEnum = builder.enumType("EvaluationTarget", {
+  description: "What an evaluator runs on: span (each matching span, as it arrives); trace (a whole trace, once it is done); session (a whole conversation: the traces sharing a session key, once it is done).",
+  values: TARGET_TYPES,
+});
+
+/** Why a trace or session run ran when it did. */
+export const GroupCompletionEnum = builder.enumType("GroupCompletion", {
+  description: "Why a trace or session run ran when it did: end_marker (a span carried the end marker); quiet_period (no new span for the quiet period); max_wait (the maximum wait after the first pending span passed: it ran on what had arrived).",
+  values: GROUP_COMPLETIONS,
 });
 
 /** The kind of a span. */

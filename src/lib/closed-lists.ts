@@ -17,20 +17,35 @@ export type RunOutcome = (typeof RUN_OUTCOMES)[number];
  * RunHistory in the transaction that replaces it. `backfill_rerun`: a backfill ran its evaluator
  * again; `inputs_changed`: a dependency's run changed, so the dependent ran again;
  * `scores_reposted`: an external evaluator's scores were posted again; `retried`: an experiment's
- * failed runs were run again (retryFailed).
+ * failed runs were run again (retryFailed); `group_changed`: spans arrived in a trace or session
+ * after it was evaluated, so its evaluator ran on it again (src/modules/groups).
  */
-export const RUN_REPLACE_REASONS = ["backfill_rerun", "inputs_changed", "scores_reposted", "retried"] as const;
+export const RUN_REPLACE_REASONS = ["backfill_rerun", "inputs_changed", "scores_reposted", "retried", "group_changed"] as const;
 /** One replace reason. */
 export type RunReplaceReason = (typeof RUN_REPLACE_REASONS)[number];
 
 /**
- * What a live evaluation is about (the `evaluate-target` queue's payloads, OwedEvaluation.targetType):
- * a span today; a trace and a session are the next implementations. Internal: no GraphQL enum
- * (nothing public takes it; the API keeps naming spans).
+ * What an evaluator runs on (Evaluator.target), and what a live evaluation is about (the
+ * `evaluate-target` queue's payloads, OwedEvaluation.targetType): one span; a whole trace (every
+ * span sharing a trace id); or a session (the traces sharing a session key: `session.id` or
+ * `gen_ai.conversation.id`, or an attribute the evaluator names). docs/evaluation.md § Targets.
  */
-export const TARGET_TYPES = ["span"] as const;
+export const TARGET_TYPES = ["span", "trace", "session"] as const;
 /** One target type. */
 export type TargetType = (typeof TARGET_TYPES)[number];
+/** The targets made of many spans: a trace and a session (src/modules/groups). */
+export const GROUP_TARGET_TYPES = ["trace", "session"] as const;
+/** One group target type. */
+export type GroupTargetType = (typeof GROUP_TARGET_TYPES)[number];
+
+/**
+ * Why a trace or session run ran when it did (Run.completion), in the order they are tried: an
+ * end marker arrived (`end_marker`); no new span for the quiet period (`quiet_period`); the
+ * maximum wait after the group's first pending span passed (`max_wait`: it ran on what had arrived).
+ */
+export const GROUP_COMPLETIONS = ["end_marker", "quiet_period", "max_wait"] as const;
+/** One group completion. */
+export type GroupCompletion = (typeof GROUP_COMPLETIONS)[number];
 
 /** The kinds of span (of the span model): what an evaluator's rule can ask for. */
 export const SPAN_KINDS = ["chat", "tool", "agent", "retrieval", "other"] as const;
@@ -156,5 +171,9 @@ export const CLOSED_COLUMNS = [
   { table: "TemplateVersion", column: "entryPointKind", values: ENTRY_POINT_KINDS },
   { table: "Backfill", column: "status", values: BACKFILL_STATUSES },
   { table: "OwedEvaluation", column: "targetType", values: TARGET_TYPES },
+  { table: "Evaluator", column: "target", values: TARGET_TYPES },
+  { table: "GroupSchedule", column: "targetType", values: GROUP_TARGET_TYPES },
+  { table: "Run", column: "completion", values: GROUP_COMPLETIONS },
+  { table: "RunHistory", column: "completion", values: GROUP_COMPLETIONS },
   ...MONITOR_CLOSED_COLUMNS,
 ] as const;
