@@ -16,10 +16,10 @@ function sourceFiles(dir: string): string[] {
 describe("evaluator kind traits", () => {
   it("holds one row per kind, with today's values", () => {
     expect(Object.keys(KIND_TRAITS).sort()).toEqual([...EVALUATOR_KINDS].sort());
-    expect(KIND_TRAITS.code).toEqual({ needsTemplate: true, runsInSandbox: true, canBePosted: false });
-    expect(KIND_TRAITS.external).toEqual({ needsTemplate: false, runsInSandbox: false, canBePosted: true });
+    expect(KIND_TRAITS.code).toEqual({ needsTemplate: true, runsInSandbox: true, canBePosted: false, canTargetGroups: true });
+    expect(KIND_TRAITS.external).toEqual({ needsTemplate: false, runsInSandbox: false, canBePosted: true, canTargetGroups: false });
     expect(kindTraits("code")).toBe(KIND_TRAITS.code);
-    expect(kindTraits("nonsense")).toEqual({ needsTemplate: false, runsInSandbox: false, canBePosted: false });
+    expect(kindTraits("nonsense")).toEqual({ needsTemplate: false, runsInSandbox: false, canBePosted: false, canTargetGroups: false });
     expect(kindTraits("toString").runsInSandbox).toBe(false);
     expect(POSTED_KIND).toBe("external");
     expect(DEFAULT_KIND).toBe("code");

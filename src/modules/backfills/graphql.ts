@@ -1,7 +1,7 @@
 import { builder } from "../../graphql/builder.js";
 import { describedBy } from "../../graphql/input-descriptions.js";
-import { RunOutcomeEnum, RunReplaceReasonEnum } from "../../graphql/enums.js";
-import type { RunOutcome, RunReplaceReason } from "../../lib/closed-lists.js";
+import { GroupCompletionEnum, RunOutcomeEnum, RunReplaceReasonEnum } from "../../graphql/enums.js";
+import type { GroupCompletion, RunOutcome, RunReplaceReason } from "../../lib/closed-lists.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { scoreSummaryFields } from "../runs/score-summary-graphql.js";
 import { BACKFILL_STATUSES, backfillInputSchema, backfillSpanFilterSchema, listBackfillsInputSchema, type BackfillStatus } from "./schemas.js";
@@ -123,8 +123,18 @@ builder.prismaObject("BackfillEvaluator", {
 });
 
 builder.prismaObject("RunHistory", {
-  description: "An earlier run of an evaluator on a span or an experiment's item, replaced and kept as it was; `reason` says why.",
+  description: "An earlier run of an evaluator on a span, a trace, a session or an experiment's item, replaced and kept as it was; `reason` says why.",
   fields: (t) => ({
+    traceId: t.exposeString("traceId", { nullable: true, description: "A trace evaluator's run: its trace; null for every other run." }),
+    sessionId: t.exposeString("sessionId", { nullable: true, description: "A session evaluator's run: its session key; null for every other run." }),
+    completion: t.field({
+      type: GroupCompletionEnum,
+      nullable: true,
+      description: "A trace or session run: why it ran when it did (end_marker, quiet_period, max_wait); null for a span or item run.",
+      resolve: (h) => h.completion as GroupCompletion | null,
+    }),
+    groupSpanCount: t.exposeInt("groupSpanCount", { nullable: true, description: "A trace or session run: the spans the group had when it ran (before the caps)." }),
+    documentCapped: t.exposeBoolean("documentCapped", { description: "Its document was cut to the evaluator's caps." }),
     reason: t.field({ type: RunReplaceReasonEnum, description: "Why it was replaced.", resolve: (parent) => parent.reason as RunReplaceReason }),
     outcome: t.field({ type: RunOutcomeEnum, resolve: (parent) => parent.outcome as RunOutcome }),
     skipReason: t.exposeString("skipReason", { nullable: true }),
@@ -150,9 +160,17 @@ builder.prismaObjectFields("Run", (t) => ({
   backfill: t.relation("backfill", { nullable: true, description: "The backfill that wrote this run (null for a live or experiment run)." }),
   history: t.prismaField({
     type: ["RunHistory"],
-    description: "Earlier runs of this evaluator on this run's span or experiment item that were replaced (see RunHistory.reason), newest first; this run is the current one.",
+    description: "Earlier runs of this evaluator on this run's span, trace, session or experiment item that were replaced (see RunHistory.reason), newest first; this run is the current one.",
     resolve: (query, run, _a, ctx) => {
-      const target = run.spanId ? { spanId: run.spanId } : run.experimentId && run.datasetItemId ? { experimentId: run.experimentId, datasetItemId: run.datasetItemId } : null;
+      const target = run.spanId
+        ? { spanId: run.spanId }
+        : run.traceId
+          ? { traceId: run.traceId }
+          : run.sessionId
+            ? { sessionId: run.sessionId }
+            : run.experimentId && run.datasetItemId
+              ? { experimentId: run.experimentId, datasetItemId: run.datasetItemId }
+              : null;
       return target ? ctx.prisma.runHistory.findMany({ ...query, where: { ...target, evaluatorId: run.evaluatorId, workspaceId: run.workspaceId }, orderBy: { supersededAt: "desc" } }) : Promise.resolve([]);
     },
   }),

@@ -4,6 +4,7 @@ import { isUuid } from "../../lib/uuid.js";
 import type { Tx } from "../../lib/prisma.js";
 import { findCycle, type DependencyMap, type Gate } from "./graph.js";
 import type { DependencyInput } from "./schemas.js";
+import { GROUP_TARGET_TYPES } from "../../lib/closed-lists.js";
 
 /** One saved dependency edge. */
 export interface DependencyEdge {
@@ -22,6 +23,27 @@ export function toDependencyMap(edges: readonly Pick<DependencyEdge, "evaluatorI
   const map = new Map<string, string[]>();
   for (const e of edges) map.set(e.evaluatorId, [...(map.get(e.evaluatorId) ?? []), e.dependsOnId]);
   return map;
+}
+
+/** Whether a target (Evaluator.target) is a trace or a session: a group of spans. */
+function isGroupTarget(target: string | undefined): boolean {
+  return target !== undefined && (GROUP_TARGET_TYPES as readonly string[]).includes(target);
+}
+
+/**
+ * The dependency rules of trace and session evaluators (docs/evaluation.md § Targets): a span
+ * evaluator never depends on a trace or session evaluator (a span is evaluated before its trace or
+ * session is done, so the scores it would read do not exist yet); a trace or session evaluator's own
+ * dependencies are not supported yet. The issue of one edge, or null.
+ */
+function groupEdgeIssue(evaluator: { name: string; target?: string }, dependsOn: { name: string; target: string }): string | null {
+  if (isGroupTarget(evaluator.target)) {
+    return `"${evaluator.name}" is a ${evaluator.target} evaluator: dependencies of trace and session evaluators are not supported yet (remove "${dependsOn.name}")`;
+  }
+  if (isGroupTarget(dependsOn.target)) {
+    return `"${dependsOn.name}" is a ${dependsOn.target} evaluator: a span evaluator cannot depend on a trace or session evaluator (its span is evaluated before the ${dependsOn.target} is done)`;
+  }
+  return null;
 }
 
 /** A stored row as an edge. */
@@ -49,14 +71,15 @@ export async function workspaceEdges(prisma: PrismaClient | Tx, workspaceId: str
 /**
  * Replaces the dependencies of an evaluator inside its save transaction. Each dependency names a
  * live evaluator of the workspace by id or by name; unknown ones, the evaluator itself, the same
- * one twice, and a list that would close a cycle (named as `A → B → A`) add issues at
+ * one twice, a trace or session evaluator on either side of the edge (see {@link groupEdgeIssue}),
+ * and a list that would close a cycle (named as `A → B → A`) add issues at
  * `dependencies[i]…` and nothing is written. Saves of one workspace's dependencies are
  * serialised (an advisory lock), so two concurrent saves cannot each close half of a cycle.
  * @returns the issues (empty when saved).
  */
 export async function saveDependencies(
   tx: Tx,
-  evaluator: { id: string; workspaceId: string; name: string },
+  evaluator: { id: string; workspaceId: string; name: string; target?: string },
   inputs: readonly DependencyInput[],
 ): Promise<InputIssue[]> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`deps:${evaluator.workspaceId}`}, 0))`;
@@ -64,7 +87,7 @@ export async function saveDependencies(
   const byRef = inputs.map((d) => d.evaluator);
   const found = await tx.evaluator.findMany({
     where: { workspaceId: evaluator.workspaceId, archivedAt: null, OR: [{ id: { in: byRef.filter(isUuid) } }, { liveName: { in: byRef } }] },
-    select: { id: true, name: true },
+    select: { id: true, name: true, target: true },
   });
   const resolved: { dependsOnId: string; gate: Gate | null }[] = [];
   inputs.forEach((d, i) => {
@@ -72,6 +95,7 @@ export async function saveDependencies(
     if (!target) issues.push({ path: `dependencies[${i}].evaluator`, message: `no live evaluator named or with id "${d.evaluator}" in this workspace` });
     else if (target.id === evaluator.id) issues.push({ path: `dependencies[${i}].evaluator`, message: "an evaluator cannot depend on itself" });
     else if (resolved.some((r) => r.dependsOnId === target.id)) issues.push({ path: `dependencies[${i}].evaluator`, message: `"${target.name}" is listed twice` });
+    else if (groupEdgeIssue(evaluator, target)) issues.push({ path: `dependencies[${i}].evaluator`, message: groupEdgeIssue(evaluator, target)! });
     else resolved.push({ dependsOnId: target.id, gate: d.gate ? { score: d.gate.score, at: d.gate.at ?? null } : null });
   });
   if (issues.length) return issues;
@@ -95,13 +119,14 @@ export async function saveDependencies(
  * transaction: every evaluator named in a literal `ctx.score("Name", ...)` of that code
  * (`TemplateVersion.scoreReads`) and not declared explicitly becomes an edge marked `inferred`
  * (no gate), after the declared ones; earlier inferred edges are replaced. A name that is no
- * live evaluator of the workspace, the evaluator's own name, or an edge that would close a cycle
+ * live evaluator of the workspace, the evaluator's own name, an edge with a trace or session
+ * evaluator on either side (as {@link saveDependencies} refuses), or an edge that would close a cycle
  * is refused at `field`, naming it, and nothing is written.
  * @returns the issues (empty when saved).
  */
 export async function syncInferredDependencies(
   tx: Tx,
-  evaluator: { id: string; workspaceId: string; name: string },
+  evaluator: { id: string; workspaceId: string; name: string; target?: string },
   scoreReads: readonly string[],
   field = "sourceCode",
 ): Promise<InputIssue[]> {
@@ -113,7 +138,7 @@ export async function syncInferredDependencies(
   });
   const wanted = scoreReads.filter((name) => !declared.some((d) => d.dependsOn.name === name));
   const found = wanted.length
-    ? await tx.evaluator.findMany({ where: { workspaceId: evaluator.workspaceId, archivedAt: null, liveName: { in: wanted } }, select: { id: true, name: true } })
+    ? await tx.evaluator.findMany({ where: { workspaceId: evaluator.workspaceId, archivedAt: null, liveName: { in: wanted } }, select: { id: true, name: true, target: true } })
     : [];
   const issues: InputIssue[] = [];
   const resolved: string[] = [];
@@ -125,6 +150,7 @@ export async function syncInferredDependencies(
         message: `the code reads ctx.score("${name}"), but no live evaluator is named "${name}" in this workspace: create it first (kind "external" for an LLM judge or a person) or fix the name`,
       });
     } else if (target.id === evaluator.id) issues.push({ path: field, message: `the code reads ctx.score("${name}"): an evaluator cannot read its own scores` });
+    else if (groupEdgeIssue(evaluator, target)) issues.push({ path: field, message: `the code reads ctx.score("${name}"): ${groupEdgeIssue(evaluator, target)}` });
     else resolved.push(target.id);
   }
   if (issues.length) return issues.map((i) => ({ ...i, message: `evaluator "${evaluator.name}": ${i.message}` }));

@@ -1,12 +1,82 @@
 import { builder } from "../../graphql/builder.js";
-import type { EvaluatorKind, Isolation, SpanKind } from "../../lib/closed-lists.js";
-import { EvaluatorKindEnum, IsolationEnum, SpanKindEnum } from "../../graphql/enums.js";
+import type { EvaluatorKind, Isolation, SpanKind, TargetType } from "../../lib/closed-lists.js";
+import { EvaluationTargetEnum, EvaluatorKindEnum, IsolationEnum, SpanKindEnum } from "../../graphql/enums.js";
 import { describedBy } from "../../graphql/input-descriptions.js";
 import { BadUserInputError } from "../../lib/errors.js";
 import { TemplateRef, withoutNulls } from "../templates/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { DependencyInput, dependenciesOf } from "../dependencies/graphql-inputs.js";
-import { createEvaluatorInputSchema, DEFAULT_KIND, kindTraits, updateEvaluatorInputSchema } from "./schemas.js";
+import {
+  COMPLETION_SPECS,
+  createEvaluatorInputSchema,
+  DEFAULT_END_MARKER,
+  DEFAULT_KIND,
+  DEFAULT_SESSION_KEYS,
+  formatDuration,
+  GROUP_CAP_SPECS,
+  GROUP_TARGET_TYPES,
+  kindTraits,
+  settingsOf,
+  updateEvaluatorInputSchema,
+  type GroupSettings,
+  type GroupTargetType,
+} from "./schemas.js";
+
+/** A duration's range and default for descriptions: `1 s to 1 h; default 30 s (trace), …`. */
+function durationRange(field: "quietPeriodMs" | "maxWaitMs"): string {
+  return GROUP_TARGET_TYPES.map((t) => {
+    const spec = COMPLETION_SPECS[t][field];
+    return `${t}: ${formatDuration(spec.floor)} to ${formatDuration(spec.ceiling)}, default ${formatDuration(spec.default)}`;
+  }).join("; ");
+}
+
+/** A trace or session evaluator's group settings as they apply, with its target (for the fields that apply to one target only). */
+const GroupSettingsRef = builder.objectRef<GroupSettings & { target: GroupTargetType }>("GroupSettings").implement({
+  description:
+    "The completion rules and caps of a trace or session evaluator as they apply (what it asked, else the defaults): it runs at once when a span carries the end marker (or, for a trace with endOnRootSpan, when its root span arrives), " +
+    "else once no span arrived for quietPeriodMs, else at maxWaitMs after the first pending span (on what has arrived; Run.completion says which).",
+  fields: (t) => ({
+    quietPeriodMs: t.exposeInt("quietPeriodMs", { description: `No new span in the group for this long (ms) ends it. ${durationRange("quietPeriodMs")}.` }),
+    maxWaitMs: t.exposeInt("maxWaitMs", { description: `At most this long (ms) after the group's first pending span it runs on what has arrived. ${durationRange("maxWaitMs")}; never shorter than quietPeriodMs.` }),
+    endMarkerAttribute: t.exposeString("endMarkerAttribute", { description: `A span whose attribute of this name is true (or "true") ends the group at once; default ${DEFAULT_END_MARKER.trace} (trace), ${DEFAULT_END_MARKER.session} (session).` }),
+    endOnRootSpan: t.boolean({ nullable: true, description: "Traces: the root span's arrival ends the trace (default false); null for a session.", resolve: (s) => (s.target === "trace" ? s.endOnRootSpan : null) }),
+    sessionKeyAttributes: t.stringList({
+      nullable: true,
+      description: `Sessions: the span attributes holding the session key, the first present wins (default ${DEFAULT_SESSION_KEYS.join(", ")}); null for a trace.`,
+      resolve: (s) => (s.target === "session" ? s.sessionKeyAttributes : null),
+    }),
+    maxSpans: t.exposeInt("maxSpans", { description: `Spans passed to the code, the earliest kept (default ${GROUP_CAP_SPECS.maxSpans.default}, at most ${GROUP_CAP_SPECS.maxSpans.ceiling}); past it the document is capped.` }),
+    maxTurns: t.int({
+      nullable: true,
+      description: `Sessions: turns of the conversation passed, the latest kept (default ${GROUP_CAP_SPECS.maxTurns.default}, at most ${GROUP_CAP_SPECS.maxTurns.ceiling}); null for a trace.`,
+      resolve: (s) => (s.target === "session" ? s.maxTurns : null),
+    }),
+    maxDocumentBytes: t.exposeInt("maxDocumentBytes", { description: `Bytes of the document as JSON (default ${GROUP_CAP_SPECS.maxDocumentBytes.default}, at most ${GROUP_CAP_SPECS.maxDocumentBytes.ceiling}).` }),
+  }),
+});
+
+/** The group settings an evaluator input asks: every field optional (absent or null: the default). */
+const GroupSettingsInput = builder.inputType("GroupSettingsInput", {
+  description: "What a trace or session evaluator asks of its completion rules and caps; an absent (or null) field takes its default. Refused on a span evaluator; a field refused is named groupSettings.<field>.",
+  fields: (t) => ({
+    quietPeriodMs: t.int({ description: `Quiet period (ms): no new span for this long ends the group. ${durationRange("quietPeriodMs")}.` }),
+    maxWaitMs: t.int({ description: `Maximum wait (ms) after the group's first pending span. ${durationRange("maxWaitMs")}; not shorter than quietPeriodMs.` }),
+    endMarkerAttribute: t.string({ description: `The span attribute that, true, ends the group at once (default ${DEFAULT_END_MARKER.trace} / ${DEFAULT_END_MARKER.session}).` }),
+    endOnRootSpan: t.boolean({ description: "Traces only: the root span's arrival ends the trace." }),
+    sessionKeyAttribute: t.string({ description: `Sessions only: the span attribute holding the session key (default ${DEFAULT_SESSION_KEYS.join(", then ")}).` }),
+    maxSpans: t.int({ description: `Spans passed to the code (1 to ${GROUP_CAP_SPECS.maxSpans.ceiling}, default ${GROUP_CAP_SPECS.maxSpans.default}).` }),
+    maxTurns: t.int({ description: `Sessions only: turns passed (1 to ${GROUP_CAP_SPECS.maxTurns.ceiling}, default ${GROUP_CAP_SPECS.maxTurns.default}).` }),
+    maxDocumentBytes: t.int({ description: `Bytes of the document as JSON (1 to ${GROUP_CAP_SPECS.maxDocumentBytes.ceiling}, default ${GROUP_CAP_SPECS.maxDocumentBytes.default}).` }),
+  }),
+});
+
+/** A GroupSettingsInput as the service takes it: null fields dropped (they take their defaults); null stays null (every default). */
+function groupSettingsOf(input: Record<string, unknown> | null | undefined): Record<string, unknown> | null | undefined {
+  return input ? withoutNulls(input) : input;
+}
+
+/** The target of an evaluator row (the column is checked by the database). */
+const targetOf = (e: { target: string }) => e.target as TargetType;
 
 
 /** The CPU time, wall time and memory of one item of an evaluator's runs. */
@@ -23,10 +93,22 @@ export const EvaluatorRef = builder.prismaNode("Evaluator", {
   id: { field: "id" },
   findUnique: (id, ctx) => ({ id: uuidOrNil(id), workspaceId: ctx.principal.workspaceId }),
   description:
-    "A template run with its own setting values on the spans that its rule matches (kind code), or an evaluator whose scores are posted with submitScores (kind external).",
+    "A template run with its own setting values on the spans that its rule matches (kind code), or an evaluator whose scores are posted with submitScores (kind external). " +
+    "A code evaluator with target trace or session runs on a whole trace or session once it is done: its rule picks the groups, taking a trace or session when ANY of its spans matches (with rootSpansOnly, when its root span matches).",
   fields: (t) => ({
     name: t.exposeString("name"),
     kind: t.field({ type: EvaluatorKindEnum, resolve: (parent) => parent.kind as EvaluatorKind }),
+    target: t.field({ type: EvaluationTargetEnum, description: "What it runs on: span (each matching span), trace or session (the whole group, once done). Fixed at creation.", resolve: targetOf }),
+    groupSettings: t.field({
+      type: GroupSettingsRef,
+      nullable: true,
+      description: "A trace or session evaluator's completion rules and caps as they apply (asked, else the defaults); null for a span evaluator.",
+      resolve: (e) => {
+        const target = targetOf(e);
+        return target === "span" ? null : { ...settingsOf(target, e.groupSettings), target };
+      },
+    }),
+    askedGroupSettings: t.expose("groupSettings", { type: "JSON", description: "The group settings it asked for, as saved ({}: every default applies; see groupSettings for the values that apply)." }),
     template: t.relation("template", { nullable: true, description: "The template (null for an external evaluator)." }),
     pinnedVersion: t.exposeInt("pinnedVersion", { nullable: true, description: "The template version it stays on; null follows the latest." }),
     followsLatest: t.boolean({ resolve: (e) => e.pinnedVersion === null }),
@@ -47,13 +129,13 @@ export const EvaluatorRef = builder.prismaNode("Evaluator", {
       resolve: (evaluator, _args, ctx) => ctx.services.evaluators.resolvedParams(evaluator),
     }),
     enabled: t.exposeBoolean("enabled"),
-    spanKind: t.field({ type: SpanKindEnum, description: "The kind of span it runs on.", resolve: (parent) => parent.spanKind as SpanKind }),
+    spanKind: t.field({ type: SpanKindEnum, description: "The kind of span it runs on (a trace or session evaluator: the kind of span, any of which takes the group).", resolve: (parent) => parent.spanKind as SpanKind }),
     spanNamePattern: t.exposeString("spanNamePattern", { nullable: true, description: "A glob over span names (* and ?); null matches every name." }),
     attributeEquals: t.expose("attributeEquals", { type: "JSON", description: "Span attributes that must be equal: key → value." }),
     attributeContains: t.expose("attributeContains", { type: "JSON", description: "Span attributes holding a list that must contain the value: key → value (tags)." }),
     resourceAttributeEquals: t.expose("resourceAttributeEquals", { type: "JSON", description: "Resource attributes that must be equal: key → value (deployment.environment, service.name)." }),
-    rootSpansOnly: t.exposeBoolean("rootSpansOnly", { description: "It runs on root spans only (no parent span)." }),
-    samplingRate: t.exposeFloat("samplingRate", { description: "The share of matching spans evaluated, 0 to 1." }),
+    rootSpansOnly: t.exposeBoolean("rootSpansOnly", { description: "It runs on root spans only (no parent span); a trace or session evaluator: the group's root span must match." }),
+    samplingRate: t.exposeFloat("samplingRate", { description: "The share of matching spans evaluated, 0 to 1 (a trace or session evaluator: the share of matching groups)." }),
     isolation: t.field({ type: IsolationEnum, resolve: (parent) => parent.isolation as Isolation }),
     maxInvocationsPerHour: t.exposeInt("maxInvocationsPerHour", {
       nullable: true,
@@ -142,17 +224,20 @@ builder.relayMutationField(
       maxInvocationsPerHour: t.int(createInput("maxInvocationsPerHour")),
       limits: t.field({ type: "JSON", ...createInput("limits") }),
       dependencies: t.field({ type: [DependencyInput], ...createInput("dependencies") }),
+      target: t.field({ type: EvaluationTargetEnum, ...createInput("target") }),
+      groupSettings: t.field({ type: GroupSettingsInput, ...createInput("groupSettings") }),
     }),
   },
   {
     resolve: async (_root, { input }, ctx) => {
-      const { templateId, templateName, dependencies, ...fields } = input;
+      const { templateId, templateName, dependencies, groupSettings, ...fields } = input;
       const id = await ctx.services.templates.templateIdOf(ctx.principal, { templateId: templateId?.id, templateName });
       if (id === undefined && kindTraits(input.kind ?? DEFAULT_KIND).needsTemplate) throw new BadUserInputError([{ path: "templateId", message: "is required: give templateId or templateName" }]);
       return ctx.services.evaluators.createEvaluator(ctx.principal, {
         ...withoutNulls(fields, NULL_MEANS_CLEAR),
         ...(id !== undefined ? { templateId: id } : {}),
         ...(dependencies ? { dependencies: dependenciesOf(dependencies) } : {}),
+        ...(groupSettings !== undefined ? { groupSettings: groupSettingsOf(groupSettings) } : {}),
       });
     },
   },
@@ -182,16 +267,19 @@ builder.relayMutationField(
       maxInvocationsPerHour: t.int(updateInput("maxInvocationsPerHour")),
       limits: t.field({ type: "JSON", ...updateInput("limits") }),
       dependencies: t.field({ type: [DependencyInput], ...updateInput("dependencies") }),
+      target: t.field({ type: EvaluationTargetEnum, ...updateInput("target") }),
+      groupSettings: t.field({ type: GroupSettingsInput, ...updateInput("groupSettings") }),
     }),
   },
   {
     resolve: async (_root, { input }, ctx) => {
-      const { id, templateId, templateName, dependencies, ...fields } = input;
+      const { id, templateId, templateName, dependencies, groupSettings, ...fields } = input;
       const template = await ctx.services.templates.templateIdOf(ctx.principal, { templateId: templateId?.id, templateName });
       const changes = {
         ...withoutNulls(fields, NULL_MEANS_CLEAR),
         ...(template !== undefined ? { templateId: template } : {}),
         ...(dependencies !== undefined ? { dependencies: dependenciesOf(dependencies) } : {}),
+        ...(groupSettings !== undefined ? { groupSettings: groupSettingsOf(groupSettings) } : {}),
       };
       return ctx.services.evaluators.updateEvaluator(ctx.principal, id.id, changes);
     },

@@ -13,16 +13,21 @@ export interface KindTraits {
   readonly runsInSandbox: boolean;
   /** Whether its scores are posted from outside (submitScores): dependants wait for them with the longer barrier delay. */
   readonly canBePosted: boolean;
+  /**
+   * Whether it may have a trace or session target (Evaluator.target): its code runs on the whole
+   * group. Posted scores land on spans, so a kind whose scores are posted runs on spans only.
+   */
+  readonly canTargetGroups: boolean;
 }
 
 /** The traits of each evaluator kind. */
 export const KIND_TRAITS: Readonly<Record<EvaluatorKind, KindTraits>> = {
-  code: { needsTemplate: true, runsInSandbox: true, canBePosted: false },
-  external: { needsTemplate: false, runsInSandbox: false, canBePosted: true },
+  code: { needsTemplate: true, runsInSandbox: true, canBePosted: false, canTargetGroups: true },
+  external: { needsTemplate: false, runsInSandbox: false, canBePosted: true, canTargetGroups: false },
 };
 
 /** The traits of a kind no evaluator has (a value outside {@link EVALUATOR_KINDS}): none of them. */
-const NO_TRAITS: KindTraits = { needsTemplate: false, runsInSandbox: false, canBePosted: false };
+const NO_TRAITS: KindTraits = { needsTemplate: false, runsInSandbox: false, canBePosted: false, canTargetGroups: false };
 
 /**
  * The traits of an evaluator kind as stored (a string column checked by the database).

@@ -1,16 +1,22 @@
 import { z } from "zod";
 import { evaluatorLimitsSchema } from "../../execution/index.js";
-import { ISOLATIONS, SPAN_KINDS } from "../../lib/closed-lists.js";
+import { ISOLATIONS, SPAN_KINDS, TARGET_TYPES } from "../../lib/closed-lists.js";
 import { notBlank, nameSchema, visibleText } from "../../lib/text-rules.js";
 import { typeError } from "../../lib/validation.js";
 import { ownKeysRecord } from "../../lib/own-keys-record.js";
 import { dependenciesInputSchema } from "../dependencies/schemas.js";
 import { evaluatorKindSchema } from "./kinds.js";
+import { groupSettingsInputSchema } from "./group-settings.js";
 
 /** The kind traits, for the GraphQL adapter (which imports only its service and schemas). */
 export { DEFAULT_KIND, kindTraits } from "./kinds.js";
 
 /** Shared input schemas of the evaluators feature (GraphQL, CLI and MCP use the same). */
+
+/** Group settings (trace and session evaluators), for the GraphQL adapter and the other transports. */
+export { checkGroupSettings, GROUP_CAP_SPECS, groupSettingsInputSchema, settingsOf, type GroupSettings, type GroupSettingsInput } from "./group-settings.js";
+export { COMPLETION_SPECS, DEFAULT_END_MARKER, DEFAULT_SESSION_KEYS, formatDuration, GroupSettingError } from "./group-completion.js";
+export { GROUP_TARGET_TYPES, TARGET_TYPES, type GroupTargetType, type TargetType } from "../../lib/closed-lists.js";
 
 /** The span kinds an evaluator can run on (the span model's kinds, declared in src/lib/closed-lists.ts). */
 export { SPAN_KINDS, type SpanKind } from "../../lib/closed-lists.js";
@@ -73,6 +79,18 @@ export const maxInvocationsPerHourSchema = z.number({ error: typeError("a whole 
 /** A template version to stay on; null follows the latest version. */
 export const pinnedVersionSchema = z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").nullable();
 
+/**
+ * What the evaluator runs on: each matching span (`span`, the default), a whole trace (`trace`) or a
+ * whole session (`session`), once it is done. Fixed at creation.
+ */
+export const targetSchema = z.enum(TARGET_TYPES, { error: `must be one of ${TARGET_TYPES.join(", ")}` });
+
+/**
+ * A trace or session evaluator's completion rules and caps as asked (every key optional; checked
+ * against the target and the floors and ceilings by checkGroupSettings); null or {} takes every default.
+ */
+export const groupSettingsSchema = groupSettingsInputSchema.nullable();
+
 /** The fields an evaluator input may change (every one optional). `params` is checked against the template. */
 const evaluatorFields = {
   name: evaluatorNameSchema,
@@ -91,6 +109,8 @@ const evaluatorFields = {
   maxInvocationsPerHour: maxInvocationsPerHourSchema,
   limits: limitsSchema,
   dependencies: dependenciesInputSchema,
+  target: targetSchema,
+  groupSettings: groupSettingsSchema,
 };
 
 /**
@@ -119,7 +139,18 @@ export const createEvaluatorInputSchema = z.object({
   limits: limitsSchema
     .optional()
     .describe("Sandbox limits of one item it asks for: {cpuTimeMs?, wallTimeMs?, memoryBytes?}, each within the sandbox's ceilings (sandboxCapabilities.limits); a key absent takes its template's, then the default."),
-  dependencies: dependenciesInputSchema.optional().describe("Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused."),
+  dependencies: dependenciesInputSchema
+    .optional()
+    .describe("Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused. A span evaluator cannot depend on a trace or session evaluator; a trace or session evaluator cannot have dependencies yet."),
+  target: targetSchema
+    .optional()
+    .describe(
+      "What it runs on: span (default: each matching span), trace (a whole trace, once it is done) or session (the traces sharing a session key, once the conversation is done). Fixed once created. " +
+        "For a trace or session the rule (spanKind, spanNamePattern, attributes, rootSpansOnly, samplingRate) picks the groups: a trace or session is taken when ANY of its spans matches (with rootSpansOnly, when its root span matches). An external evaluator runs on spans only.",
+    ),
+  groupSettings: groupSettingsSchema
+    .optional()
+    .describe("Trace and session evaluators: when the group is done (end marker, quiet period, maximum wait) and the caps on what the code is passed; an absent key takes its default (Evaluator.groupSettings shows the values that apply). Refused on a span evaluator."),
 });
 
 /**
@@ -141,6 +172,8 @@ export const updateEvaluatorInputSchema = z
     resourceAttributeEquals: resourceAttributeEqualsSchema.describe("Replaces the resource-attribute conditions: key → value ({} removes them)."),
     rootSpansOnly: rootSpansOnlySchema.describe("Run on root spans only (no parent span)."),
     dependencies: dependenciesInputSchema.describe("Replaces the dependencies ([] or null removes them all)."),
+    target: targetSchema.describe("Cannot change: create a new evaluator for another target."),
+    groupSettings: groupSettingsSchema.describe("Trace and session evaluators: replaces the group settings asked (null or {}: every default applies)."),
   })
   .partial();
 

@@ -15,6 +15,9 @@ import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../../lib/principal.js";
 import { createEvaluatorInputSchema, updateEvaluatorInputSchema } from "./schemas.js";
 import { kindTraits, POSTED_KIND, DEFAULT_KIND } from "./kinds.js";
+import { checkGroupSettings, type GroupSettingsInput } from "./group-settings.js";
+import { GroupSettingError } from "./group-completion.js";
+import { TARGET_TYPES, type TargetType } from "../../lib/closed-lists.js";
 
 /**
  * The values after an update with `mergeParams`: `patch` merged into `existing` key by key, as a
@@ -37,6 +40,38 @@ function rawFields(input: unknown): Record<string, unknown> {
   return typeof input === "object" && input !== null ? (input as Record<string, unknown>) : {};
 }
 
+/** A stored target as a TargetType (the column is checked by the database). */
+function targetOf(value: string): TargetType {
+  return (TARGET_TYPES as readonly string[]).includes(value) ? (value as TargetType) : "span";
+}
+
+/**
+ * The target and group settings of a save: the target is fixed at creation (a change is refused at
+ * `target`), an external evaluator runs on spans only, and group settings given are checked
+ * against the target (refused at `groupSettings.<field>`, the message naming the rule).
+ * @returns the target, and the settings to store (undefined: keep the stored ones).
+ */
+function targetFields(existing: Evaluator | null, kind: string, raw: Record<string, unknown>, given: { target?: TargetType; groupSettings?: GroupSettingsInput | null }, issues: InputIssue[]) {
+  const target = existing ? targetOf(existing.target) : (given.target ?? "span");
+  if (existing && raw.target !== undefined && raw.target !== null && raw.target !== existing.target) {
+    issues.push({ path: "target", message: `cannot change from ${existing.target} to ${String(raw.target)}: create a new evaluator for another target (its runs are of another kind of thing)` });
+  }
+  if (target !== "span" && !kindTraits(kind).canTargetGroups) {
+    issues.push({ path: "target", message: `an ${kind} evaluator runs on spans only: external evaluators have their scores posted on spans (give target span, or a code evaluator)` });
+  }
+  let groupSettings: GroupSettingsInput | undefined;
+  if (given.groupSettings !== undefined) {
+    try {
+      groupSettings = checkGroupSettings(target, given.groupSettings ?? {});
+    } catch (error) {
+      if (!(error instanceof GroupSettingError)) throw error;
+      const path = `groupSettings.${error.field}`;
+      issues.push({ path, message: error.message.startsWith(`${path}: `) ? error.message.slice(path.length + 2) : error.message });
+    }
+  }
+  return { target, groupSettings };
+}
+
 /**
  * The template version an evaluator runs with inside a save: its pin, else the latest.
  * Adds an issue at `pinnedVersion` when the pinned version does not exist.
@@ -54,7 +89,9 @@ async function versionFor(tx: Tx, templateId: string, pinned: number | null, iss
 
 /**
  * Evaluators: a template, its own setting values and the spans it runs on (kind code), or scores
- * posted through the API (kind external); either may depend on other evaluators. Values are checked
+ * posted through the API (kind external); either may depend on other evaluators. A code evaluator
+ * may instead run on whole traces or sessions (`target`, fixed at creation, with its
+ * `groupSettings`): its rule then picks the groups that have ANY matching span. Values are checked
  * against the settings of the version the evaluator runs (its pin, else the template's latest)
  * on every save. Deleting archives. Every read and write is scoped to the caller's workspace.
  */
@@ -107,6 +144,7 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
       prisma.$transaction(async (tx) => {
         const code = !kindTraits(kind).needsTemplate ? externalFields(raw, issues) : await codeFields(tx, principal, existing, raw, data?.pinnedVersion, issues);
         const template = code.fields;
+        const group = targetFields(existing, kind, raw, data ?? {}, issues);
         if (issues.length || !data) throw new BadUserInputError(issues);
         const fields = {
           ...(data.name !== undefined ? { name: data.name, liveName: data.name } : {}),
@@ -122,10 +160,11 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
           ...(data.isolation !== undefined ? { isolation: data.isolation } : {}),
           ...(data.maxInvocationsPerHour !== undefined ? { maxInvocationsPerHour: data.maxInvocationsPerHour } : {}),
           ...(data.limits !== undefined ? { limits: asJson(data.limits ?? {}) } : {}),
+          ...(group.groupSettings !== undefined ? { groupSettings: asJson(group.groupSettings) } : {}),
         };
         const saved = existing
           ? await tx.evaluator.update({ where: { id: existing.id }, data: fields })
-          : await tx.evaluator.create({ data: { ...fields, kind, workspaceId: principal.workspaceId, name: data.name!, liveName: data.name! } });
+          : await tx.evaluator.create({ data: { ...fields, kind, target: group.target, workspaceId: principal.workspaceId, name: data.name!, liveName: data.name! } });
         if (data.dependencies !== undefined) {
           const refused = await saveDependencies(tx, saved, data.dependencies);
           if (refused.length) throw new BadUserInputError(refused);

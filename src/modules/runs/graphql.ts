@@ -1,7 +1,7 @@
 import type { Run } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
-import type { RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
-import { RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
+import type { GroupCompletion, RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
+import { GroupCompletionEnum, RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { MatchExplanationRef } from "../spans/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
@@ -41,10 +41,20 @@ export const RunErrorRef = builder.objectRef<{ type: string; message: string; tr
 export const RunRef = builder.prismaNode("Run", {
   id: { field: "id" },
   findUnique: (id, ctx) => ({ id: uuidOrNil(id), workspaceId: ctx.principal.workspaceId }),
-  description: "The execution record: one run of an evaluator on a span, with its scores.",
+  description: "The execution record: one run of an evaluator on a span, a trace or a session (or an experiment's item), with its scores.",
   fields: (t) => ({
     evaluator: t.relation("evaluator"),
-    span: t.relation("span", { nullable: true, description: "The span (null for a run of an experiment)." }),
+    span: t.relation("span", { nullable: true, description: "The span (null for a run of an experiment, or of a trace or session evaluator)." }),
+    traceId: t.exposeString("traceId", { nullable: true, description: "A trace evaluator's run: the trace it ran on (OTLP trace id); null for every other run." }),
+    sessionId: t.exposeString("sessionId", { nullable: true, description: "A session evaluator's run: the session key it ran on; null for every other run." }),
+    completion: t.field({
+      type: GroupCompletionEnum,
+      nullable: true,
+      description: "A trace or session run: why it ran when it did (end_marker, quiet_period, or max_wait: it ran on what had arrived); null for a span or item run.",
+      resolve: (r) => r.completion as GroupCompletion | null,
+    }),
+    groupSpanCount: t.exposeInt("groupSpanCount", { nullable: true, description: "A trace or session run: the spans the group had when it ran (before the caps); null for a span or item run." }),
+    documentCapped: t.exposeBoolean("documentCapped", { description: "The document was cut to the evaluator's caps (groupSettings maxSpans, maxTurns, maxDocumentBytes): the code saw ctx.trace.capped true. False for span and item runs." }),
     templateVersion: t.relation("templateVersion", { nullable: true, description: "The template version run (null when skipped)." }),
     outcome: t.field({ type: RunOutcomeEnum, resolve: (parent) => parent.outcome as RunOutcome }),
     skipReason: t.exposeString("skipReason", { nullable: true, description: "Why it did not run (outcome skipped)." }),
@@ -80,7 +90,11 @@ const OutcomeCountRef = builder.objectRef<{ outcome: string; count: number }>("O
   fields: (t) => ({ outcome: t.field({ type: RunOutcomeEnum, resolve: (parent) => parent.outcome as RunOutcome }), count: t.exposeInt("count") }),
 });
 
-const EvaluatorStatsRef = builder.objectRef<EvaluatorStats>("EvaluatorStats").implement({
+/** An evaluator's statistics with the evaluator they are of (for the fields other modules add: groups/graphql.ts). */
+export type EvaluatorStatsView = EvaluatorStats & { evaluatorId: string; target: string };
+
+/** Evaluator.stats (groups/graphql.ts adds `groups`). */
+export const EvaluatorStatsRef = builder.objectRef<EvaluatorStatsView>("EvaluatorStats").implement({
   description:
     "How spans met an evaluator's rule and what its runs ended with. Each span is counted once, when it first arrives, " +
     "under the first condition it failed: disabled, kind, root, name, attributes, resource, then sampling. A span sent again that is queued " +
@@ -113,7 +127,7 @@ builder.objectField(EvaluatorRef, "stats", (t) =>
   t.field({
     type: EvaluatorStatsRef,
     description: 'Live statistics: spans matched and skipped (by reason), runs by outcome, last run — "why did nothing run".',
-    resolve: async (evaluator, _args, ctx) => (await ctx.services.runs.evaluatorStats(ctx.principal.workspaceId, evaluator.id))!,
+    resolve: async (evaluator, _args, ctx) => ({ ...(await ctx.services.runs.evaluatorStats(ctx.principal.workspaceId, evaluator.id))!, evaluatorId: evaluator.id, target: evaluator.target }),
   }),
 );
 
