@@ -24,6 +24,7 @@ import { createSandboxExecutor } from "./modules/evaluation/executors.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
 import { spanLiveTarget } from "./modules/spans/live-target.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
+import { createGroupEvaluationService, type GroupEvaluationService } from "./modules/groups/service.js";
 import { createSpanBatchProcessor, type SpanBatchProcessor } from "./modules/runs/span-batch.js";
 import { createSandboxService, type SandboxService } from "./modules/sandbox/service.js";
 import { createSpanService, type SpanService } from "./modules/spans/service.js";
@@ -64,6 +65,8 @@ export interface Services {
   spans: SpanService;
   /** Reading runs: per-evaluator statistics. */
   runs: RunService;
+  /** Trace and session evaluations as read: schedules, states, current runs (src/modules/groups/service.ts). */
+  groupEvaluations: GroupEvaluationService;
   /** Execution keys (template version + shared libraries) for live runs, try_code and experiments. */
   /** The `evaluate-target` job processor. */
   runProcessor: RunProcessor;
@@ -180,6 +183,7 @@ export function createApp(
     sharedLibraries,
     spans,
     runs: createRunService({ prisma }),
+    groupEvaluations: createGroupEvaluationService({ prisma, clock }),
     runProcessor,
     spanBatch: createSpanBatchProcessor({ prisma, queues, processEvaluation: runProcessor }),
     liveEvaluations: createLiveEvaluations({ prisma, queues }),

@@ -16,6 +16,7 @@ import "./modules/experiments/graphql.js";
 import "./modules/sandbox/graphql.js";
 import "./modules/backfills/graphql.js";
 import "./modules/monitors/graphql.js";
+import "./modules/groups/graphql.js";
 import "./modules/retention/graphql.js";
 
 /** The executable GraphQL schema. */

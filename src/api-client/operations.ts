@@ -41,6 +41,10 @@ export type SpanRecord = Doc.SpanRowFieldsFragment;
 export type ValidationRecord = Doc.ValidateTemplateQuery["validateTemplate"];
 /** A workspace's limits (workspaceLimits): retention, rate limits, backlog bound. */
 export type WorkspaceLimitsRecord = Doc.WorkspaceLimitsFieldsFragment;
+/** One trace or session evaluator's evaluation of one group (traceEvaluations / sessionEvaluations). */
+export type GroupEvaluationRecord = Doc.GroupEvaluationFieldsFragment;
+/** A trace or session evaluator's group settings as they apply. */
+export type GroupSettingsRecord = Doc.GroupSettingsFieldsFragment;
 /** What explainMatch answers, as the CLI and MCP read it. */
 export type MatchExplanationRecord = Doc.ExplainMatchQuery["explainMatch"];
 
@@ -142,6 +146,11 @@ export function createOperations(api: ApiClient) {
       const { id } = await getEvaluator(evaluator);
       return (await api.request(Doc.ExplainMatchDocument, { spanId, evaluatorId: id })).explainMatch;
     },
+
+    /** How the trace evaluators stand on one trace: state in words, schedule, current run and history. */
+    traceEvaluations: async (traceId: string) => (await api.request(Doc.TraceEvaluationsDocument, { traceId })).traceEvaluations,
+    /** How the session evaluators stand on one session (its session key). */
+    sessionEvaluations: async (sessionId: string) => (await api.request(Doc.SessionEvaluationsDocument, { sessionId })).sessionEvaluations,
 
     tryCode: async (input: Record<string, unknown>) => (await api.request(Doc.TryCodeDocument, { input: input as Doc.TryCodeInput })).tryCode,
 

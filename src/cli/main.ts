@@ -8,6 +8,7 @@ import { backfillsCommand } from "./commands/backfills.js";
 import { datasetsCommand } from "./commands/datasets.js";
 import { evaluatorsCommand } from "./commands/evaluators.js";
 import { experimentsCommand } from "./commands/experiments.js";
+import { groupCommands } from "./commands/groups.js";
 import { librariesCommand } from "./commands/libraries.js";
 import { monitorsCommand } from "./commands/monitors.js";
 import { sessionCommands } from "./commands/session.js";
@@ -24,7 +25,7 @@ import { EXIT, EXIT_CODES_HELP } from "./exit-codes.js";
  */
 export function buildProgram(more: ((program: Command) => void)[] = []): Command {
   const program = new Command("oodle")
-    .description("Oodle code evaluators: templates, evaluators, shared libraries, spans, datasets, experiments, backfills and monitors")
+    .description("Oodle code evaluators: templates, evaluators, shared libraries, spans, traces, sessions, datasets, experiments, backfills and monitors")
     .option("--url <url>", `the service (default: OODLE_API_URL, the profile's, else ${DEFAULT_API_URL})`)
     .option("--api-key <key>", "the workspace's API key (default: OODLE_API_KEY, else the profile's)")
     .option("--profile <name>", "a profile saved by oodle login (default: OODLE_PROFILE, else default)")
@@ -38,6 +39,7 @@ export function buildProgram(more: ((program: Command) => void)[] = []): Command
   tryCommand(genai);
   backfillsCommand(genai);
   spansCommand(program);
+  groupCommands(program);
   datasetsCommand(program);
   experimentsCommand(program);
   backfillsCommand(program);

@@ -130,10 +130,12 @@ export type CreateEvaluatorInput = {
   attributeContains?: unknown;
   /** Span attributes that must be equal: key → string, number or boolean. */
   attributeEquals?: unknown;
-  /** Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused. */
+  /** Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused. A span evaluator cannot depend on a trace or session evaluator; a trace or session evaluator cannot have dependencies yet. */
   dependencies?: Array<EvaluatorDependencyInput> | null | undefined;
   /** Defaults to true. */
   enabled?: boolean | null | undefined;
+  /** Trace and session evaluators: when the group is done (end marker, quiet period, maximum wait) and the caps on what the code is passed; an absent key takes its default (Evaluator.groupSettings shows the values that apply). Refused on a span evaluator. */
+  groupSettings?: GroupSettingsInput | null | undefined;
   /** warm (default) or strict: a fresh forked process per item, slower. */
   isolation?: Isolation | null | undefined;
   /** code (default: give a template) or external (no template: scores posted with submitScores). */
@@ -158,6 +160,8 @@ export type CreateEvaluatorInput = {
   spanKind?: SpanKind | null | undefined;
   /** A glob over span names (* and ?); omitted or null matches every name. */
   spanNamePattern?: string | null | undefined;
+  /** What it runs on: span (default: each matching span), trace (a whole trace, once it is done) or session (the traces sharing a session key, once the conversation is done). Fixed once created. For a trace or session the rule (spanKind, spanNamePattern, attributes, rootSpansOnly, samplingRate) picks the groups: a trace or session is taken when ANY of its spans matches (with rootSpansOnly, when its root span matches). An external evaluator runs on spans only. */
+  target?: EvaluationTarget | null | undefined;
   /** The template (or give templateName); required for a code evaluator. */
   templateId?: string | number | null | undefined;
   templateName?: string | null | undefined;
@@ -275,6 +279,12 @@ export type EntryPointKind =
   | 'main'
   | 'opik';
 
+/** What an evaluator runs on: span (each matching span, as it arrives); trace (a whole trace, once it is done); session (a whole conversation: the traces sharing a session key, once it is done). */
+export type EvaluationTarget =
+  | 'session'
+  | 'span'
+  | 'trace';
+
 /** Another evaluator of the workspace that this one runs after (and whose scores ctx.score reads). */
 export type EvaluatorDependencyInput = {
   /** Its name, or its id (global or UUID). */
@@ -300,6 +310,39 @@ export type ExperimentStatus =
   | 'completed'
   | 'queued'
   | 'running';
+
+/** Why a trace or session run ran when it did: end_marker (a span carried the end marker); quiet_period (no new span for the quiet period); max_wait (the maximum wait after the first pending span passed: it ran on what had arrived). */
+export type GroupCompletion =
+  | 'end_marker'
+  | 'max_wait'
+  | 'quiet_period';
+
+/** Where a trace's or session's evaluation by one evaluator stands: waiting (spans pending, not due yet), queued (due: its run is queued), ran (its current run covers every span that arrived), stale (it ran, spans arrived since: it runs again). */
+export type GroupEvaluationState =
+  | 'queued'
+  | 'ran'
+  | 'stale'
+  | 'waiting';
+
+/** What a trace or session evaluator asks of its completion rules and caps; an absent (or null) field takes its default. Refused on a span evaluator; a field refused is named groupSettings.<field>. */
+export type GroupSettingsInput = {
+  /** The span attribute that, true, ends the group at once (default oodle.trace.end / oodle.session.end). */
+  endMarkerAttribute?: string | null | undefined;
+  /** Traces only: the root span's arrival ends the trace. */
+  endOnRootSpan?: boolean | null | undefined;
+  /** Bytes of the document as JSON (1 to 8388608, default 1048576). */
+  maxDocumentBytes?: number | null | undefined;
+  /** Spans passed to the code (1 to 5000, default 500). */
+  maxSpans?: number | null | undefined;
+  /** Sessions only: turns passed (1 to 2000, default 200). */
+  maxTurns?: number | null | undefined;
+  /** Maximum wait (ms) after the group's first pending span. trace: 1 s to 1 d, default 10 min; session: 1 s to 7 d, default 4 h; not shorter than quietPeriodMs. */
+  maxWaitMs?: number | null | undefined;
+  /** Quiet period (ms): no new span for this long ends the group. trace: 1 s to 1 h, default 30 s; session: 1 s to 1 d, default 15 min. */
+  quietPeriodMs?: number | null | undefined;
+  /** Sessions only: the span attribute holding the session key (default session.id, then gen_ai.conversation.id). */
+  sessionKeyAttribute?: string | null | undefined;
+};
 
 /** Imports JSON Lines into a dataset, streamed, in one transaction. */
 export type ImportDatasetInput = {
@@ -404,6 +447,14 @@ export type RunOutcome =
   | 'timeout'
   | 'user_error';
 
+/** Why a run was replaced and kept in history: backfill_rerun (a backfill ran it again); inputs_changed (a dependency's run changed, so it ran again); scores_reposted (an external evaluator's scores were posted again); retried (an experiment's failed runs were run again); group_changed (spans arrived in a trace or session after it was evaluated, so it ran again). */
+export type RunReplaceReason =
+  | 'backfill_rerun'
+  | 'group_changed'
+  | 'inputs_changed'
+  | 'retried'
+  | 'scores_reposted';
+
 /** How a score's value reads: BOOLEAN (true/false), NUMERIC (a number) or CATEGORICAL (a string). */
 export type ScoreDataType =
   | 'BOOLEAN'
@@ -504,6 +555,8 @@ export type UpdateEvaluatorInput = {
   /** Replaces the dependencies ([] or null removes them all). */
   dependencies?: Array<EvaluatorDependencyInput> | null | undefined;
   enabled?: boolean | null | undefined;
+  /** Trace and session evaluators: replaces the group settings asked (null or {}: every default applies). */
+  groupSettings?: GroupSettingsInput | null | undefined;
   id: string | number;
   isolation?: Isolation | null | undefined;
   /** Replaces its limits {cpuTimeMs?, wallTimeMs?, memoryBytes?} (null or {} removes them: the template's, then the defaults, apply). */
@@ -524,6 +577,8 @@ export type UpdateEvaluatorInput = {
   samplingRate?: number | null | undefined;
   spanKind?: SpanKind | null | undefined;
   spanNamePattern?: string | null | undefined;
+  /** Cannot change: create a new evaluator for another target. */
+  target?: EvaluationTarget | null | undefined;
   /** Move to another template (values are checked against it). */
   templateId?: string | number | null | undefined;
   templateName?: string | null | undefined;
@@ -659,7 +714,7 @@ export type ListEvaluatorsQueryVariables = Exact<{
 }>;
 
 
-export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type GetEvaluatorQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -667,21 +722,21 @@ export type GetEvaluatorQueryVariables = Exact<{
 }>;
 
 
-export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } };
+export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } };
 
 export type CreateEvaluatorMutationVariables = Exact<{
   input: CreateEvaluatorInput;
 }>;
 
 
-export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } } };
+export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } } };
 
 export type UpdateEvaluatorMutationVariables = Exact<{
   input: UpdateEvaluatorInput;
 }>;
 
 
-export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } } };
+export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } } };
 
 export type DeleteEvaluatorMutationVariables = Exact<{
   id: string | number;
@@ -745,7 +800,9 @@ export type TemplateVersionFieldsFragment = { version: number, sourceCode: strin
 
 export type TemplateFieldsFragment = { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
 
-export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> };
+export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> };
+
+export type GroupSettingsFieldsFragment = { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number };
 
 export type StarterFieldsFragment = { id: string, name: string, description: string, settingNames: Array<string>, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> };
 
@@ -760,6 +817,22 @@ export type BackfillEstimateFieldsFragment = { windowStart: string, windowEnd: s
 export type SpanRowFieldsFragment = { id: string, traceId: string, spanId: string, parentSpanId: string | null, name: string, kind: SpanKind, status: SpanStatus, startTime: string, endTime: string | null, scores: Array<{ name: string, value: unknown, evaluator: { name: string } }> };
 
 export type PageFieldsFragment = { hasNextPage: boolean, endCursor: string | null };
+
+export type GroupEvaluationFieldsFragment = { targetType: EvaluationTarget, groupKey: string, state: GroupEvaluationState, detail: string, spanCount: number, traceIds: Array<string>, firstSpanAt: string, lastSpanAt: string, markerAt: string | null, dueAt: string | null, queuedAt: string | null, ranAt: string | null, staleSince: string | null, evaluator: { id: string, name: string, target: EvaluationTarget }, run: { id: string, outcome: RunOutcome, skipReason: string | null, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, finishedAt: string | null, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType }> } | null, history: Array<{ reason: RunReplaceReason, outcome: RunOutcome, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, supersededAt: string, scores: unknown }> };
+
+export type TraceEvaluationsQueryVariables = Exact<{
+  traceId: string;
+}>;
+
+
+export type TraceEvaluationsQuery = { traceEvaluations: Array<{ targetType: EvaluationTarget, groupKey: string, state: GroupEvaluationState, detail: string, spanCount: number, traceIds: Array<string>, firstSpanAt: string, lastSpanAt: string, markerAt: string | null, dueAt: string | null, queuedAt: string | null, ranAt: string | null, staleSince: string | null, evaluator: { id: string, name: string, target: EvaluationTarget }, run: { id: string, outcome: RunOutcome, skipReason: string | null, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, finishedAt: string | null, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType }> } | null, history: Array<{ reason: RunReplaceReason, outcome: RunOutcome, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, supersededAt: string, scores: unknown }> }> };
+
+export type SessionEvaluationsQueryVariables = Exact<{
+  sessionId: string;
+}>;
+
+
+export type SessionEvaluationsQuery = { sessionEvaluations: Array<{ targetType: EvaluationTarget, groupKey: string, state: GroupEvaluationState, detail: string, spanCount: number, traceIds: Array<string>, firstSpanAt: string, lastSpanAt: string, markerAt: string | null, dueAt: string | null, queuedAt: string | null, ranAt: string | null, staleSince: string | null, evaluator: { id: string, name: string, target: EvaluationTarget }, run: { id: string, outcome: RunOutcome, skipReason: string | null, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, finishedAt: string | null, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType }> } | null, history: Array<{ reason: RunReplaceReason, outcome: RunOutcome, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, supersededAt: string, scores: unknown }> }> };
 
 export type ListLibrariesQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -1183,11 +1256,28 @@ fragment TemplateVersionFields on TemplateVersion {
   }
   createdAt
 }`, {"fragmentName":"TemplateFields"}) as unknown as TypedDocumentString<TemplateFieldsFragment, unknown>;
+export const GroupSettingsFieldsFragmentDoc = new TypedDocumentString(`
+    fragment GroupSettingsFields on GroupSettings {
+  quietPeriodMs
+  maxWaitMs
+  endMarkerAttribute
+  endOnRootSpan
+  sessionKeyAttributes
+  maxSpans
+  maxTurns
+  maxDocumentBytes
+}
+    `, {"fragmentName":"GroupSettingsFields"}) as unknown as TypedDocumentString<GroupSettingsFieldsFragment, unknown>;
 export const EvaluatorFieldsFragmentDoc = new TypedDocumentString(`
     fragment EvaluatorFields on Evaluator {
   id
   name
   kind
+  target
+  groupSettings {
+    ...GroupSettingsFields
+  }
+  askedGroupSettings
   enabled
   archived
   params
@@ -1239,6 +1329,16 @@ export const EvaluatorFieldsFragmentDoc = new TypedDocumentString(`
   hasDefault
   required
   options
+}
+fragment GroupSettingsFields on GroupSettings {
+  quietPeriodMs
+  maxWaitMs
+  endMarkerAttribute
+  endOnRootSpan
+  sessionKeyAttributes
+  maxSpans
+  maxTurns
+  maxDocumentBytes
 }`, {"fragmentName":"EvaluatorFields"}) as unknown as TypedDocumentString<EvaluatorFieldsFragment, unknown>;
 export const StarterFieldsFragmentDoc = new TypedDocumentString(`
     fragment StarterFields on Starter {
@@ -1410,6 +1510,51 @@ export const PageFieldsFragmentDoc = new TypedDocumentString(`
   endCursor
 }
     `, {"fragmentName":"PageFields"}) as unknown as TypedDocumentString<PageFieldsFragment, unknown>;
+export const GroupEvaluationFieldsFragmentDoc = new TypedDocumentString(`
+    fragment GroupEvaluationFields on GroupEvaluation {
+  evaluator {
+    id
+    name
+    target
+  }
+  targetType
+  groupKey
+  state
+  detail
+  spanCount
+  traceIds
+  firstSpanAt
+  lastSpanAt
+  markerAt
+  dueAt
+  queuedAt
+  ranAt
+  staleSince
+  run {
+    id
+    outcome
+    skipReason
+    completion
+    groupSpanCount
+    documentCapped
+    finishedAt
+    scores {
+      name
+      value
+      dataType
+    }
+  }
+  history {
+    reason
+    outcome
+    completion
+    groupSpanCount
+    documentCapped
+    supersededAt
+    scores
+  }
+}
+    `, {"fragmentName":"GroupEvaluationFields"}) as unknown as TypedDocumentString<GroupEvaluationFieldsFragment, unknown>;
 export const MonitorFieldsFragmentDoc = new TypedDocumentString(`
     fragment MonitorFields on Monitor {
   id
@@ -1882,6 +2027,11 @@ fragment EvaluatorFields on Evaluator {
   id
   name
   kind
+  target
+  groupSettings {
+    ...GroupSettingsFields
+  }
+  askedGroupSettings
   enabled
   archived
   params
@@ -1923,6 +2073,16 @@ fragment EvaluatorFields on Evaluator {
   }
   createdAt
   updatedAt
+}
+fragment GroupSettingsFields on GroupSettings {
+  quietPeriodMs
+  maxWaitMs
+  endMarkerAttribute
+  endOnRootSpan
+  sessionKeyAttributes
+  maxSpans
+  maxTurns
+  maxDocumentBytes
 }
 fragment PageFields on PageInfo {
   hasNextPage
@@ -1948,6 +2108,11 @@ fragment EvaluatorFields on Evaluator {
   id
   name
   kind
+  target
+  groupSettings {
+    ...GroupSettingsFields
+  }
+  askedGroupSettings
   enabled
   archived
   params
@@ -1989,6 +2154,16 @@ fragment EvaluatorFields on Evaluator {
   }
   createdAt
   updatedAt
+}
+fragment GroupSettingsFields on GroupSettings {
+  quietPeriodMs
+  maxWaitMs
+  endMarkerAttribute
+  endOnRootSpan
+  sessionKeyAttributes
+  maxSpans
+  maxTurns
+  maxDocumentBytes
 }`) as unknown as TypedDocumentString<GetEvaluatorQuery, GetEvaluatorQueryVariables>;
 export const CreateEvaluatorDocument = new TypedDocumentString(`
     mutation CreateEvaluator($input: CreateEvaluatorInput!) {
@@ -2012,6 +2187,11 @@ fragment EvaluatorFields on Evaluator {
   id
   name
   kind
+  target
+  groupSettings {
+    ...GroupSettingsFields
+  }
+  askedGroupSettings
   enabled
   archived
   params
@@ -2053,6 +2233,16 @@ fragment EvaluatorFields on Evaluator {
   }
   createdAt
   updatedAt
+}
+fragment GroupSettingsFields on GroupSettings {
+  quietPeriodMs
+  maxWaitMs
+  endMarkerAttribute
+  endOnRootSpan
+  sessionKeyAttributes
+  maxSpans
+  maxTurns
+  maxDocumentBytes
 }`) as unknown as TypedDocumentString<CreateEvaluatorMutation, CreateEvaluatorMutationVariables>;
 export const UpdateEvaluatorDocument = new TypedDocumentString(`
     mutation UpdateEvaluator($input: UpdateEvaluatorInput!) {
@@ -2076,6 +2266,11 @@ fragment EvaluatorFields on Evaluator {
   id
   name
   kind
+  target
+  groupSettings {
+    ...GroupSettingsFields
+  }
+  askedGroupSettings
   enabled
   archived
   params
@@ -2117,6 +2312,16 @@ fragment EvaluatorFields on Evaluator {
   }
   createdAt
   updatedAt
+}
+fragment GroupSettingsFields on GroupSettings {
+  quietPeriodMs
+  maxWaitMs
+  endMarkerAttribute
+  endOnRootSpan
+  sessionKeyAttributes
+  maxSpans
+  maxTurns
+  maxDocumentBytes
 }`) as unknown as TypedDocumentString<UpdateEvaluatorMutation, UpdateEvaluatorMutationVariables>;
 export const DeleteEvaluatorDocument = new TypedDocumentString(`
     mutation DeleteEvaluator($id: ID!) {
@@ -2392,6 +2597,104 @@ export const CompareExperimentsDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<CompareExperimentsQuery, CompareExperimentsQueryVariables>;
+export const TraceEvaluationsDocument = new TypedDocumentString(`
+    query TraceEvaluations($traceId: String!) {
+  traceEvaluations(traceId: $traceId) {
+    ...GroupEvaluationFields
+  }
+}
+    fragment GroupEvaluationFields on GroupEvaluation {
+  evaluator {
+    id
+    name
+    target
+  }
+  targetType
+  groupKey
+  state
+  detail
+  spanCount
+  traceIds
+  firstSpanAt
+  lastSpanAt
+  markerAt
+  dueAt
+  queuedAt
+  ranAt
+  staleSince
+  run {
+    id
+    outcome
+    skipReason
+    completion
+    groupSpanCount
+    documentCapped
+    finishedAt
+    scores {
+      name
+      value
+      dataType
+    }
+  }
+  history {
+    reason
+    outcome
+    completion
+    groupSpanCount
+    documentCapped
+    supersededAt
+    scores
+  }
+}`) as unknown as TypedDocumentString<TraceEvaluationsQuery, TraceEvaluationsQueryVariables>;
+export const SessionEvaluationsDocument = new TypedDocumentString(`
+    query SessionEvaluations($sessionId: String!) {
+  sessionEvaluations(sessionId: $sessionId) {
+    ...GroupEvaluationFields
+  }
+}
+    fragment GroupEvaluationFields on GroupEvaluation {
+  evaluator {
+    id
+    name
+    target
+  }
+  targetType
+  groupKey
+  state
+  detail
+  spanCount
+  traceIds
+  firstSpanAt
+  lastSpanAt
+  markerAt
+  dueAt
+  queuedAt
+  ranAt
+  staleSince
+  run {
+    id
+    outcome
+    skipReason
+    completion
+    groupSpanCount
+    documentCapped
+    finishedAt
+    scores {
+      name
+      value
+      dataType
+    }
+  }
+  history {
+    reason
+    outcome
+    completion
+    groupSpanCount
+    documentCapped
+    supersededAt
+    scores
+  }
+}`) as unknown as TypedDocumentString<SessionEvaluationsQuery, SessionEvaluationsQueryVariables>;
 export const ListLibrariesDocument = new TypedDocumentString(`
     query ListLibraries($first: Int, $after: String) {
   sharedLibraries(first: $first, after: $after) {

@@ -2,7 +2,8 @@ import type { Command } from "commander";
 import { action } from "../context.js";
 import { CliError } from "../exit-codes.js";
 import { jsonOrFile, keyValues, numberFlag, parseDataFile } from "../inputs.js";
-import type { EvaluatorRecord, MatchExplanationRecord } from "../../api-client/operations.js";
+import type { EvaluatorRecord, GroupSettingsRecord, MatchExplanationRecord } from "../../api-client/operations.js";
+import { durationFlag } from "./monitors.js";
 import { limitFlags, limitOptions, limitsText } from "../limit-flags.js";
 import { emit, fields, table } from "../output.js";
 
@@ -33,6 +34,25 @@ export function explanationLine(
   return [first, ...parts, ...(r.incomplete ? [`  !   ${r.incomplete}`] : [])].join("\n");
 }
 
+/** Milliseconds for people: 30 s, 15 min, 4 h, 1500 ms. */
+function msText(ms: number): string {
+  for (const [unit, size] of [["d", 86_400_000], ["h", 3_600_000], ["min", 60_000], ["s", 1_000]] as const) if (ms % size === 0) return `${ms / size} ${unit}`;
+  return `${ms} ms`;
+}
+
+/**
+ * A trace or session evaluator's group settings as they apply, one `key: value` row each:
+ * `done when: end marker oodle.trace.end = true, else 30 s quiet, else 10 min after the first span`.
+ */
+export function groupSettingsRows(target: string, g: GroupSettingsRecord): [string, string][] {
+  const marker = `a span with ${g.endMarkerAttribute} = true${g.endOnRootSpan ? " or the root span's arrival" : ""}`;
+  return [
+    ["done when", `${marker}, else ${msText(g.quietPeriodMs)} without a new span, else ${msText(g.maxWaitMs)} after the first span (runs on what arrived)`],
+    ...(target === "session" ? [["session key", (g.sessionKeyAttributes ?? []).join(", then ")] as [string, string]] : []),
+    ["caps", [`${g.maxSpans} spans`, ...(g.maxTurns !== null ? [`${g.maxTurns} turns`] : []), `${g.maxDocumentBytes} bytes`].join(", ")],
+  ];
+}
+
 function evaluatorText(e: EvaluatorRecord): string {
   const version = e.templateVersion ? `version ${e.templateVersion.version} (${e.followsLatest ? "follows the latest" : `pinned to ${e.pinnedVersion}`})` : "-";
   const set = Object.entries(e.params as Record<string, unknown>);
@@ -41,6 +61,8 @@ function evaluatorText(e: EvaluatorRecord): string {
       ["name", e.name],
       ["id", e.id],
       ["kind", e.kind],
+      ["target", e.target === "span" ? "span (each matching span)" : `${e.target} (the whole ${e.target}, once done; taken when any of its spans matches the rule)`],
+      ...(e.groupSettings ? groupSettingsRows(e.target, e.groupSettings) : []),
       ["enabled", e.enabled ? "yes" : "no"],
       ["template", e.template?.name ?? "- (external: scores are posted)"],
       ["template version", version],
@@ -53,6 +75,37 @@ function evaluatorText(e: EvaluatorRecord): string {
     `ctx.params: ${JSON.stringify(e.resolvedParams)}`,
   ].join("\n");
 }
+
+/** The group-settings flags given (their API keys); {} when none. @throws CliError naming the flag. */
+export function groupSettingFlags(o: Record<string, any>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (o.quietPeriod !== undefined) out.quietPeriodMs = durationFlag(o.quietPeriod, "--quiet-period") * 1000;
+  if (o.maxWait !== undefined) out.maxWaitMs = durationFlag(o.maxWait, "--max-wait") * 1000;
+  if (o.endMarker !== undefined) out.endMarkerAttribute = o.endMarker;
+  if (o.endOnRootSpan !== undefined) out.endOnRootSpan = o.endOnRootSpan;
+  if (o.sessionKey !== undefined) out.sessionKeyAttribute = o.sessionKey;
+  if (o.maxSpans !== undefined) out.maxSpans = numberFlag(o.maxSpans, "--max-spans");
+  if (o.maxTurns !== undefined) out.maxTurns = numberFlag(o.maxTurns, "--max-turns");
+  if (o.maxDocumentBytes !== undefined) out.maxDocumentBytes = numberFlag(o.maxDocumentBytes, "--max-document-bytes");
+  return out;
+}
+
+/** The API's group-settings fields by the flag that gives them (refusals name the flag). */
+const GROUP_SETTING_FLAGS: Record<string, string> = Object.fromEntries(
+  Object.entries({
+    quietPeriodMs: "--quiet-period",
+    maxWaitMs: "--max-wait",
+    endMarkerAttribute: "--end-marker",
+    endOnRootSpan: "--end-on-root-span",
+    sessionKeyAttribute: "--session-key",
+    maxSpans: "--max-spans",
+    maxTurns: "--max-turns",
+    maxDocumentBytes: "--max-document-bytes",
+  }).flatMap(([field, flag]) => [
+    [`groupSettings.${field}`, flag],
+    [`input.groupSettings.${field}`, flag],
+  ]),
+);
 
 /** An evaluator save from --file (JSON/YAML) and flags. */
 function evaluatorFields(o: Record<string, any>): Record<string, unknown> {
@@ -77,6 +130,9 @@ function evaluatorFields(o: Record<string, any>): Record<string, unknown> {
   if (o.samplingRate !== undefined) input.samplingRate = numberFlag(o.samplingRate, "--sampling-rate");
   if (o.isolation !== undefined) input.isolation = o.isolation;
   if (o.kind !== undefined) input.kind = o.kind;
+  if (o.target !== undefined) input.target = o.target;
+  const group = groupSettingFlags(o);
+  if (Object.keys(group).length) input.groupSettings = { ...(input.groupSettings as object | undefined), ...group };
   if (o.pin !== undefined) input.pinnedVersion = o.pin === "latest" ? null : numberFlag(o.pin, "--pin");
   if (o.dependsOn !== undefined) input.dependencies = (o.dependsOn as string[]).map((evaluator) => ({ evaluator }));
   const limits = limitFlags(o);
@@ -133,24 +189,42 @@ export function evaluatorsCommand(genai: Command): void {
       .option("--isolation <warm|strict>")
       .option("--pin <version|latest>", "stay on a template version, or follow the latest")
       .option("--depends-on <evaluator>", "an evaluator it runs after (repeatable; update replaces the list)", collect)
-      .option("--reset-limits", "update: drop its own limits first (its template's, then the defaults, apply)");
+      .option("--reset-limits", "update: drop its own limits first (its template's, then the defaults, apply)")
+      .option("--quiet-period <duration>", "trace/session: no new span for this long ends the group (300, 90s, 5m, 1h, 7d; default 30s for a trace, 15m for a session)")
+      .option("--max-wait <duration>", "trace/session: at most this long after the first span it runs on what arrived (default 10m for a trace, 4h for a session)")
+      .option("--end-marker <attribute>", "trace/session: a span with this attribute true ends the group at once (default oodle.trace.end / oodle.session.end)")
+      .option("--end-on-root-span", "trace: the root span's arrival ends the trace")
+      .option("--no-end-on-root-span", "trace: the root span's arrival does not end the trace (default)")
+      .option("--session-key <attribute>", "session: the span attribute holding the session key (default session.id, then gen_ai.conversation.id)")
+      .option("--max-spans <n>", "trace/session: spans passed to the code (default 500, at most 5000)")
+      .option("--max-turns <n>", "session: turns passed to the code (default 200, at most 2000)")
+      .option("--max-document-bytes <n>", "trace/session: bytes of the document (default 1 MiB, at most 8 MiB)")
+      .option("--reset-group-settings", "update: drop the group settings it asked first (the defaults apply)");
   const withLimits = (c: Command) => limitOptions(saveOptions(c));
 
   withLimits(evaluators.command("create").description("creates an evaluator"))
     .option("--kind <code|external>")
-    .addHelpText("after", "\nExample:\n  oodle genai evaluators create --name 'Refund mentioned' --template 'Keyword check' --params '{\"required\": [\"refund\"]}' --attribute app.channel=support")
+    .option("--target <span|trace|session>", "what it runs on: each matching span (default), a whole trace or a whole session once done (fixed once created)")
+    .addHelpText(
+      "after",
+      "\nA trace or session evaluator takes a trace or session when any of its spans matches the rule (--root-spans-only: its root span).\n\nExamples:\n" +
+        "  oodle genai evaluators create --name 'Refund mentioned' --template 'Keyword check' --params '{\"required\": [\"refund\"]}' --attribute app.channel=support\n" +
+        "  oodle genai evaluators create --name 'Agent trace' --template 'Tool use' --target trace --span-kind agent --quiet-period 30s --max-wait 10m --end-on-root-span\n" +
+        "  oodle genai evaluators create --name 'Conversation' --template 'Thread check' --target session --quiet-period 15m --session-key app.conversation",
+    )
     .action(
       action(async (ctx) => {
         const e = await ctx.ops.createEvaluator(evaluatorFields(ctx.options));
         emit(ctx.output, e, () => `created evaluator "${e.name}" (${e.id})\n${evaluatorText(e)}`);
-      }),
+      }, GROUP_SETTING_FLAGS),
     );
 
-  withLimits(evaluators.command("update <name>").description("changes an evaluator (by name or id); --params sets the given values and keeps the others (--replace-params replaces them all)"))
+  withLimits(evaluators.command("update <name>").description("changes an evaluator (by name or id); --params sets the given values and keeps the others (--replace-params replaces them all); group-setting flags likewise"))
     .option("--replace-params", "--params replaces every value (the ones not given fall back to their defaults)")
+    .option("--target <span|trace|session>", "refused when it differs: the target is fixed (create a new evaluator)")
     .addHelpText(
       "after",
-      "\nExamples:\n  oodle genai evaluators update 'Refund mentioned' --params '{\"required\": [\"refund\", \"return\"]}'   # keeps mode\n  oodle genai evaluators update 'Refund mentioned' --params '{\"mode\": null}'   # mode back to its default\n  oodle genai evaluators update 'Refund mentioned' --disable",
+      "\nExamples:\n  oodle genai evaluators update 'Refund mentioned' --params '{\"required\": [\"refund\", \"return\"]}'   # keeps mode\n  oodle genai evaluators update 'Refund mentioned' --params '{\"mode\": null}'   # mode back to its default\n  oodle genai evaluators update 'Refund mentioned' --disable\n  oodle genai evaluators update 'Agent trace' --quiet-period 1m   # keeps its other group settings",
     )
     .action(
       action(async (ctx, name: string) => {
@@ -158,10 +232,13 @@ export function evaluatorsCommand(genai: Command): void {
         // Limit flags change the keys given and keep the others (--reset-limits drops them first), as --params does.
         if (ctx.options.resetLimits) fields.limits = { ...(fields.limits as object | undefined) };
         else if (fields.limits !== undefined) fields.limits = { ...((await ctx.ops.getEvaluator(name)).limits as object), ...(fields.limits as object) };
+        // Group-setting flags likewise: the keys given change, the others it asked stay (--reset-group-settings drops them first).
+        if (ctx.options.resetGroupSettings) fields.groupSettings = { ...(fields.groupSettings as object | undefined) };
+        else if (fields.groupSettings !== undefined) fields.groupSettings = { ...((await ctx.ops.getEvaluator(name)).askedGroupSettings as object), ...(fields.groupSettings as object) };
         const fieldsToSave = fields.params !== undefined && !ctx.options.replaceParams ? { ...fields, mergeParams: true } : fields;
         const e = await ctx.ops.updateEvaluator(name, fieldsToSave);
         emit(ctx.output, e, () => `updated evaluator "${e.name}"\n${evaluatorText(e)}`);
-      }),
+      }, GROUP_SETTING_FLAGS),
     );
 
   evaluators

@@ -4,17 +4,20 @@ import {
   attributeContainsSchema,
   attributeEqualsSchema,
   evaluatorNameSchema,
+  groupSettingsSchema,
   isolationSchema,
   pinnedVersionSchema,
   resourceAttributeEqualsSchema,
   rootSpansOnlySchema,
   samplingRateSchema,
   spanKindSchema,
+  targetSchema,
 } from "../../modules/evaluators/schemas.js";
 import { dependenciesInputSchema } from "../../modules/dependencies/schemas.js";
 import { evaluatorKindSchema } from "../../modules/evaluators/kinds.js";
 import { sourceCodeSchema, templateDescriptionSchema, templateNameSchema } from "../../modules/templates/schemas.js";
 import type { Operations } from "../../api-client/operations.js";
+import { groupSettingsRows } from "../../cli/commands/evaluators.js";
 import { badArguments, toolResult } from "../results.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
@@ -62,7 +65,15 @@ export const manageEvaluatorsInput = z.strictObject({
   samplingRate: samplingRateSchema.describe("Evaluators: the share of matching spans evaluated, 0 to 1.").optional(),
   isolation: isolationSchema.describe("Evaluators: warm (default) or strict.").optional(),
   pinnedVersion: pinnedVersionSchema.describe("Evaluators: stay on this template version; null follows the latest.").optional(),
-  dependencies: dependenciesInputSchema.describe("Evaluators: the evaluators it runs after, each optionally a gate.").optional(),
+  dependencies: dependenciesInputSchema.describe("Evaluators: the evaluators it runs after, each optionally a gate (a span evaluator cannot depend on a trace or session evaluator; trace and session evaluators have none yet).").optional(),
+  target: targetSchema
+    .describe("create_evaluator: what it runs on: span (default), trace or session (the whole group, once done; taken when any of its spans matches the rule). Fixed once created; external evaluators run on spans only.")
+    .optional(),
+  groupSettings: groupSettingsSchema
+    .describe(
+      "Trace and session evaluators: {quietPeriodMs?, maxWaitMs?, endMarkerAttribute?, endOnRootSpan? (traces), sessionKeyAttribute? (sessions), maxSpans?, maxTurns? (sessions), maxDocumentBytes?}; absent keys take their defaults (get_evaluator shows the values that apply). update_evaluator replaces the earlier ones (null: every default).",
+    )
+    .optional(),
   sourceCode: sourceCodeSchema.describe("Templates: Python defining evaluate(ctx).").optional(),
   description: templateDescriptionSchema.describe("Templates: a description.").optional(),
   libraryPins: z.record(z.string(), z.number()).describe("Templates: shared-library pins {library name: version}.").optional(),
@@ -72,7 +83,7 @@ export const manageEvaluatorsInput = z.strictObject({
 /** The tool's arguments. */
 export type ManageEvaluatorsArgs = z.infer<typeof manageEvaluatorsInput>;
 
-const EVALUATOR_FIELDS = ["params", "templateName", "templateId", "enabled", "kind", "spanKind", "spanNamePattern", "attributeEquals", "attributeContains", "resourceAttributeEquals", "rootSpansOnly", "limits", "samplingRate", "isolation", "pinnedVersion", "dependencies"] as const;
+const EVALUATOR_FIELDS = ["params", "templateName", "templateId", "enabled", "kind", "spanKind", "spanNamePattern", "attributeEquals", "attributeContains", "resourceAttributeEquals", "rootSpansOnly", "limits", "samplingRate", "isolation", "pinnedVersion", "dependencies", "target", "groupSettings"] as const;
 const TEMPLATE_FIELDS = ["params", "sourceCode", "description", "libraryPins", "limits"] as const;
 
 function pick(args: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
@@ -101,12 +112,13 @@ export const manageEvaluatorsTool = {
       }
       case "get_evaluator": {
         const e = await ops.getEvaluator(target(args, "evaluator"));
-        return toolResult(e, `${e.name}: template ${e.template?.name ?? "-"} version ${e.templateVersion?.version ?? "-"}, values ${JSON.stringify(e.params)}, ctx.params ${JSON.stringify(e.resolvedParams)}`);
+        const group = e.groupSettings ? `; target ${e.target}, ${groupSettingsRows(e.target, e.groupSettings).map(([k, v]) => `${k}: ${v}`).join("; ")}` : "";
+        return toolResult(e, `${e.name}: template ${e.template?.name ?? "-"} version ${e.templateVersion?.version ?? "-"}, values ${JSON.stringify(e.params)}, ctx.params ${JSON.stringify(e.resolvedParams)}${group}`);
       }
       case "create_evaluator": {
         if (!args.name) throw badArguments([{ path: "name", message: "is required: the new evaluator's name" }]);
         const e = await ops.createEvaluator({ name: args.name, ...pick(raw, EVALUATOR_FIELDS) });
-        return toolResult(e, `created evaluator "${e.name}" with values ${JSON.stringify(e.params)}`);
+        return toolResult(e, `created evaluator "${e.name}" with values ${JSON.stringify(e.params)}${e.target !== "span" ? ` (target ${e.target}, group settings ${JSON.stringify(e.groupSettings)})` : ""}`);
       }
       case "update_evaluator": {
         const merge = args.params !== undefined && args.replaceParams !== true ? { mergeParams: true } : {};

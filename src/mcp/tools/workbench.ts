@@ -3,6 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Operations, SpanFilterInput, TryCodeRecord } from "../../api-client/operations.js";
 import { explanationLine } from "../../cli/commands/evaluators.js";
+import { groupEvaluationsText } from "../../cli/commands/groups.js";
 import { parseTimeFlag } from "../../cli/time.js";
 import { libraryPinsSchema, tryCodeInputSchema } from "../../modules/try-code/schemas.js";
 import { sourceCodeSchema } from "../../modules/templates/schemas.js";
@@ -12,8 +13,11 @@ import { badArguments, toolResult } from "../results.js";
 // Strict: a misspelt argument is refused by name, as the CLI and GraphQL refuse it, never dropped.
 export const workbenchInput = z.strictObject({
   action: z
-    .enum(["try_code", "validate", "explain_match", "list_spans"])
-    .describe("try_code: run code on one sample and return its scores (stores nothing); validate: the save checks of settings and code without running; explain_match: why an evaluator did or did not run on a span; list_spans: stored spans (newest first) with their global ids, trace and span ids and scores."),
+    .enum(["try_code", "validate", "explain_match", "list_spans", "get_group_evaluations"])
+    .describe(
+      "try_code: run code on one sample and return its scores (stores nothing); validate: the save checks of settings and code without running; explain_match: why an evaluator did or did not run on a span; list_spans: stored spans (newest first) with their global ids, trace and span ids and scores; " +
+        "get_group_evaluations: how each trace evaluator stands on traceId, or each session evaluator on sessionId (waiting until when, queued, ran, stale), with its current run and history.",
+    ),
   sourceCode: sourceCodeSchema.describe("Draft Python defining evaluate(ctx); its settings come from paramSpecs.").optional(),
   paramSpecs: z.unknown().describe("The draft's settings, a template's params list: [{name, type, label, description, default, required, options}].").optional(),
   libraryPins: libraryPinsSchema.describe("The draft's shared-library pins {library name: version}.").optional(),
@@ -24,7 +28,8 @@ export const workbenchInput = z.strictObject({
   params: z.unknown().describe("Setting values for the run {setting name: value}, checked against the settings used; absent ones take their defaults.").optional(),
   span: z.record(z.string(), z.unknown()).describe("Sample: an inline span in the ingestSpans shape, e.g. {input: [{role, content}], output}.").optional(),
   spanId: z.string().describe("A stored span (try_code's sample; explain_match's span): its global id, TRACE_ID:SPAN_ID, or its own span id with traceId.").optional(),
-  traceId: z.string().describe("With spanId: the span's trace id (spanId is then the span's own id). list_spans: only this trace.").optional(),
+  traceId: z.string().describe("With spanId: the span's trace id (spanId is then the span's own id). list_spans: only this trace. get_group_evaluations: the trace.").optional(),
+  sessionId: z.string().describe("get_group_evaluations: the session key (instead of traceId).").optional(),
   spanFilter: z
     .strictObject({
       name: z.string().describe("A glob over span names (* and ?).").optional(),
@@ -63,7 +68,8 @@ export const workbenchTool = {
   description:
     "Try and check Oodle code evaluators without saving anything. try_code runs sourceCode + paramSpecs, a starterId or a templateId with params on an inline span, a stored spanId or a document " +
     '(e.g. {"action": "try_code", "starterId": "keyword-check", "params": {"required": ["refund"]}}); validate checks settings, code, imports and example params without running; explain_match tells why an evaluator did or did not run on a span ' +
-    '(spanId: a global id, "TRACE_ID:SPAN_ID", or the span\'s own id with traceId); list_spans finds spans (filters in spanFilter) with both ids.',
+    '(spanId: a global id, "TRACE_ID:SPAN_ID", or the span\'s own id with traceId); list_spans finds spans (filters in spanFilter) with both ids; ' +
+    'get_group_evaluations says where trace and session evaluators stand on a trace or session (e.g. {"action": "get_group_evaluations", "traceId": "4bf92f35…"} or {"action": "get_group_evaluations", "sessionId": "conv-42"}).',
   inputSchema: workbenchInput,
   async run(ops: Operations, args: WorkbenchArgs): Promise<CallToolResult> {
     const raw = args as Record<string, unknown>;
@@ -110,6 +116,11 @@ export const workbenchTool = {
         if (issues.length) throw badArguments(issues);
         const r = await ops.explainMatch(await ops.spanGlobalId(args.spanId!, args.traceId, "spanId"), args.evaluator!);
         return toolResult(r, explanationLine(r));
+      }
+      case "get_group_evaluations": {
+        if ((args.traceId === undefined) === (args.sessionId === undefined)) throw badArguments([{ path: "traceId", message: "give exactly one of traceId (a trace) or sessionId (a session key)" }]);
+        const list = args.traceId !== undefined ? await ops.traceEvaluations(args.traceId) : await ops.sessionEvaluations(args.sessionId!);
+        return toolResult(list, args.traceId !== undefined ? groupEvaluationsText(list, "trace", args.traceId) : groupEvaluationsText(list, "session", args.sessionId!));
       }
       case "list_spans": {
         const { evaluator, from, to, ...rest } = args.spanFilter ?? {};
