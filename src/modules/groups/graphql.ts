@@ -35,7 +35,10 @@ const GroupEvaluationRef = builder.objectRef<GroupEvaluation>("GroupEvaluation")
       type: "Run",
       nullable: true,
       description: "Its current run on the group (exactly one per trace or session and evaluator); null until it first ran.",
-      resolve: (query, g, _a, ctx) => (g.run ? ctx.prisma.run.findUnique({ ...query, where: { id: g.run.id } }) : null),
+      resolve: (query, g, _a, ctx) =>
+        g.targetType === "trace"
+          ? ctx.prisma.run.findUnique({ ...query, where: { evaluatorId_traceId: { evaluatorId: g.evaluator.id, traceId: g.groupKey } } })
+          : ctx.prisma.run.findUnique({ ...query, where: { evaluatorId_sessionId: { evaluatorId: g.evaluator.id, sessionId: g.groupKey } } }),
     }),
     history: t.prismaField({
       type: ["RunHistory"],
