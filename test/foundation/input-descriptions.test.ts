@@ -29,9 +29,9 @@ const CONVERTED: [typeName: string, zodSchema: Described, fields: string[]][] = 
   [
     "CreateEvaluatorInput",
     createEvaluatorInputSchema,
-    ["name", "kind", "templateId", "pinnedVersion", "params", "enabled", "spanKind", "spanNamePattern", "attributeEquals", "samplingRate", "isolation", "maxInvocationsPerHour", "dependencies"],
+    ["name", "kind", "templateId", "pinnedVersion", "params", "enabled", "spanKind", "spanNamePattern", "attributeEquals", "samplingRate", "isolation", "maxInvocationsPerHour", "dependencies", "target", "groupSettings"],
   ],
-  ["UpdateEvaluatorInput", updateEvaluatorInputSchema, ["templateId", "pinnedVersion", "params", "mergeParams", "maxInvocationsPerHour", "dependencies"]],
+  ["UpdateEvaluatorInput", updateEvaluatorInputSchema, ["templateId", "pinnedVersion", "params", "mergeParams", "maxInvocationsPerHour", "dependencies", "target", "groupSettings"]],
   ["BackfillInput", backfillInputSchema, Object.keys(backfillInputSchema.shape)],
   ["CreateBackfillInput", backfillInputSchema, Object.keys(backfillInputSchema.shape)],
   ["BackfillSpanFilterInput", backfillSpanFilterSchema, Object.keys(backfillSpanFilterSchema.shape)],

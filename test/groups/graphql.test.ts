@@ -112,6 +112,16 @@ describe("trace and session evaluators: create, update, read", () => {
     expect(issuesOf(traceOnSpan.error)).toEqual([
       { path: "dependencies[0].evaluator", message: '"Agent trace" is a trace evaluator: dependencies of trace and session evaluators are not supported yet (remove "Check")' },
     ]);
+    // A literal ctx.score("Agent trace") in a span evaluator's code is refused the same way, at templateId.
+    const reader = await ws.createTemplate({ name: "Reads the trace", sourceCode: 'def evaluate(ctx):\n    v = ctx.score("Agent trace", "matched")\n    return EvaluationResult(scores=[Score(name="x", value=v)])\n', params: [] });
+    expect(reader.error).toBeUndefined();
+    const inferred = await create(ws, { name: "Reader", templateName: "Reads the trace" });
+    expect(issuesOf(inferred.error)).toEqual([
+      {
+        path: "templateId",
+        message: 'evaluator "Reader": the code reads ctx.score("Agent trace"): "Agent trace" is a trace evaluator: a span evaluator cannot depend on a trace or session evaluator (its span is evaluated before the trace is done)',
+      },
+    ]);
     const names = (await h.app.prisma.evaluator.findMany({ where: { workspaceId: ws.workspace.id }, orderBy: { name: "asc" } })).map((e) => e.name);
     expect(names).toEqual(["Agent trace", "Check"]);
     expect(await h.app.prisma.evaluatorDependency.count({ where: { evaluator: { workspaceId: ws.workspace.id } } })).toBe(0);
