@@ -57,6 +57,7 @@ describe("trace and session evaluators in the CLI", () => {
     expect(get.stdout).toMatch(/target:\s+trace \(the whole trace, once done; taken when any of its spans matches the rule\)/);
     expect(get.stdout).toMatch(/done when:\s+a span with oodle\.trace\.end = true or the root span's arrival, else 90 s without a new span, else 2 h after the first span \(runs on what arrived\)/);
     expect(get.stdout).toMatch(/caps:\s+200 spans, 1048576 bytes/);
+    expect(get.stdout).toMatch(/rule:\s+traces with any agent span, 100% sampled/);
 
     const session = await oodle(["genai", "evaluators", "create", "--name", "Conversation", "--template", "Keyword check", "--target", "session", "--session-key", "app.conversation", "--max-turns", "50"]);
     expect(session.exitCode, session.stderr).toBe(0);

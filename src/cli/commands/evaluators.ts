@@ -7,9 +7,13 @@ import { durationFlag } from "./monitors.js";
 import { limitFlags, limitOptions, limitsText } from "../limit-flags.js";
 import { emit, fields, table } from "../output.js";
 
-/** The rule of an evaluator in one line: `chat root spans, name "*", app.channel=support, tag.tags∋"vip", resource deployment.environment="production", 100% sampled`. */
-export function describeRule(e: EvaluatorRecord): string {
-  const parts = [`${e.spanKind} ${e.rootSpansOnly ? "root spans" : "spans"}`];
+/**
+ * The rule of an evaluator in one line: `chat root spans, name "*", app.channel=support, tag.tags∋"vip", resource deployment.environment="production", 100% sampled`;
+ * a trace or session evaluator's says the groups it takes: `traces with any agent span, …` (`sessions with a chat root span` with root spans only).
+ */
+export function describeRule(e: Pick<EvaluatorRecord, "spanKind" | "rootSpansOnly" | "spanNamePattern" | "attributeEquals" | "attributeContains" | "resourceAttributeEquals" | "samplingRate"> & { target?: string }): string {
+  const target = e.target ?? "span";
+  const parts = [target === "span" ? `${e.spanKind} ${e.rootSpansOnly ? "root spans" : "spans"}` : `${target}s with ${e.rootSpansOnly ? `a ${e.spanKind} root span` : `any ${e.spanKind} span`}`];
   if (e.spanNamePattern) parts.push(`name matching "${e.spanNamePattern}"`);
   for (const [k, v] of Object.entries(e.attributeEquals as Record<string, unknown>)) parts.push(`${k}=${JSON.stringify(v)}`);
   for (const [k, v] of Object.entries(e.attributeContains ?? {})) parts.push(`${k} contains ${JSON.stringify(v)}`);
