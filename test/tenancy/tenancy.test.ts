@@ -19,6 +19,8 @@ interface Fixture {
   dataset: { gid: string; name: string; itemGid: string };
   experiment: { gid: string };
   span: { gid: string; traceId: string; spanId: string };
+  /** A session key with a schedule of A's session evaluator (its trace evaluator has one on span.traceId). */
+  session: { key: string };
   run: { gid: string };
   backfill: { gid: string };
   monitor: { gid: string };
@@ -117,6 +119,8 @@ const CASES: Record<string, Case[]> = {
     { label: "A's template name", query: "query($n: String) { templateVersion(templateName: $n, version: 1) { sourceCode } }", variables: (fx) => ({ n: fx.template.name }), expect: "NOT_FOUND" },
   ],
   "Query.templates": [{ label: "lists none of A's", query: "{ templates(first: 100) { edges { node { id } } } }", expect: { none: "templates.edges" } }],
+  "Query.traceEvaluations": [{ label: "A's trace id (A's trace evaluator has a schedule for it)", query: "query($t: String!) { traceEvaluations(traceId: $t) { state detail } }", variables: (fx) => ({ t: fx.span.traceId }), expect: { empty: "traceEvaluations" } }],
+  "Query.sessionEvaluations": [{ label: "A's session key (A's session evaluator has a schedule for it)", query: "query($k: String!) { sessionEvaluations(sessionId: $k) { state detail } }", variables: (fx) => ({ k: fx.session.key }), expect: { empty: "sessionEvaluations" } }],
   "Query.trace": [{ label: "A's trace id", query: "query($t: String!) { trace(traceId: $t) { spans { id } } }", variables: (fx) => ({ t: fx.span.traceId }), expect: "NOT_FOUND" }],
   "Query.validateTemplate": [{
     label: "pins A's library",
@@ -220,6 +224,13 @@ describe("tenancy: every query, mutation and subscription with another workspace
       create: { workspaceId: a.workspace.id, evaluatorId: rawEvaluatorId, spanId: span.id, outcome: "ok" },
       update: {},
     });
+    // A's trace and session evaluators, each with a schedule (written straight: no ingest side runs here).
+    const sessionKey = `tenant-a-session-${suffix}`;
+    for (const [target, groupKey] of [["trace", traceId], ["session", sessionKey]] as const) {
+      const created = (await asA("mutation($t: ID, $n: String!, $g: EvaluationTarget) { createEvaluator(input: { name: $n, templateId: $t, target: $g }) { evaluator { id } } }", { t: template.id, n: `tenant A ${target} evaluator`, g: target })).createEvaluator.evaluator;
+      const evaluatorId = Buffer.from(created.id, "base64").toString().split(":")[1]!;
+      await app.prisma.groupSchedule.create({ data: { workspaceId: a.workspace.id, evaluatorId, targetType: target, groupKey, traceIds: [traceId], firstSpanAt: new Date(), lastSpanAt: new Date(), spanCount: 1, dueAt: new Date(Date.now() + 60_000) } });
+    }
     const backfill = (await asA("mutation($e: ID!, $w: DateTime!) { createBackfill(input: { evaluatorId: $e, windowStart: $w }) { backfill { id } } }", { e: evaluator.id, w: new Date(Date.now() - 3_600_000).toISOString() })).createBackfill.backfill;
     const destination = (await asA('mutation { createAlertDestination(input: { name: "tenant A hook", kind: webhook, url: "https://alerts.example.com/a" }) { destination { id } } }')).createAlertDestination.destination;
     const monitor = (await asA("mutation($e: ID!, $d: [ID!]) { createMonitor(input: { name: \"tenant A monitor\", evaluatorId: $e, metric: count, windowSeconds: 3600, cadenceSeconds: 300, condition: threshold, alertLevel: 1, destinationIds: $d }) { monitor { id } } }", { e: evaluator.id, d: [destination.id] })).createMonitor.monitor;
@@ -241,6 +252,7 @@ describe("tenancy: every query, mutation and subscription with another workspace
       dataset: { gid: gid("Dataset", report.datasetId), name: "tenant A dataset", itemGid: gid("DatasetItem", item.id) },
       experiment: { gid: experiment.id },
       span: { gid: gid("Span", span.id), traceId, spanId: "a-span-1" },
+      session: { key: sessionKey },
       run: { gid: gid("Run", run.id) },
       backfill: { gid: backfill.id },
       monitor: { gid: monitor.id },
