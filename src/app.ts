@@ -188,7 +188,7 @@ export function createApp(
     runs: createRunService({ prisma }),
     runProcessor,
     groupProcessor: createGroupProcessor({ prisma, logger, core, clock, onRecorded }),
-    groupScheduler: createGroupScheduler({ prisma, queues, logger, clock }),
+    groupScheduler: createGroupScheduler({ prisma, queues, logger, clock, options: { requeueAfterMs: config.GROUP_REQUEUE_AFTER_MS } }),
     spanBatch: createSpanBatchProcessor({ prisma, queues, processEvaluation: runProcessor }),
     liveEvaluations: createLiveEvaluations({ prisma, queues }),
     tryCode: createTryCodeService({

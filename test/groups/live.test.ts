@@ -22,7 +22,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 /** A workspace with a trace evaluator of `groupSettings`. */
-async function traceEvaluator(groupSettings: Record<string, unknown> = {}) {
+async function traceEvaluator(groupSettings: Record<string, number> = {}) {
   const ws = await h.workspace();
   const template = await h.app.services.templates.createTemplate(ws.principal, { name: "Trace size", sourceCode: TRACE_SOURCE });
   const created = await h.app.services.evaluators.createEvaluator(ws.principal, { name: "Trace size", templateId: template.template.id, spanKind: "agent" });
