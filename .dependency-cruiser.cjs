@@ -38,6 +38,9 @@ const LAYERS = [
   ["modules/templates"],
   ["modules/evaluators"],
   ["modules/spans"],
+  // The documents of traces and sessions (pure: built from spans/document.ts and conversation.ts),
+  // which the evaluation core and the drivers build and pass on.
+  ["modules/groups"],
   ["modules/evaluation"],
   ["modules/runs"],
   ["modules/posted-scores", "modules/experiments", "modules/monitors", "modules/otlp"],
