@@ -6,6 +6,10 @@ import { GROUP_CAP_SPECS, GROUP_CAPS, GroupCapsError, groupCapsSchema, resolveGr
 import { sessionDocument, traceDocument, type GroupSpan } from "../../src/modules/groups/documents.js";
 import { jsonBytes } from "../../src/lib/json-safety.js";
 
+// The agent trace's and the conversation's documents as built here, read by python-lib's tests
+// (tests/test_group_documents.py) too: the sandbox's ctx is made of these very documents.
+const FIXTURE = JSON.parse(readFileSync(new URL("../fixtures/group-documents.json", import.meta.url), "utf8")) as { trace: unknown; session: unknown };
+
 const at = (time: string) => new Date(`2026-12-03T${time}Z`);
 
 function span(fields: Partial<GroupSpan> & { spanId: string; name: string; startTime: Date }): GroupSpan {
@@ -123,6 +127,7 @@ describe("traceDocument", () => {
       },
       scores: { Tone: { polite: 0.9 } },
     });
+    expectSame(document, FIXTURE.trace);
     // Without extras: no per-span scores, no completion.
     expectSame(traceDocument([chat, format, root, weather]), agentDocument([rootEntry, chatEntry, weatherEntry, formatEntry], false));
     // The same spans in another order give the same document.
@@ -217,6 +222,7 @@ describe("sessionDocument", () => {
       },
       scores: {},
     });
+    expectSame(document, FIXTURE.session);
   });
 
   it("appends every turn of calls that send no history, and of calls whose history differs", () => {
