@@ -276,6 +276,34 @@ describe("sessionDocument", () => {
     expectSame(sessionDocument("sess-9", [t1, t2, t3], caps(1)), shape([], [[], [], [e3.root]]));
   });
 
+  it("maxDocumentBytes keeps the most that fits, at every byte of the way", () => {
+    // Sizes are counted, not encoded, per drop: at each cap the document fits, and it changes
+    // only at a cap equal to its own size (the largest of the drop sequence that fits).
+    const check = (documentAt: (maxDocumentBytes: number) => object) => {
+      const least = jsonBytes(documentAt(1));
+      const full = jsonBytes(documentAt(8 * 1024 * 1024));
+      let previous = JSON.stringify(documentAt(least));
+      let changes = 0;
+      for (let max = least; max <= full; max += 1) {
+        const document = documentAt(max);
+        const text = JSON.stringify(document);
+        expect(Buffer.byteLength(text)).toBeLessThanOrEqual(max);
+        if (text !== previous) {
+          expect(Buffer.byteLength(text)).toBe(max);
+          changes += 1;
+        }
+        previous = text;
+      }
+      return changes;
+    };
+    // Session: 5 spans and 5 of its 6 turns to drop; trace: 3 spans.
+    expect(check((max) => sessionDocument("sess-9", [t1, t2, t3], resolveGroupCaps({ maxDocumentBytes: max })))).toBe(10);
+    expect(check((max) => traceDocument([chat, format, root, weather], resolveGroupCaps({ maxDocumentBytes: max })))).toBe(3);
+    // A conversation that ends on a user turn (every turn is input) shrinks the same way.
+    const open = [turnTrace(1, [U1], A1), turnTrace(2, [U1, A1, U2], [])];
+    expect(check((max) => sessionDocument("s", open, resolveGroupCaps({ maxDocumentBytes: max })))).toBe(3 + 2);
+  });
+
   it("gives per-span scores across traces and the last root's scores at the top", () => {
     const scores = { "l-1": { PII: { pii_free: false } }, "r-3": { Tone: { polite: 1 } } };
     const document = sessionDocument("sess-9", [t1, t2, t3], GROUP_CAPS, { scores });

@@ -71,20 +71,39 @@ function groupSpanEntry(span: GroupSpan, scores: SpanScores | undefined): TraceS
   return entry;
 }
 
-/** One trace, prepared: spans ordered, the root found, entries built. */
+/** One trace, prepared: spans ordered, the root found; entries built (and sized) only for the spans caps keep. */
 interface PreparedTrace {
   traceId: string;
   root: GroupSpan;
+  /** Index of the root among the ordered spans. */
   rootAt: number;
-  entries: TraceSpanDocument[];
+  /** Spans of the trace. */
+  count: number;
+  /** Start of its earliest span (ms; +Infinity without one). */
   start: number;
+  /** The entry of the i-th span by start. */
+  entry(i: number): TraceSpanDocument;
+  /** Bytes of JSON of that entry. */
+  bytes(i: number): number;
 }
 
 function prepare(spans: readonly GroupSpan[], scores: SpanScores | undefined): PreparedTrace {
   const ordered = byStart(spans);
   const at = rootIndex(ordered);
   const root = ordered[at]!;
-  return { traceId: root.traceId, root, rootAt: at, entries: ordered.map((s) => groupSpanEntry(s, scores)), start: millis(ordered[0]!.startTime) };
+  const entries = new Map<number, TraceSpanDocument>();
+  const sizes = new Map<number, number>();
+  const entry = (i: number): TraceSpanDocument => {
+    let built = entries.get(i);
+    if (built === undefined) entries.set(i, (built = groupSpanEntry(ordered[i]!, scores)));
+    return built;
+  };
+  const bytes = (i: number): number => {
+    let size = sizes.get(i);
+    if (size === undefined) sizes.set(i, (size = jsonBytes(entry(i))));
+    return size;
+  };
+  return { traceId: root.traceId, root, rootAt: at, count: ordered.length, start: millis(ordered[0]!.startTime), entry, bytes };
 }
 
 /**
@@ -108,25 +127,45 @@ function dropOrder(kept: readonly number[], rootAt: number, withRoot: boolean): 
 }
 
 /**
- * The document with the fewest of `steps` drop steps applied that is at most `maxBytes` of JSON
- * (`build(k)` applies the first k; each step removes something, so the size falls with k), else
- * the one with every step applied. Binary search: a few JSON encodings, not one per step.
+ * How the bytes cap shrinks a document: drop steps, each removing one element of one of the
+ * document's variable arrays (a trace's spans, the conversation's input), in order.
  */
-function fitBytes(build: (k: number) => SampleDocument, steps: number, maxBytes: number): SampleDocument {
-  const whole = build(0);
-  if (steps === 0 || jsonBytes(whole) <= maxBytes) return whole;
-  let lo = 1;
-  let hi = steps;
-  let best: SampleDocument | undefined;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const document = build(mid);
-    if (jsonBytes(document) <= maxBytes) {
-      best = document;
-      hi = mid - 1;
-    } else lo = mid + 1;
+interface BytesPlan {
+  /**
+   * The document with the first `k` steps applied; `skeleton`: with every variable array empty
+   * (`[]`), the rest (flags included) as at `k`.
+   */
+  build(k: number, skeleton: boolean): SampleDocument;
+  /** Each variable array: its elements before any step, their summed bytes of JSON, and how many times the document holds it. */
+  arrays: { count: number; bytes: number; times: number }[];
+  /** Each step: the array it removes an element of, and that element's bytes of JSON. */
+  steps: { array: number; bytes: number }[];
+  /** Equal for two `k` whose skeletons are equal (the flags that `k` sets). */
+  flagsAt(k: number): string;
+}
+
+/**
+ * The document with the fewest drop steps applied that is at most `maxBytes` of JSON, else the
+ * one with every step applied. Sizes are counted, not encoded per step: a document's JSON is its
+ * skeleton's plus, per variable array, its elements' bytes and a comma between two (JSON.stringify
+ * without spaces), so each element is encoded once, each skeleton once per set of flags.
+ */
+function fitBytes(plan: BytesPlan, maxBytes: number): SampleDocument {
+  const whole = plan.build(0, false);
+  if (plan.steps.length === 0 || jsonBytes(whole) <= maxBytes) return whole;
+  const counts = plan.arrays.map((a) => a.count);
+  let variable = plan.arrays.reduce((sum, a) => sum + a.times * (a.bytes + Math.max(0, a.count - 1)), 0);
+  const skeletons = new Map<string, number>();
+  for (let k = 1; k <= plan.steps.length; k += 1) {
+    const step = plan.steps[k - 1]!;
+    variable -= plan.arrays[step.array]!.times * (step.bytes + (counts[step.array]! > 1 ? 1 : 0));
+    counts[step.array]! -= 1;
+    const flags = plan.flagsAt(k);
+    let skeleton = skeletons.get(flags);
+    if (skeleton === undefined) skeletons.set(flags, (skeleton = jsonBytes(plan.build(k, true))));
+    if (skeleton + variable <= maxBytes) return plan.build(k, false);
   }
-  return best ?? build(steps);
+  return plan.build(plan.steps.length, false);
 }
 
 /**
@@ -161,17 +200,25 @@ function fitBytes(build: (k: number) => SampleDocument, steps: number, maxBytes:
 export function traceDocument(spans: readonly GroupSpan[], caps: Readonly<GroupCaps> = GROUP_CAPS, extras: GroupDocumentExtras = {}): SampleDocument {
   if (spans.length === 0) throw new Error("traceDocument: a trace has at least one span");
   const trace = prepare(spans, extras.scores);
-  const kept = keptUnder(trace.entries.length, trace.rootAt, caps.maxSpans);
+  const kept = keptUnder(trace.count, trace.rootAt, caps.maxSpans);
   const drops = dropOrder(kept, trace.rootAt, false);
   const base = spanToDocument(trace.root, [], { scores: extras.scores?.[trace.root.spanId] ?? {} });
-  const build = (k: number): SampleDocument => {
+  const build = (k: number, skeleton: boolean): SampleDocument => {
     const dropped = new Set(drops.slice(0, k));
-    const spansKept = kept.filter((i) => !dropped.has(i)).map((i) => trace.entries[i]!);
-    const part: TraceDocument = { trace_id: trace.traceId, spans: spansKept, span_count: trace.entries.length, capped: spansKept.length < trace.entries.length };
+    const spansKept = kept.filter((i) => !dropped.has(i)).map((i) => trace.entry(i));
+    const part: TraceDocument = { trace_id: trace.traceId, spans: skeleton ? [] : spansKept, span_count: trace.count, capped: spansKept.length < trace.count };
     if (extras.completion !== undefined) part.completion = extras.completion;
     return { ...base, trace: part };
   };
-  return fitBytes(build, drops.length, caps.maxDocumentBytes);
+  return fitBytes(
+    {
+      build,
+      arrays: [{ count: kept.length, bytes: kept.reduce((sum, i) => sum + trace.bytes(i), 0), times: 1 }],
+      steps: drops.map((i) => ({ array: 0, bytes: trace.bytes(i) })),
+      flagsAt: () => "capped",
+    },
+    caps.maxDocumentBytes,
+  );
 }
 
 /** The conversation across traces: each trace's turns, less the history its input repeats. */
@@ -250,7 +297,7 @@ export function sessionDocument(
   const kept: number[][] = new Array<number[]>(prepared.length);
   for (let t = last; t >= 0; t -= 1) {
     const trace = prepared[t]!;
-    kept[t] = keptUnder(trace.entries.length, trace.rootAt, budget);
+    kept[t] = keptUnder(trace.count, trace.rootAt, budget);
     budget -= kept[t]!.length;
   }
   const drops: SessionDrop[] = [];
@@ -259,7 +306,7 @@ export function sessionDocument(
   for (let n = turnsKept.length; n > 1; n -= 1) drops.push({ turn: true });
 
   const first = rootDocuments[0]!;
-  const build = (k: number): SampleDocument => {
+  const build = (k: number, skeleton: boolean): SampleDocument => {
     const dropped = new Set<string>();
     let turnsDropped = 0;
     for (const step of drops.slice(0, k)) {
@@ -272,22 +319,38 @@ export function sessionDocument(
     const history = (reply ? turns.slice(0, -1) : turns).map((t) => ({ role: t.role, content: t.content }));
     const entries: SessionTraceDocument[] = prepared.map((trace, t) => ({
       trace_id: trace.traceId,
-      spans: kept[t]!.filter((i) => !dropped.has(`${t}:${i}`)).map((i) => trace.entries[i]!),
-      span_count: trace.entries.length,
+      spans: kept[t]!.filter((i) => !dropped.has(`${t}:${i}`)).map((i) => trace.entry(i)),
+      span_count: trace.count,
     }));
     const lastEntry = entries[last]!;
+    const lastCapped = lastEntry.spans.length < lastEntry.span_count;
     const capped = turns.length < conversation.length || entries.some((e) => e.spans.length < e.span_count);
-    const session: SessionDocument = { id: sessionId, traces: entries, trace_count: prepared.length, turn_count: conversation.length, capped };
+    const listed = skeleton ? entries.map((e) => ({ ...e, spans: [] })) : entries;
+    const session: SessionDocument = { id: sessionId, traces: listed, trace_count: prepared.length, turn_count: conversation.length, capped };
     if (extras.completion !== undefined) session.completion = extras.completion;
     return {
-      input: history,
+      input: skeleton ? [] : history,
       output: reply ? { role: lastTurn.role, content: lastTurn.content } : null,
       attributes: first.attributes,
       metadata: first.metadata,
-      trace: { trace_id: lastEntry.trace_id, spans: lastEntry.spans, span_count: lastEntry.span_count, capped: lastEntry.spans.length < lastEntry.span_count },
+      trace: { trace_id: lastEntry.trace_id, spans: skeleton ? [] : lastEntry.spans, span_count: lastEntry.span_count, capped: lastCapped },
       session,
       scores: rootDocuments[last]!.scores,
     };
   };
-  return fitBytes(build, drops.length, caps.maxDocumentBytes);
+  // The variable arrays: each trace's spans (the last trace's twice: session.traces and trace), then the input.
+  const replyKept = turnsKept.length > 0 && ASSISTANT_ROLES.has(turnsKept[turnsKept.length - 1]!.role);
+  const historyBytes = (replyKept ? turnsKept.slice(0, -1) : turnsKept).map((t) => jsonBytes({ role: t.role, content: t.content }));
+  const arrays = [
+    ...prepared.map((_, t) => ({ count: kept[t]!.length, bytes: kept[t]!.reduce((sum, i) => sum + prepared[t]!.bytes(i), 0), times: t === last ? 2 : 1 })),
+    { count: historyBytes.length, bytes: historyBytes.reduce((sum, b) => sum + b, 0), times: 1 },
+  ];
+  let turnsDropped = 0;
+  const steps = drops.map((step) => ("turn" in step ? { array: prepared.length, bytes: historyBytes[turnsDropped++]! } : { array: step.span[0], bytes: prepared[step.span[0]]!.bytes(step.span[1]) }));
+  const lastCappedBefore = kept[last]!.length < prepared[last]!.count;
+  const firstLastDrop = drops.findIndex((step) => "span" in step && step.span[0] === last);
+  return fitBytes(
+    { build, arrays, steps, flagsAt: (k) => String(lastCappedBefore || (firstLastDrop >= 0 && k > firstLastDrop)) },
+    caps.maxDocumentBytes,
+  );
 }
