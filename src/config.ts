@@ -49,7 +49,7 @@ export const configSchema = z.object({
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
   /**
    * How often the worker's due poller queues the trace and session groups that came due
-   * (modules/groups/schedule.ts; ms; 0: never). A group runs at most this late after its due time,
+   * (modules/runs/group-schedule.ts; ms; 0: never). A group runs at most this late after its due time,
    * plus the queue's wait.
    */
   GROUP_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(250),

@@ -15,7 +15,7 @@ export const queueRegistry = {
   },
   /**
    * Runs one evaluator on targets (`TARGET_TYPES`) and records the runs: spans in
-   * src/modules/runs/processor.ts, traces and sessions in src/modules/groups/processor.ts (one
+   * src/modules/runs/processor.ts, traces and sessions in src/modules/runs/group-processor.ts (one
    * pair per due generation, `groupJobId`). Two shapes:
    * - one pair, job id `evaluationJobId(targetId, evaluatorId)`: evaluators that take part in a
    *   dependency (flows need a job per target), re-runs, the reconciler's re-queues;
@@ -149,7 +149,7 @@ export function evaluationJobId(targetId: string, evaluatorId: string, tag?: str
 
 /**
  * The job id of one generation of a trace or session group (GroupSchedule id: one per group and
- * evaluator), queued by the due poller (modules/groups/schedule.ts); a re-queue adds `_r<n>`.
+ * evaluator), queued by the due poller (modules/runs/group-schedule.ts); a re-queue adds `_r<n>`.
  */
 export function groupJobId(scheduleId: string, generation: number): string {
   return `${scheduleId}_g${generation}`;

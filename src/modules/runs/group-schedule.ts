@@ -15,7 +15,7 @@ import type { GroupTargetType } from "../../lib/closed-lists.js";
  * - **lost**: a queued generation with no run after `requeueAfterMs` (Redis lost the job, or the
  *   enqueue failed) is queued again with a fresh id, at most {@link MAX_GROUP_REQUEUES} times (then
  *   logged and left); a duplicate run is impossible, the processor writes a generation once under
- *   the schedule's row lock (groups/processor.ts).
+ *   the schedule's row lock (runs/group-processor.ts).
  * Time is the injected clock's, so tests move it instead of sleeping.
  */
 

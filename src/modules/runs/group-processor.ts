@@ -11,10 +11,10 @@ import type { EvaluationSubject } from "../evaluation/subject.js";
 import { insertRuns, type RunRecord, type SessionTarget, type TraceTarget } from "../evaluation/write.js";
 import { settingsOf, type GroupSettings } from "../evaluators/group-settings.js";
 import { kindTraits } from "../evaluators/kinds.js";
-import { crashesOf, SandboxFaultError, WORKER_CRASH_LIMIT, type JobAttempts, type RecordedRun } from "../runs/processor.js";
+import { crashesOf, SandboxFaultError, WORKER_CRASH_LIMIT, type JobAttempts, type RecordedRun } from "./processor.js";
 import { specsOf } from "../templates/store.js";
 import { resolveParams } from "../templates/values.js";
-import { sessionDocument, traceDocument } from "./documents.js";
+import { sessionDocument, traceDocument } from "../groups/documents.js";
 
 /** The ids of a due generation (the `evaluate-target` pair payload of a trace or session). */
 export interface GroupPayload {
@@ -46,9 +46,9 @@ export function completionOf(schedule: Pick<GroupSchedule, "markerAt" | "firstSp
 
 /**
  * The driver of trace and session evaluations (docs/evaluation.md § Targets): one job per due
- * generation of a (group, evaluator), queued by the due poller (schedule.ts). It loads the group's
+ * generation of a (group, evaluator), queued by the due poller (group-schedule.ts). It loads the group's
  * spans (a trace's, or every trace of a session, earliest first), builds the document with the
- * evaluator's caps (documents.ts), evaluates it through the evaluation core (the only way to the
+ * evaluator's caps (groups/documents.ts), evaluates it through the evaluation core (the only way to the
  * sandbox), and writes in ONE transaction under the schedule's row lock: the generation is written
  * once (a duplicate job finds it done), the group's current run moves to RunHistory with reason
  * `group_changed`, the new run is inserted, and the schedule marks the generation ran (nothing is
