@@ -42,12 +42,20 @@ read-only filesystem by the standard loaders (``_genuine``: a builtin with a C m
 or the file an import of that name finds, equal to ``__file__``; the import cache: re-importing
 numpy per item is not an option); anything else added to ``sys.modules`` is removed and a replaced entry is put back.
 
+The runner's own modules and objects are checked, not put back (``RunnerGuard``, before each item
+and before each result frame): the version tags of the dicts of the runner's modules and their
+private builtins, of oodle_eval's and the shims' modules and of the runner's objects (Runner,
+this snapshot, the captures, the shared-library finder and its code); an audit hook for gc's
+object walkers (then the frozen classes' real dicts are compared) and for assignments of a guarded
+function's ``__code__``/``__defaults__``/``__kwdefaults__`` or a guarded object's ``__class__``.
+Anything found: the runner retires (and the item that did it is ``RunnerTampered``).
+
 Not reset in warm mode (one trust domain; strict mode forks a fresh child per item and resets all
 of it): attributes and contents of standard-library and package modules other than ``sys`` and
 ``os`` (``json.x = 1``, ``random``'s state, caches), objects mutated in place (a class attribute
-of ``Score`` changed in place, a method's ``__code__``, a list held by a module), writes that go
-around ``__setattr__`` (a module's ``__dict__``, a class's real dict, a function's ``__globals__``, the originals
-of wrapped setters dug out of their closures, and anything done through ``ctypes``.
+of ``Score`` changed in place, a list held by a module, the originals of wrapped setters dug out
+of their closures' cells, this snapshot's and the guard's own lists reached by walking frames),
+and anything done through ``ctypes``.
 """
 
 from __future__ import annotations
@@ -166,8 +174,8 @@ def freeze_classes(module: types.ModuleType) -> int:
     """Makes every class that ``module`` itself defines (``__module__`` is its name) immutable:
     assigning or deleting one of its attributes (``Score.to_dict = ...``, ``type.__setattr__``)
     raises TypeError, in warm and strict mode alike. Returns how many classes were frozen (0 off
-    CPython 3.11). Not covered: writes into the class's real dict (``gc.get_referents`` of its
-    mappingproxy) and objects changed in place (a method's ``__code__``): sandbox/README.md."""
+    CPython 3.11). Each is noted in FROZEN_CLASSES with its real dict: a write into that dict
+    (``gc.get_referents`` of its mappingproxy) is RunnerGuard's to find (warm mode)."""
     if _FLAGS_VIEW is None:
         return 0
     name = module.__dict__.get("__name__")
