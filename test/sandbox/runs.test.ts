@@ -82,6 +82,35 @@ describe("normal runs", () => {
     expect(results[2]!.scores[0]!.value).toBe(results[0]!.scores[0]!.value);
   });
 
+  it("keeps a warm runner through ordinary use of the library, output, warnings and imports (nothing RunnerGuard calls tampering)", async () => {
+    const source = `
+import json, logging, os, sys, traceback, warnings
+from oodle_eval.v1.checks import grounding, readability
+from shared import util
+
+def evaluate(ctx):
+    runner_id = json.__dict__.setdefault("_runner_id", os.urandom(4).hex())
+    syllables = readability.word_syllables("banana")[0]
+    dropped = len(grounding.stopwords())
+    warnings.warn("a warning")
+    logging.getLogger("x").warning("logged")
+    try:
+        raise ValueError("caught")
+    except ValueError:
+        text = traceback.format_exc()
+    print("out", util.VALUE, end="")
+    sys.stdout.flush()
+    sys.stderr.write("err")
+    import oodle_eval.v1.combine, oodle_eval.v1.text, statistics
+    return EvaluationResult(scores=[Score(name="runner", value=runner_id), Score(name="seen", value=syllables + (dropped > 100) + ("caught" in text))])
+`;
+    const key = keyFor(source, { templateVersionId: "guard-ordinary", libraries: { util: { version: 1, source: "VALUE = 'v'\n" } } });
+    const results = await executor.execute(key, [item(), item(), item()]);
+    expect(results.map((r) => [r.outcome, r.error?.message ?? null, r.scores[1]?.value, r.stdout])).toEqual(Array(3).fill(["ok", null, 5, "out v"]));
+    // One runner served all three: none retired.
+    expect(new Set(results.map((r) => r.scores[0]!.value)).size).toBe(1);
+  });
+
   it("replaces a runner that dies and runs the remaining items", async () => {
     const source = "import os\n\ndef evaluate(ctx):\n    if ctx.params.get('die'):\n        os._exit(3)\n    return EvaluationResult(scores=[Score(name='ok', value=True)])\n";
     const results = await executor.execute(keyFor(source), [item(), item({ die: true }), item(), item()]);
