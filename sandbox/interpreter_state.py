@@ -678,6 +678,7 @@ class RunnerGuard:
     """Whether user code changed the warm runner's own modules and objects (sandbox/README.md §
     What warm mode resets). ``check()`` runs before each item and again before each result frame
     is written: None when nothing changed, else a ``Tampered`` (the runner retires after it).
+    (Before an item, ``check_before``: the runner's own dicts only, on the fast path.)
 
     Watched by version tag (one load each per check, like InterpreterState's dicts): the
     ``__dict__`` of every runner module, of its private ``__builtins__`` copy, of oodle_eval's and
@@ -699,7 +700,7 @@ class RunnerGuard:
     frames; objects changed in place (a list held by a module, a closure's cell).
     """
 
-    __slots__ = ("labels", "dicts", "severe", "snapshots", "views", "tags", "flags", "modules_seen", "classes_seen", "runner_globals", "fast")
+    __slots__ = ("labels", "dicts", "severe", "snapshots", "views", "tags", "own_views", "own_tags", "flags", "modules_seen", "classes_seen", "runner_globals", "fast")
 
     def __init__(self, runner_modules: tuple, objects: tuple, add_audit_hook) -> None:
         """``runner_modules``: the runner's own modules; ``objects``: (label, object or dict) whose
@@ -716,6 +717,9 @@ class RunnerGuard:
         self.snapshots: list = []
         self.views: tuple = ()
         self.tags: tuple = ()
+        #: The views and tags of the runner's own dicts only (check_before).
+        self.own_views: tuple = ()
+        self.own_tags: tuple = ()
         #: [an item walked gc's objects, what a guarded function or object had assigned (or None)]
         self.flags = [False, None]
         self.runner_globals = set()
@@ -753,6 +757,8 @@ class RunnerGuard:
             view = _tag_view()
             self.views = tuple(view(d) for d in self.dicts)
             self.tags = tuple(map(_TAG_OF, self.views))
+            self.own_views = tuple(v for v, severe in zip(self.views, self.severe) if severe)
+            self.own_tags = tuple(map(_TAG_OF, self.own_views))
 
     def _take_new(self, runner_modules: tuple = (), fresh: bool = False) -> None:
         """Watch the modules made read-only since the last call, as they were when made so (or
@@ -775,6 +781,15 @@ class RunnerGuard:
             self.fast and tuple(map(_TAG_OF, self.views)) == self.tags and not flags[0] and flags[1] is None
             and len(READ_ONLY_MODULES) == self.modules_seen and len(FROZEN_CLASSES) == self.classes_seen
         ):
+            return None
+        return self._slow()
+
+    def check_before(self):
+        """``check`` before an item, where only the runner's own dicts (and the audit hook's
+        flags) are compared on the fast path: a change to a library module made between items
+        is found by the check after the next item (it can forge scores only, never an outcome)."""
+        flags = self.flags
+        if self.fast and tuple(map(_TAG_OF, self.own_views)) == self.own_tags and not flags[0] and flags[1] is None:
             return None
         return self._slow()
 

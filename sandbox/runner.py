@@ -529,6 +529,7 @@ class Runner(StrictMode):
         join, join_bytes, utf8, to_bytes, length, memview = "".join, b"".join, str.encode, int.to_bytes, len, memoryview
         os_write, result_fd, monotonic = _os_write, self.result_fd, _monotonic
         check = self.guard.check if self.guard is not None else None
+        check_before = self.guard.check_before if self.guard is not None else None
         retire_suffix, retiring_suffix = b', "retire": false}', b', "retire": true}'
         pending: list[bytes] = []
         size = 0
@@ -543,7 +544,7 @@ class Runner(StrictMode):
                 item = items[index]
                 items[index] = None  # what has run is gone from memory the next item can reach
                 nonce = item.pop("nonce")
-                tampered = check() if check is not None else None
+                tampered = check_before() if check_before is not None else None
                 if tampered is not None:  # by an earlier item's code: this one goes to a fresh runner
                     result = {"outcome": "sandbox_error", "scores": [], "stdout": "", "stderr": "", "error": {
                         "type": "RunnerRetired", "message": "the runner retired before this item: an earlier item changed its state (" + "; ".join(tampered.what)[:3000] + ")", "traceback": ""}}
@@ -577,13 +578,15 @@ class Runner(StrictMode):
                         frame = to_bytes(length(body), 4, "big") + body
                     elif tampered is not None:
                         what = "; ".join(tampered.what)[:3000]
-                        body = utf8(join(make_encoder({}, not_json, encode_string, None, ": ", ", ", False, False, False)({
-                            "outcome": "user_error", "scores": [], "stdout": "", "stderr": "", "error": {
-                                "type": "RunnerTampered",
-                                "message": f"the evaluator changed the sandbox runner's own state, which every later item of this runner would share ({what}); the runner is replaced",
-                                "traceback": ""},
-                            "type": "result", "id": item.get("id"), "nonce": nonce, "retire": True}, 0)), "utf-8")
-                        frame = to_bytes(length(body), 4, "big") + body
+                        result = {"outcome": "user_error", "scores": [], "stdout": "", "stderr": "", "error": {
+                            "type": "RunnerTampered",
+                            "message": f"the evaluator changed the sandbox runner's own state, which every later item of this runner would share ({what}); the runner is replaced",
+                            "traceback": ""}, "type": "result", "id": item.get("id"), "nonce": nonce, "retire": True}
+                        if make_encoder is None:
+                            frame = encode_frame(result)
+                        else:
+                            body = utf8(join(make_encoder({}, not_json, encode_string, None, ": ", ", ", False, False, False)(result, 0)), "utf-8")
+                            frame = to_bytes(length(body), 4, "big") + body
                 retiring = self.retire or tampered is not None
                 pending.append(frame)
                 size += length(frame)
