@@ -102,11 +102,18 @@ def evaluate(ctx):
     sys.stdout.flush()
     sys.stderr.write("err")
     import oodle_eval.v1.combine, oodle_eval.v1.text, statistics
-    return EvaluationResult(scores=[Score(name="runner", value=runner_id), Score(name="seen", value=syllables + (dropped > 100) + ("caught" in text))])
+    from opik.evaluation.metrics import Equals, base_metric
+
+    class Mine(base_metric.BaseMetric):
+        def score(self, output, **ignored):
+            return Equals().score(output=output, reference="4")
+
+    equal = Mine().score(output=ctx.output).value
+    return EvaluationResult(scores=[Score(name="runner", value=runner_id), Score(name="seen", value=syllables + (dropped > 100) + ("caught" in text) + equal)])
 `;
     const key = keyFor(source, { templateVersionId: "guard-ordinary", libraries: { util: { version: 1, source: "VALUE = 'v'\n" } } });
     const results = await executor.execute(key, [item(), item(), item()]);
-    expect(results.map((r) => [r.outcome, r.error?.message ?? null, r.scores[1]?.value, r.stdout])).toEqual(Array(3).fill(["ok", null, 5, "out v"]));
+    expect(results.map((r) => [r.outcome, r.error?.message ?? null, r.scores[1]?.value, r.stdout])).toEqual(Array(3).fill(["ok", null, 6, "out v"]));
     // One runner served all three: none retired.
     expect(new Set(results.map((r) => r.scores[0]!.value)).size).toBe(1);
   });
