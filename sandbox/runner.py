@@ -573,7 +573,9 @@ class Runner(StrictMode):
                     # After the item and its encoding (user code runs in both): nothing it changed
                     # may reach this frame, nor a later item.
                     tampered = check()
-                    if tampered is not None and not tampered.severe and frame.endswith(retire_suffix):
+                    if tampered is not None and not tampered.severe and frame.endswith(retiring_suffix):
+                        pass  # its own result stands, and says the runner retires already
+                    elif tampered is not None and not tampered.severe and frame.endswith(retire_suffix):
                         body = frame[4:-length(retire_suffix)] + retiring_suffix  # its own result stands
                         frame = to_bytes(length(body), 4, "big") + body
                     elif tampered is not None:

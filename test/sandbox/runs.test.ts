@@ -118,6 +118,28 @@ def evaluate(ctx):
     expect(new Set(results.map((r) => r.scores[0]!.value)).size).toBe(1);
   });
 
+  it.each(["walk", "library"])("keeps the result of an item that walked gc's objects or changed a library module, and retires the warm runner (%s)", async (how) => {
+    const source = `
+import gc, json, os
+import oodle_eval.v1.text as text
+
+def evaluate(ctx):
+    runner_id = json.__dict__.setdefault("_runner_id", os.urandom(4).hex())
+    if ctx.params.get("how") == "walk":
+        gc.get_referents(ctx)
+    elif ctx.params.get("how") == "library":
+        vars(text)["planted"] = 1
+    return EvaluationResult(scores=[Score(name="runner", value=runner_id), Score(name="planted", value=hasattr(text, "planted"))])
+`;
+    const key = keyFor(source, { templateVersionId: `guard-mild-${how}` });
+    const [first, second] = await executor.execute(key, [item({ how }), item()]);
+    // Its own result stands (a library module can forge scores only, never an outcome) ...
+    expect([first!.outcome, first!.scores[1]!.value]).toEqual(["ok", how === "library"]);
+    // ... and the next item runs on a fresh runner, which has nothing of it.
+    expect([second!.outcome, second!.scores[1]!.value]).toEqual(["ok", false]);
+    expect(second!.scores[0]!.value).not.toBe(first!.scores[0]!.value);
+  });
+
   it("replaces a runner that dies and runs the remaining items", async () => {
     const source = "import os\n\ndef evaluate(ctx):\n    if ctx.params.get('die'):\n        os._exit(3)\n    return EvaluationResult(scores=[Score(name='ok', value=True)])\n";
     const results = await executor.execute(keyFor(source), [item(), item({ die: true }), item(), item()]);
