@@ -38,9 +38,12 @@ const LAYERS = [
   ["modules/templates"],
   ["modules/evaluators"],
   ["modules/spans"],
+  // The documents of traces and sessions (pure: built from spans/document.ts and conversation.ts),
+  // which the evaluation core and the drivers build and pass on.
+  ["modules/groups"],
   ["modules/evaluation"],
   ["modules/runs"],
-  ["modules/posted-scores", "modules/experiments", "modules/monitors", "modules/otlp", "modules/groups"],
+  ["modules/posted-scores", "modules/experiments", "modules/monitors", "modules/otlp"],
   ["modules/backfills", "modules/try-code", "modules/reconcile"],
   // Composition and transports: the GraphQL schema (every module's graphql.ts), the composition
   // root, the CLI (over the API client); the MCP server (reuses CLI commands); the HTTP server

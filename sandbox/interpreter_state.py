@@ -42,12 +42,20 @@ read-only filesystem by the standard loaders (``_genuine``: a builtin with a C m
 or the file an import of that name finds, equal to ``__file__``; the import cache: re-importing
 numpy per item is not an option); anything else added to ``sys.modules`` is removed and a replaced entry is put back.
 
+The runner's own modules and objects are checked, not put back (``RunnerGuard``, before each item
+and before each result frame): the version tags of the dicts of the runner's modules and their
+private builtins, of oodle_eval's and the shims' modules and of the runner's objects (Runner,
+this snapshot, the captures, the shared-library finder and its code); an audit hook for gc's
+object walkers (then the frozen classes' real dicts are compared) and for assignments of a guarded
+function's ``__code__``/``__defaults__``/``__kwdefaults__`` or a guarded object's ``__class__``.
+Anything found: the runner retires (and the item that did it is ``RunnerTampered``).
+
 Not reset in warm mode (one trust domain; strict mode forks a fresh child per item and resets all
 of it): attributes and contents of standard-library and package modules other than ``sys`` and
 ``os`` (``json.x = 1``, ``random``'s state, caches), objects mutated in place (a class attribute
-of ``Score`` changed in place, a method's ``__code__``, a list held by a module), writes that go
-around ``__setattr__`` (a module's ``__dict__``, a class's real dict, a function's ``__globals__``, the originals
-of wrapped setters dug out of their closures, and anything done through ``ctypes``.
+of ``Score`` changed in place, a list held by a module, the originals of wrapped setters dug out
+of their closures' cells, this snapshot's and the guard's own lists reached by walking frames),
+and anything done through ``ctypes``.
 """
 
 from __future__ import annotations
@@ -133,12 +141,41 @@ def _flags_view():
 _FLAGS_VIEW = _flags_view()
 
 
+def _class_dict_view():
+    """A function class -> its real attribute dict (``tp_dict``, what ``cls.__dict__`` is a
+    read-only proxy of), read through ctypes at offset 264 of PyTypeObject (CPython 3.11, 64-bit;
+    checked against ``gc.get_referents`` of a probe's mappingproxy), or None elsewhere. Not
+    through gc itself: RunnerGuard's audit hook notes every use of gc's object walkers."""
+    if _FLAGS_VIEW is None:
+        return None
+    import ctypes  # noqa: PLC0415 -- trusted runner code, before any item
+
+    class Probe:
+        pass
+
+    view = lambda cls: ctypes.py_object.from_address(id(cls) + 264).value  # noqa: E731
+    try:
+        if view(Probe) is not gc.get_referents(Probe.__dict__)[0] or view(dict) is not gc.get_referents(dict.__dict__)[0]:
+            return None
+    except (ValueError, IndexError):
+        return None
+    return view
+
+
+_CLASS_DICT = _class_dict_view()
+#: (class, its real dict, a copy of it) of every class freeze_classes made immutable, in order:
+#: RunnerGuard compares them with their copies (only after an item used gc's object walkers).
+FROZEN_CLASSES: list = []
+#: (module, a copy of its dict) of every module make_read_only guarded, in order (RunnerGuard).
+READ_ONLY_MODULES: list = []
+
+
 def freeze_classes(module: types.ModuleType) -> int:
     """Makes every class that ``module`` itself defines (``__module__`` is its name) immutable:
     assigning or deleting one of its attributes (``Score.to_dict = ...``, ``type.__setattr__``)
     raises TypeError, in warm and strict mode alike. Returns how many classes were frozen (0 off
-    CPython 3.11). Not covered: writes into the class's real dict (``gc.get_referents`` of its
-    mappingproxy) and objects changed in place (a method's ``__code__``): sandbox/README.md."""
+    CPython 3.11). Each is noted in FROZEN_CLASSES with its real dict: a write into that dict
+    (``gc.get_referents`` of its mappingproxy) is RunnerGuard's to find (warm mode)."""
     if _FLAGS_VIEW is None:
         return 0
     name = module.__dict__.get("__name__")
@@ -146,6 +183,9 @@ def freeze_classes(module: types.ModuleType) -> int:
     for value in list(module.__dict__.values()):
         if isinstance(value, type) and value.__dict__.get("__module__") == name and value.__flags__ & (1 << 9):  # heap types only
             _FLAGS_VIEW(value).value |= _IMMUTABLETYPE
+            if _CLASS_DICT is not None:
+                real = _CLASS_DICT(value)
+                FROZEN_CLASSES.append((value, real, dict(real)))
             frozen += 1
     return frozen
 
@@ -156,6 +196,7 @@ def make_read_only(module: types.ModuleType) -> None:
     if type(module) is types.ModuleType:
         module.__class__ = ReadOnlyModule
         freeze_classes(module)
+        READ_ONLY_MODULES.append((module, dict(module.__dict__)))
 
 
 class _GuardingLoader:
@@ -396,7 +437,8 @@ class InterpreterState:
                 self.hooked[0] = True
         if os.getpriority(os.PRIO_PROCESS, 0) != self.priority:
             self.hooked[0] = True  # raising the priority again needs a privilege the runner lacks
-        names, self.env_names = self.env_names, set()
+        names = list(self.env_names)
+        self.env_names.clear()  # in place: the instance's dict is watched (RunnerGuard)
         for name in names:
             name = name if type(name) is str else os.fsdecode(name)
             value = self.environ_items.get(name)
@@ -606,3 +648,234 @@ class InterpreterState:
                 put_back()
 
         return restore
+
+
+# -- the runner's own state (warm mode) ------------------------------------------------------------
+
+def _tags_reader(dicts: list):
+    """``(memory, read)``: ``read(memory)`` is the tuple of the version tags of ``dicts`` (the
+    place _tag_view checked), read in one C call: an ``itemgetter`` of the tags' indices in one
+    uint64 memoryview spanning them, made through ctypes (about half the cost of a ctypes view
+    per dict). Nothing else in the span is ever read, and the dicts are held by the guard."""
+    import ctypes  # noqa: PLC0415 -- trusted runner code, before any item
+    import operator  # noqa: PLC0415
+
+    places = [id(d) + 24 for d in dicts] or [id(_TOLERATED_KEYS) + 24]
+    low = min(places)
+    memory = memoryview((ctypes.c_uint64 * ((max(places) - low) // 8 + 1)).from_address(low)).cast("B").cast("Q")
+    indices = [(place - low) // 8 for place in places]
+    if len(indices) == 1:
+        indices.append(indices[0])  # an itemgetter of one index gives a scalar, not a tuple
+    return memory, operator.itemgetter(*indices)
+
+# Function attributes whose assignment CPython audits ("object.__setattr__"): a swapped __code__ of
+# a runner function changes what it does with no dict write to see.
+_AUDITED_NAMES = frozenset({"__code__", "__defaults__", "__kwdefaults__", "__class__"})
+_GC_WALKERS = frozenset({"gc.get_referents", "gc.get_referrers", "gc.get_objects"})
+# A key the import system or warnings may add to a guarded module's dict by itself.
+_TOLERATED_KEYS = frozenset({"__warningregistry__"})
+
+
+class Tampered:
+    """What RunnerGuard.check found: ``severe`` (the runner's own modules, objects or classes
+    changed: the item's result cannot be trusted) or not (the runner only retires: an item walked
+    gc's objects, or changed oodle_eval's or a shim's module, which can forge scores only, never
+    an outcome), and ``what`` (labels of what changed, for the item's error)."""
+
+    __slots__ = ("severe", "what")
+
+    def __init__(self, severe: bool, what: list) -> None:
+        self.severe = severe
+        self.what = what
+
+
+class RunnerGuard:
+    """Whether user code changed the warm runner's own modules and objects (sandbox/README.md §
+    What warm mode resets). ``check()`` runs before each item and again before each result frame
+    is written: None when nothing changed, else a ``Tampered`` (the runner retires after it).
+    (Before an item, ``check_before``: the runner's own dicts only, on the fast path.)
+
+    Watched by version tag (one load each per check, like InterpreterState's dicts): the
+    ``__dict__`` of every runner module, of its private ``__builtins__`` copy, of oodle_eval's and
+    the shims' modules (read-only: only ``vars(module)`` or ``__globals__`` writes move them) and of
+    the runner's objects (the Runner, its InterpreterState, the captures of stdout and stderr, the
+    shared-library finder and its code and cycle dicts). The runner never writes them while items
+    run (its per-item fields are slots). A moved tag is compared with the snapshot: a submodule
+    bound on its package by the import system and ``__warningregistry__`` are not changes.
+
+    An audit hook (added before any user code, never removed) notes ``gc.get_referents``,
+    ``get_referrers`` and ``get_objects`` (the way to a class's real dict, or to any object) and
+    the assignment of ``__code__``, ``__defaults__``, ``__kwdefaults__`` of a function of a guarded
+    module, or of ``__class__`` of a guarded module or of an instance of a guarded class. After
+    an item used gc's walkers, the real dict of every frozen class is compared with its copy, and
+    the runner retires whatever it finds (what gc reaches cannot all be compared).
+
+    Modules and classes first imported during an item are taken as they were when their import
+    finished (make_read_only). Not covered: ctypes; the guard's own lists, reached by walking
+    frames; objects changed in place (a list held by a module, a closure's cell).
+    """
+
+    __slots__ = ("labels", "dicts", "severe", "snapshots", "memory", "read", "tags", "own_memory", "own_read", "own_tags", "flags", "modules_seen", "classes_seen", "runner_globals", "fast")
+
+    def __init__(self, runner_modules: tuple, objects: tuple, add_audit_hook) -> None:
+        """``runner_modules``: the runner's own modules; ``objects``: (label, object or dict) whose
+        instance dicts (or which dicts) are watched; ``add_audit_hook``: the original
+        ``sys.addaudithook`` (InterpreterState's wrapper would retire the runner)."""
+        self.fast = _tag_view() is not None
+        self.labels: list = []
+        self.dicts: list = []
+        self.severe: list = []
+        self.snapshots: list = []
+        self.memory = self.read = self.own_memory = self.own_read = None
+        self.tags: tuple = ()
+        #: The tags of the runner's own dicts only (check_before).
+        self.own_tags: tuple = ()
+        #: [an item walked gc's objects, what a guarded function or object had assigned (or None)]
+        self.flags = [False, None]
+        self.runner_globals = set()
+        for module in runner_modules:
+            name = module.__dict__.get("__name__")
+            self._watch(f"module {name}", module.__dict__, True)
+            private = module.__dict__.get("__builtins__")
+            if type(private) is dict and private is not builtins.__dict__:
+                self._watch(f"{name}.__builtins__", private, True)
+            self.runner_globals.add(id(module.__dict__))
+        for label, target in objects:
+            self._watch(label, target if type(target) is dict else target.__dict__, True)
+        self.modules_seen = 0
+        self.classes_seen = 0
+        self._take_new(runner_modules, fresh=True)
+        self.classes_seen = len(FROZEN_CLASSES)
+        for index, (cls, real, _copy) in enumerate(FROZEN_CLASSES):
+            FROZEN_CLASSES[index] = (cls, real, dict(real))  # as they are now, before any item
+        self._refresh()
+        add_audit_hook(_make_audit_hook(self.flags, self.runner_globals, _guarded_types))
+
+    def rebase(self) -> None:
+        """Take every watched dict as it is now (trusted code only, before any item)."""
+        self.snapshots = [dict(d) for d in self.dicts]
+        self._refresh()
+
+    def _watch(self, label: str, d: dict, severe: bool) -> None:
+        self.labels.append(label)
+        self.dicts.append(d)
+        self.severe.append(severe)
+        self.snapshots.append(dict(d))
+
+    def _refresh(self) -> None:
+        if self.fast:
+            self.memory, self.read = _tags_reader(self.dicts)
+            self.tags = self.read(self.memory)
+            self.own_memory, self.own_read = _tags_reader([d for d, severe in zip(self.dicts, self.severe) if severe])
+            self.own_tags = self.own_read(self.own_memory)
+
+    def _take_new(self, runner_modules: tuple = (), fresh: bool = False) -> None:
+        """Watch the modules made read-only since the last call, as they were when made so (or
+        now, when ``fresh``: before any item)."""
+        runner_ids = {id(m) for m in runner_modules} | self.runner_globals
+        for module, snapshot in READ_ONLY_MODULES[self.modules_seen:]:
+            d = module.__dict__
+            if id(module) in runner_ids or id(d) in runner_ids:
+                continue
+            self.labels.append(f"module {d.get('__name__')}")
+            self.dicts.append(d)
+            self.severe.append(False)
+            self.snapshots.append(dict(d) if fresh else snapshot)
+        self.modules_seen = len(READ_ONLY_MODULES)
+
+    def check(self):
+        """None when nothing guarded changed; else a Tampered (see the class doc)."""
+        flags = self.flags
+        if (
+            self.fast and self.read(self.memory) == self.tags and not flags[0] and flags[1] is None
+            and len(READ_ONLY_MODULES) == self.modules_seen and len(FROZEN_CLASSES) == self.classes_seen
+        ):
+            return None
+        return self._slow()
+
+    def check_before(self):
+        """``check`` before an item, where only the runner's own dicts (and the audit hook's
+        flags) are compared on the fast path: a change to a library module made between items
+        is found by the check after the next item (it can forge scores only, never an outcome)."""
+        flags = self.flags
+        if self.fast and self.own_read(self.own_memory) == self.own_tags and not flags[0] and flags[1] is None:
+            return None
+        return self._slow()
+
+    def _slow(self):
+        flags = self.flags
+        what: list = []
+        severe = False
+        tags = self.read(self.memory) if self.fast else ()
+        for index, d in enumerate(self.dicts):
+            if not self.fast or tags[index] != self.tags[index]:
+                changed = _changed_keys(d, self.snapshots[index])
+                if changed:
+                    what.append(f"{self.labels[index]}: {', '.join(changed[:5])}")
+                    severe = severe or self.severe[index]
+                else:
+                    self.snapshots[index] = dict(d)
+        if flags[1] is not None:
+            label, was_runner = flags[1]
+            what.append(label)
+            severe = severe or was_runner
+        inspected = flags[0]
+        if inspected:
+            for cls, real, snapshot in FROZEN_CLASSES:
+                changed = _changed_keys(real, snapshot, False)
+                if changed:
+                    what.append(f"class {cls.__module__}.{cls.__qualname__}: {', '.join(changed[:5])}")
+                    owner = sys.modules.get(cls.__module__)
+                    severe = severe or (owner is not None and id(owner.__dict__) in self.runner_globals)
+            what.append("gc's object walkers were used (what they reach cannot all be checked)")
+        if what:
+            return Tampered(severe, what)
+        self._take_new()
+        self.classes_seen = len(FROZEN_CLASSES)
+        self._refresh()
+        return None
+
+
+def _changed_keys(d: dict, snapshot: dict, module: bool = True) -> list:
+    """Keys of ``d`` that differ from ``snapshot`` (added, removed, another object), but a
+    submodule the import system bound on its package and the keys in _TOLERATED_KEYS."""
+    changed = []
+    name = d.get("__name__") if module else None
+    for key, value in d.items():
+        if snapshot.get(key, _MISSING) is value or key in _TOLERATED_KEYS:
+            continue
+        if module and key not in snapshot and type(value) is ReadOnlyModule and type(key) is str and value.__dict__.get("__name__") == f"{name}.{key}":
+            continue
+        changed.append(key if type(key) is str else repr(type(key)))
+    for key in snapshot:
+        if key not in d and key not in _TOLERATED_KEYS:
+            changed.append(key if type(key) is str else repr(type(key)))
+    return [k[:100] for k in changed]
+
+
+def _guarded_types() -> set:
+    return {id(cls) for cls, _real, _copy in FROZEN_CLASSES} | {id(ReadOnlyModule)}
+
+
+def _make_audit_hook(flags: list, runner_globals: set, guarded_types):
+    """The hook RunnerGuard adds: ``flags[0]`` on gc's object walkers, ``flags[1]`` = (label,
+    runner's own) on an audited assignment to a guarded function or object."""
+    walkers, names = _GC_WALKERS, _AUDITED_NAMES
+    function = types.FunctionType
+    read_only = ReadOnlyModule
+
+    def runner_audit_hook(event, args):
+        if event in walkers:
+            flags[0] = True
+        elif event == "object.__setattr__" and len(args) >= 2 and args[1] in names:
+            target = args[0]
+            kind = type(target)
+            if kind is function:
+                g = id(target.__globals__)
+                ours = g in runner_globals
+                if ours or any(id(m.__dict__) == g for m, _ in READ_ONLY_MODULES):
+                    flags[1] = (f"{target.__module__}.{target.__qualname__}.{args[1]}", ours)
+            elif args[1] == "__class__" and (kind is read_only or id(kind) in guarded_types()):
+                flags[1] = (f"{kind.__module__}.{kind.__qualname__} object's __class__", True)
+
+    return runner_audit_hook

@@ -66,7 +66,7 @@ sys.path.insert(0, RUNNER_DIR)
 try:
     from runner_errors import MAX_MESSAGE_CHARS, MAX_TRACEBACK_CHARS, MAX_TYPE_CHARS, cap, explain_network_error, name_memory_limit, safe_str
     from runner_output import FLOOD_FACTOR, MARKER_RESERVE, Budget, Capture, OutputLimit, raw_output, truncation_marker
-    from runner_protocol import encode_frame, read_frame, write_all, write_frame
+    from runner_protocol import _not_json, encode_frame, read_frame, write_all, write_frame
     from runner_shared import SharedLibraries
     from runner_strict import StrictMode
 finally:
@@ -102,6 +102,7 @@ _os_stat = os.stat
 _os_statvfs = os.statvfs
 _os_fstatvfs = os.fstatvfs
 _os_listdir = os.listdir
+_os_write = os.write
 _ModuleType = types.ModuleType
 MODULES_TAG = 2  # interpreter_state.MODULES: sys.modules's place in InterpreterState.tags
 _setitimer = signal.setitimer
@@ -116,6 +117,10 @@ _ITIMER_REAL = signal.ITIMER_REAL
 _RLIMIT_CPU = resource.RLIMIT_CPU
 _setrlimit = resource.setrlimit
 _ALL_RLIMITS = tuple(getattr(resource, name) for name in sorted(dir(resource)) if name.startswith("RLIMIT_"))
+
+
+# The runner's own modules beside this file (RunnerGuard watches them and this one in warm mode).
+RUNNER_MODULES = ("runner_protocol", "runner_output", "runner_errors", "runner_shared", "runner_strict", "interpreter_state")
 
 
 def _tmp_state(st: os.stat_result) -> tuple[int, int, int, int, int]:
@@ -161,6 +166,11 @@ class Runner(StrictMode):
     """One sandboxed runner: the compiled template and libraries of its setup frame, run per item
     (warm: in this process; strict: in a child of the zygote), results framed on ``result_fd``."""
 
+    # What the runner itself changes while items run: slots, so its instance dict stays as setup
+    # left it (warm mode watches it: RunnerGuard). Each is set again before every item or only
+    # ever set to True.
+    __slots__ = ("timed_out", "armed", "retire", "cpu_soft", "tmp_state")
+
     def __init__(self, setup: dict, result_fd: int) -> None:
         self.result_fd = result_fd
         self.workspace_id = setup["workspaceId"]
@@ -188,6 +198,7 @@ class Runner(StrictMode):
         self._handler = self._on_timer  # one bound method, so identity checks work
         self.raw_fds = (1, 1)  # private descriptors of the stdout/stderr memfds, set by main()
         self.state = None  # warm mode: the interpreter's snapshot, put back before every item (snapshot_state)
+        self.guard = None  # warm mode: the runner's own modules and objects, checked around every item
 
     # -- setup (trusted code only) ------------------------------------------------------------
 
@@ -471,11 +482,26 @@ class Runner(StrictMode):
             del sys.path[0]
         out, err = self.captures
         sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__ = out, err, out, err
+        add_audit_hook = sys.addaudithook  # the original: InterpreterState wraps it to note user hooks
         self.state = interpreter_state.InterpreterState(
             readonly_prefixes=(LIB_DIR + "/", RUNNER_DIR + "/"),
             import_prefixes=("/usr/lib/python3", PACKAGES_DIR + "/"),
             owned_signals=(_SIGPROF, _SIGALRM),
         )
+        # Last: everything the runner sets up is in place, and no user code has run yet.
+        own = [sys.modules[__name__]] + [sys.modules[name] for name in RUNNER_MODULES]
+        guard = interpreter_state.RunnerGuard(tuple(own), (
+            ("the runner", self),
+            ("the interpreter snapshot", self.state),
+            ("sys.stdout's capture", out),
+            ("sys.stderr's capture", err),
+            ("the shared-library finder", self.shared),
+            ("the shared libraries' code", self.shared.code),
+            ("the shared libraries' import cycles", self.shared.cycles),
+            ("the item namespace template", self.namespace_template),
+        ), add_audit_hook)
+        self.guard = guard
+        guard.rebase()  # the runner's dict now holds the guard itself
 
     def serve(self) -> None:
         """Answer batches until EOF, ``exit`` or retirement: one result frame per item, in order.
@@ -484,8 +510,27 @@ class Runner(StrictMode):
         one write and one wake-up of Node per many items. If the runner dies with results still
         buffered, Node re-runs the unanswered items one per batch, so the item that killed it is
         found and gets its outcome.
+
+        Warm mode: the runner's own modules and objects are checked (``RunnerGuard``) before each
+        item and again before its result frame is written. Changed before an item (by code of an
+        earlier one, e.g. a finalizer): the item is not run (``RunnerRetired``, Node runs it on a
+        fresh runner). Changed by the item itself: its result is ``user_error`` ``RunnerTampered``
+        naming what changed (or, when only gc was walked or a library module changed, its own
+        result stands); the runner retires either way.
         """
-        monotonic = _monotonic
+        # Result frames are encoded and written with what this frame binds here, before any user
+        # code exists: C callables in locals, which user code cannot rebind (runner_protocol's
+        # _encode, its functions' __code__ and closure cells it could; the guard notes those).
+        import json.encoder as json_encoder  # noqa: PLC0415
+
+        make_encoder, encode_string, not_json = json_encoder.c_make_encoder, json_encoder.c_encode_basestring, _not_json
+        if make_encoder is None or encode_string is None:  # a Python without _json: runner_protocol's (unguarded)
+            make_encoder = None
+        join, join_bytes, utf8, to_bytes, length, memview = "".join, b"".join, str.encode, int.to_bytes, len, memoryview
+        os_write, result_fd, monotonic = _os_write, self.result_fd, _monotonic
+        check = self.guard.check if self.guard is not None else None
+        check_before = self.guard.check_before if self.guard is not None else None
+        retire_suffix, retiring_suffix = b', "retire": false}', b', "retire": true}'
         pending: list[bytes] = []
         size = 0
         last_flush = monotonic()
@@ -499,28 +544,64 @@ class Runner(StrictMode):
                 item = items[index]
                 items[index] = None  # what has run is gone from memory the next item can reach
                 nonce = item.pop("nonce")
-                result = self.run_one(item)
+                tampered = check_before() if check_before is not None else None
+                if tampered is not None:  # by an earlier item's code: this one goes to a fresh runner
+                    result = {"outcome": "sandbox_error", "scores": [], "stdout": "", "stderr": "", "error": {
+                        "type": "RunnerRetired", "message": "the runner retired before this item: an earlier item changed its state (" + "; ".join(tampered.what)[:3000] + ")", "traceback": ""}}
+                else:
+                    result = self.run_one(item)
                 result["type"] = "result"
                 result["id"] = item.get("id")
                 result["nonce"] = nonce
-                result["retire"] = self.retire
+                result["retire"] = self.retire or tampered is not None
                 try:
-                    frame = encode_frame(result)
+                    if make_encoder is None:
+                        frame = encode_frame(result)
+                    else:
+                        body = utf8(join(make_encoder({}, not_json, encode_string, None, ": ", ", ", False, False, False)(result, 0)), "utf-8")
+                        frame = to_bytes(length(body), 4, "big") + body
                 except BaseException as error:  # noqa: BLE001 -- user objects (a dict subclass's items()) run while encoding
                     # Their code ran outside any item's budget: start the next item in a fresh runner.
                     self.retire = True
                     failure = self._synthetic("invalid_result", "InvalidResult", cap(f"the result is not JSON: {type(error).__name__}: {safe_str(error)}", MAX_MESSAGE_CHARS))
                     failure.update({"type": "result", "id": item.get("id"), "nonce": nonce, "retire": True})
-                    frame = encode_frame(failure)
+                    frame = encode_frame(failure) if make_encoder is None else None
+                    if frame is None:
+                        body = utf8(join(make_encoder({}, not_json, encode_string, None, ": ", ", ", False, False, False)(failure, 0)), "utf-8")
+                        frame = to_bytes(length(body), 4, "big") + body
+                if check is not None and tampered is None:
+                    # After the item and its encoding (user code runs in both): nothing it changed
+                    # may reach this frame, nor a later item.
+                    tampered = check()
+                    if tampered is not None and not tampered.severe and frame.endswith(retiring_suffix):
+                        pass  # its own result stands, and says the runner retires already
+                    elif tampered is not None and not tampered.severe and frame.endswith(retire_suffix):
+                        body = frame[4:-length(retire_suffix)] + retiring_suffix  # its own result stands
+                        frame = to_bytes(length(body), 4, "big") + body
+                    elif tampered is not None:
+                        what = "; ".join(tampered.what)[:3000]
+                        result = {"outcome": "user_error", "scores": [], "stdout": "", "stderr": "", "error": {
+                            "type": "RunnerTampered",
+                            "message": f"the evaluator changed the sandbox runner's own state, which every later item of this runner would share ({what}); the runner is replaced",
+                            "traceback": ""}, "type": "result", "id": item.get("id"), "nonce": nonce, "retire": True}
+                        if make_encoder is None:
+                            frame = encode_frame(result)
+                        else:
+                            body = utf8(join(make_encoder({}, not_json, encode_string, None, ": ", ", ", False, False, False)(result, 0)), "utf-8")
+                            frame = to_bytes(length(body), 4, "big") + body
+                retiring = self.retire or tampered is not None
                 pending.append(frame)
-                size += len(frame)
+                size += length(frame)
                 now = monotonic()
-                if self.retire or index == len(items) - 1 or size >= 65536 or now - last_flush >= 0.02:
-                    write_all(self.result_fd, b"".join(pending))
+                if retiring or index == length(items) - 1 or size >= 65536 or now - last_flush >= 0.02:
+                    view = memview(join_bytes(pending))
+                    while view:
+                        view = view[os_write(result_fd, view):]
                     pending.clear()
                     size = 0
                     last_flush = now
-                if self.retire:
+                if retiring:
+                    self.retire = True
                     return
             self.stop_timers()
 

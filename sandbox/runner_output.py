@@ -37,6 +37,10 @@ class Budget:
     past ``FLOOD_FACTOR`` times the limit the item is a flood and stops as ``output_limit``.
     """
 
+    # Slots: the runner sets every field again before each item, so nothing user code wrote to
+    # them reaches the next one, and no attribute can be added (or a method shadowed).
+    __slots__ = ("left", "exceeded", "attempted", "limit", "flooded")
+
     def __init__(self, limit: int) -> None:
         self.left = limit
         self.exceeded = False

@@ -23,6 +23,8 @@ import { createEvaluationCore } from "./modules/evaluation/evaluate-batch.js";
 import { createSandboxExecutor } from "./modules/evaluation/executors.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
 import { spanLiveTarget } from "./modules/spans/live-target.js";
+import { createGroupProcessor, type GroupProcessor } from "./modules/runs/group-processor.js";
+import { createGroupScheduler, type GroupScheduler } from "./modules/runs/group-schedule.js";
 import { createRunService, type RunService } from "./modules/runs/service.js";
 import { createGroupEvaluationService, type GroupEvaluationService } from "./modules/groups/service.js";
 import { createSpanBatchProcessor, type SpanBatchProcessor } from "./modules/runs/span-batch.js";
@@ -70,6 +72,10 @@ export interface Services {
   /** Execution keys (template version + shared libraries) for live runs, try_code and experiments. */
   /** The `evaluate-target` job processor. */
   runProcessor: RunProcessor;
+  /** The `evaluate-target` processor of trace and session generations (modules/groups). */
+  groupProcessor: GroupProcessor;
+  /** Queues the trace and session groups that came due (run by the worker). */
+  groupScheduler: GroupScheduler;
   /** The processor of batch jobs: one ingest batch of an evaluator outside every dependency (runs/span-batch.ts). */
   spanBatch: SpanBatchProcessor;
   /** Queues evaluations of stored spans on the live path (backfills): owed rows, jobs, barriers. */
@@ -165,7 +171,7 @@ export function createApp(
   const enqueue = overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues });
   // An overridden enqueuer (tests) sees every pair; else evaluators outside every dependency are queued a job per ingest batch.
   const queueBatches = overrides.enqueueEvaluations ? undefined : spanBatchQueuer(queues);
-  const spans = countIngest(createSpanService({ prisma, logger, enqueue, ...(queueBatches ? { queueBatches } : {}), maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE }), metrics);
+  const spans = countIngest(createSpanService({ prisma, logger, enqueue, ...(queueBatches ? { queueBatches } : {}), maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE, clock }), metrics);
   const dependencies = { ...createDependencyService({ prisma }), ...createPostedScoreService({ prisma, queues }) };
   // The processors' hook after evaluations: releases dependents, re-runs stale ones (runs/release.ts).
   const afterEvaluation = createAfterEvaluation({ prisma, queues });
@@ -185,6 +191,8 @@ export function createApp(
     runs: createRunService({ prisma }),
     groupEvaluations: createGroupEvaluationService({ prisma, clock }),
     runProcessor,
+    groupProcessor: createGroupProcessor({ prisma, logger, core, clock, onRecorded }),
+    groupScheduler: createGroupScheduler({ prisma, queues, logger, clock, options: { requeueAfterMs: config.GROUP_REQUEUE_AFTER_MS } }),
     spanBatch: createSpanBatchProcessor({ prisma, queues, processEvaluation: runProcessor }),
     liveEvaluations: createLiveEvaluations({ prisma, queues }),
     tryCode: createTryCodeService({

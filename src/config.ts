@@ -47,6 +47,14 @@ export const configSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** How often the worker's reconciler re-queues owed evaluations and experiment batches that Redis lost (ms; 0: never). */
   RECONCILE_INTERVAL_MS: z.coerce.number().int().min(0).max(3_600_000).default(15_000),
+  /**
+   * How often the worker's due poller queues the trace and session groups that came due
+   * (modules/runs/group-schedule.ts; ms; 0: never). A group runs at most this late after its due time,
+   * plus the queue's wait.
+   */
+  GROUP_POLL_INTERVAL_MS: z.coerce.number().int().min(0).max(60_000).default(250),
+  /** How long a queued trace or session generation may go without its run before the poller queues it again (its job lost with Redis; ms). */
+  GROUP_REQUEUE_AFTER_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(120_000),
   /** How old an owed evaluation (or the last re-queue of one) must be before the reconciler looks at it (ms). */
   RECONCILE_GRACE_MS: z.coerce.number().int().min(0).max(86_400_000).default(30_000),
   /**

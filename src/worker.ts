@@ -23,7 +23,10 @@ function processors(app: App): { [Q in QueueName]: Processor<Q> } {
         sandboxEntries: entries,
         enteredSandbox: () => job.updateProgress(entries + 1),
       };
-      if (!("targetIds" in payload)) return app.services.runProcessor(payload, attempts);
+      if (!("targetIds" in payload)) {
+        if (payload.targetType === "span") return app.services.runProcessor(payload, attempts);
+        return app.services.groupProcessor({ ...payload, targetType: payload.targetType }, attempts);
+      }
       const status = await app.services.spanBatch(payload, attempts);
       if ("split" in status) return status;
       // Kept on the job as counts per status (not one entry per span: a batch holds up to 1,000).
@@ -84,6 +87,8 @@ export interface WorkerOptions {
   reconcileIntervalMs?: number;
   /** The retention sweep's period (ms; 0: not run). Default: the config's RETENTION_INTERVAL_MS. */
   retentionIntervalMs?: number;
+  /** The due poller's period of trace and session groups (ms; 0: not run). Default: the config's GROUP_POLL_INTERVAL_MS. */
+  groupPollIntervalMs?: number;
   /**
    * Whose sandboxed jobs this worker runs (src/queues/workspace-pools.ts); others are handed back.
    * Default: the config's WORKER_WORKSPACES / WORKER_EXCLUDE_WORKSPACES (unset: every workspace's).
@@ -161,11 +166,14 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
   const stopResumer = interval > 0 && names.includes("backfill-batch") ? app.services.backfillResumer.start(interval) : undefined;
   // Monitors: puts back job schedulers and deliveries Redis lost, and catches up overdue windows (at start, then every interval).
   const stopMonitors = interval > 0 && names.includes("monitor-evaluate") ? app.services.monitors.scheduling.start(interval) : undefined;
+  const groupInterval = options.groupPollIntervalMs ?? app.config.GROUP_POLL_INTERVAL_MS;
+  const stopGroups = groupInterval > 0 && names.includes("evaluate-target") ? app.services.groupScheduler.start(groupInterval) : undefined;
   const retentionInterval = options.retentionIntervalMs ?? app.config.RETENTION_INTERVAL_MS;
   const stopRetention = retentionInterval > 0 ? app.services.retention.start(retentionInterval) : undefined;
   return {
     async close() {
       await stopRetention?.();
+      await stopGroups?.();
       await stopReconciler?.();
       await stopResumer?.();
       await stopMonitors?.();

@@ -20,8 +20,12 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-SAMPLE_KEYS = ("input", "output", "attributes", "expected_output", "trace", "scores", "metadata")
-"""The keys of the sample document (src/modules/try-code/schemas.ts ``sampleDocumentSchema``)."""
+SAMPLE_KEYS = ("input", "output", "attributes", "expected_output", "trace", "session", "scores", "metadata")
+"""The keys of the sample document (src/modules/try-code/schemas.ts ``sampleDocumentSchema``; ``session``:
+a session document's, src/modules/groups/documents.ts)."""
+
+COMPLETIONS = ("end_marker", "quiet_period", "max_wait")
+"""The values of ``trace.completion`` and ``session.completion`` (oodle_eval.v1.context COMPLETIONS)."""
 
 ITEM_LINE_KEYS = ("id", "input", "output", "expected_output", "context", "tool_calls", "expected_tool_calls", "metadata", "trace")
 """The keys of an items.jsonl line (src/modules/datasets/schemas.ts ``itemLineSchema``)."""
@@ -56,6 +60,66 @@ def _check_scores(raw: Mapping[str, Any], issues: list[str]) -> None:
             issues.append(f"document.scores.{name}: must be an object of score name to value")
 
 
+def _is_count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= 0
+
+
+def _check_group_keys(raw: Mapping[str, Any], at: str, issues: list[str], counts: tuple[str, ...]) -> None:
+    """The keys a trace or session document adds to ``trace`` or ``session``, each when present."""
+    for key in counts:
+        if key in raw and not _is_count(raw[key]):
+            issues.append(f"{at}.{key}: must be a whole number, 0 or more")
+    if "capped" in raw and not isinstance(raw["capped"], bool):
+        issues.append(f"{at}.capped: must be true or false")
+    if raw.get("completion") is not None and raw["completion"] not in COMPLETIONS:
+        issues.append(f"{at}.completion: must be one of {', '.join(COMPLETIONS)}")
+
+
+def _check_span_ids(span: Mapping[str, Any], at: str, issues: list[str]) -> None:
+    """The keys a trace or session document adds to each span, each when present."""
+    if "span_id" in span and not isinstance(span["span_id"], str):
+        issues.append(f"{at}.span_id: must be a string")
+    if span.get("parent_span_id") is not None and not isinstance(span["parent_span_id"], str):
+        issues.append(f"{at}.parent_span_id: must be a string or null")
+    scores = span.get("scores")
+    if scores is not None:
+        if not _is_object(scores):
+            issues.append(f"{at}.scores: must be an object of evaluator name to scores")
+        else:
+            for name, of in scores.items():
+                if not _is_object(of):
+                    issues.append(f"{at}.scores.{name}: must be an object of score name to value")
+
+
+def _check_trace(trace: Any, at: str, issues: list[str]) -> None:
+    """A sample document's ``trace`` or a session's trace entry: ``spans``, and the keys a trace or
+    session document adds (``trace_id``, ``span_count``, ``capped``, ``completion``) when present."""
+    if not _is_object(trace) or "spans" not in trace:
+        issues.append(f'{at}: must be {{"spans": [...]}}')
+        return
+    _check_trace_spans(trace["spans"], f"{at}.spans", issues, item=False)
+    if "trace_id" in trace and not isinstance(trace["trace_id"], str):
+        issues.append(f"{at}.trace_id: must be a string")
+    _check_group_keys(trace, at, issues, ("span_count",))
+
+
+def _check_session(session: Any, issues: list[str]) -> None:
+    """A session document's ``session``: ``id`` (a string) and ``traces`` (a list of traces) required."""
+    at = "document.session"
+    if not _is_object(session):
+        issues.append(f'{at}: must be an object {{"id", "traces", ...}}')
+        return
+    if not isinstance(session.get("id"), str):
+        issues.append(f"{at}.id: must be a string")
+    traces = session.get("traces")
+    if not isinstance(traces, list):
+        issues.append(f"{at}.traces: must be a list of traces")
+    else:
+        for i, trace in enumerate(traces):
+            _check_trace(trace, f"{at}.traces[{i}]", issues)
+    _check_group_keys(session, at, issues, ("trace_count", "turn_count"))
+
+
 def _check_trace_spans(spans: Any, at: str, issues: list[str], *, item: bool) -> None:
     if not isinstance(spans, list):
         issues.append(f"{at}: must be a list of spans")
@@ -63,7 +127,9 @@ def _check_trace_spans(spans: Any, at: str, issues: list[str], *, item: bool) ->
     for i, span in enumerate(spans):
         if not _is_object(span):
             issues.append(f"{at}[{i}]: each span must be an object")
-        elif item:  # the rules of an item's trace span (src/modules/datasets/schemas.ts traceSpanSchema)
+        elif not item:
+            _check_span_ids(span, f"{at}[{i}]", issues)
+        else:  # the rules of an item's trace span (src/modules/datasets/schemas.ts traceSpanSchema)
             if not isinstance(span.get("name"), str):
                 issues.append(f"{at}[{i}].name: must be a string")
             if "kind" in span and not isinstance(span["kind"], str):
@@ -84,10 +150,10 @@ def sample_document_issues(raw: Mapping[str, Any]) -> list[str]:
         issues.append("document.attributes: must be an object of attribute key to value")
     trace = raw.get("trace")
     if trace is not None:
-        if not _is_object(trace) or "spans" not in trace:
-            issues.append('document.trace: must be {"spans": [...]}')
-        else:
-            _check_trace_spans(trace["spans"], "document.trace.spans", issues, item=False)
+        _check_trace(trace, "document.trace", issues)
+    session = raw.get("session")
+    if session is not None:
+        _check_session(session, issues)
     _check_scores(raw, issues)
     metadata = raw.get("metadata")
     if metadata is not None and not _is_object(metadata):

@@ -14,8 +14,9 @@ export const queueRegistry = {
     jobOptions: { attempts: 3, backoff: { type: "exponential" as const, delay: 500 }, removeOnComplete: 1000, removeOnFail: 1000 },
   },
   /**
-   * Runs one evaluator on targets (`TARGET_TYPES`: spans today) and records the runs
-   * (src/modules/runs/processor.ts). Two shapes:
+   * Runs one evaluator on targets (`TARGET_TYPES`) and records the runs: spans in
+   * src/modules/runs/processor.ts, traces and sessions in src/modules/runs/group-processor.ts (one
+   * pair per due generation, `groupJobId`). Two shapes:
    * - one pair, job id `evaluationJobId(targetId, evaluatorId)`: evaluators that take part in a
    *   dependency (flows need a job per target), re-runs, the reconciler's re-queues;
    * - one ingest batch of an evaluator outside every dependency, job id
@@ -32,6 +33,8 @@ export const queueRegistry = {
         evaluatorId: z.uuid(),
         /** Set on a re-run after scores were posted again (part of the job id; see modules/dependencies). */
         tag: z.string().regex(/^[0-9a-f-]{1,40}$/).optional(),
+        /** A trace or session target (targetId: its GroupSchedule): the generation due (modules/groups). */
+        generation: z.number().int().positive().optional(),
       }),
       z.object({
         workspaceId: z.uuid(),
@@ -142,6 +145,14 @@ export const queueRegistry = {
  */
 export function evaluationJobId(targetId: string, evaluatorId: string, tag?: string): string {
   return tag ? `${targetId}_${evaluatorId}_${tag}` : `${targetId}_${evaluatorId}`;
+}
+
+/**
+ * The job id of one generation of a trace or session group (GroupSchedule id: one per group and
+ * evaluator), queued by the due poller (modules/runs/group-schedule.ts); a re-queue adds `_r<n>`.
+ */
+export function groupJobId(scheduleId: string, generation: number): string {
+  return `${scheduleId}_g${generation}`;
 }
 
 /**

@@ -161,6 +161,74 @@ async function experimentThrough(label: string, fault: () => Promise<void>) {
   expect(row.notOk).toBe(0);
 }
 
+const GROUP_TRACES = Number(process.env.FAULT_TRACES ?? 60);
+const GROUP_SOURCE = `def evaluate(ctx):\n    spans = ctx.session.traces if ctx.session else [ctx.trace]\n    return EvaluationResult(scores=[Score(name="spans", value=sum(len(t.spans) for t in spans))])\n`;
+
+/**
+ * Trace and session evaluators through a fault: GROUP_TRACES traces of 3 spans each (one span per
+ * round of ingest, so every trace's quiet period restarts twice and some late spans arrive after
+ * a run), across 10 sessions, with a trace and a session evaluator whose quiet period is 1 s; the
+ * fault runs after the first round. Once the schedules settle, every group has exactly one current
+ * run, which saw all of its spans, and no generation was written twice (its history holds fewer
+ * runs than its generations).
+ */
+async function groupsThrough(label: string, fault: () => Promise<void>) {
+  const ws = await app.services.workspaces.createWorkspace(`groups-${randomUUID().slice(0, 6)}`);
+  const principal: Principal = { workspaceId: ws.workspace.id, apiKeyId: ws.apiKey.id };
+  const { template } = await app.services.templates.createTemplate(principal, { name: "group size", sourceCode: GROUP_SOURCE });
+  for (const target of ["trace", "session"] as const) {
+    const e = await app.services.evaluators.createEvaluator(principal, { name: `${target} size`, templateId: template.id, spanKind: "chat" });
+    await app.prisma.evaluator.update({ where: { id: e.id }, data: { target, groupSettings: { quietPeriodMs: 1_000, maxWaitMs: 60_000 } } });
+  }
+  const client = graphqlClient(app);
+  let errors = 0;
+  let faultDone: Promise<void> | undefined;
+  for (let round = 0; round < 3; round++) {
+    if (round === 1) faultDone = fault();
+    for (let start = 0; start < GROUP_TRACES; start += BATCH) {
+      const spans = Array.from({ length: Math.min(BATCH, GROUP_TRACES - start) }, (_, i) => ({
+        traceId: `g${start + i}`, spanId: `r${round}`, ...(round ? { parentSpanId: "r0" } : {}), name: "chat", attributes: { "session.id": `session-${(start + i) % 10}` },
+        input: [{ role: "user", content: `question ${round}` }], output: `answer ${round}`,
+      }));
+      for (;;) {
+        const result = await client
+          .request("mutation($input: IngestSpansInput!) { ingestSpans(input: $input) { spans { spanId } } }", { input: { spans } }, ws.secret)
+          .catch((error: unknown) => ({ errors: [{ message: String(error), extensions: {} }], data: undefined, status: 0 }));
+        if (!result.errors && result.data) break;
+        errors += 1;
+        expect((result.errors?.[0]?.extensions as { code?: string } | undefined)?.code, JSON.stringify(result.errors)).toBe("SERVICE_UNAVAILABLE");
+        await sleep(500);
+      }
+    }
+    await sleep(1_500);
+  }
+  await faultDone;
+  const groups = GROUP_TRACES + 10;
+  const settled = () => app.prisma.groupSchedule.count({ where: { workspaceId: principal.workspaceId, dueAt: null, ranGeneration: { not: null } } });
+  await until(async () => (await settled()) >= groups, 300_000, `${groups} groups settled (${label})`).catch(() => undefined);
+  const rows = await app.prisma.$queryRaw<{ targetType: string; groupKey: string; generation: number; ranGeneration: number | null; runs: bigint; history: bigint; seen: number | null }[]>`
+    SELECT gs."targetType", gs."groupKey", gs.generation, gs."ranGeneration",
+      (SELECT count(*) FROM "Run" r WHERE r."evaluatorId" = gs."evaluatorId" AND (r."traceId" = gs."groupKey" AND gs."targetType" = 'trace' OR r."sessionId" = gs."groupKey" AND gs."targetType" = 'session')) AS runs,
+      (SELECT count(*) FROM "RunHistory" h WHERE h."evaluatorId" = gs."evaluatorId" AND (h."traceId" = gs."groupKey" AND gs."targetType" = 'trace' OR h."sessionId" = gs."groupKey" AND gs."targetType" = 'session')) AS history,
+      (SELECT r."groupSpanCount" FROM "Run" r WHERE r."evaluatorId" = gs."evaluatorId" AND (r."traceId" = gs."groupKey" AND gs."targetType" = 'trace' OR r."sessionId" = gs."groupKey" AND gs."targetType" = 'session')) AS seen
+    FROM "GroupSchedule" gs WHERE gs."workspaceId" = ${principal.workspaceId}::uuid`;
+  const expectedSpans = (row: { targetType: string; groupKey: string }) => (row.targetType === "trace" ? 3 : 3 * Array.from({ length: GROUP_TRACES }, (_, i) => i % 10).filter((k) => `session-${k}` === row.groupKey).length);
+  const row = {
+    path: "groups", fault: label, groups, schedules: rows.length, ingestErrors: errors,
+    missing: groups - rows.filter((r) => Number(r.runs) === 1).length,
+    duplicates: rows.filter((r) => Number(r.runs) > 1 || Number(r.history) > r.generation - 1).length,
+    unsettled: rows.filter((r) => r.ranGeneration !== r.generation).length,
+    partial: rows.filter((r) => r.seen !== expectedSpans(r)).length,
+  };
+  figures.push(row);
+  console.log(JSON.stringify(row));
+  expect(row.schedules).toBe(groups);
+  expect(row.missing).toBe(0);
+  expect(row.duplicates).toBe(0);
+  expect(row.unsettled).toBe(0);
+  expect(row.partial).toBe(0);
+}
+
 const faults = {
   "worker kill -9": async () => {
     await killWorker();
@@ -193,6 +261,8 @@ describe("fault battery", () => {
       QUEUE_PREFIX: "faults",
       LOG_LEVEL: process.env.FAULT_LOG_LEVEL ?? "silent",
       RECONCILE_INTERVAL_MS: "2000",
+      GROUP_POLL_INTERVAL_MS: "250",
+      GROUP_REQUEUE_AFTER_MS: "5000",
       RECONCILE_GRACE_MS: "5000",
       RATE_LIMIT_INGEST_PER_MINUTE: "0",
       RATE_LIMIT_TRY_CODE_PER_MINUTE: "0",
@@ -219,6 +289,9 @@ describe("fault battery", () => {
     });
     it(`experiment: ${name}`, async () => {
       await experimentThrough(name, fault);
+    });
+    it(`trace and session evaluators: ${name}`, async () => {
+      await groupsThrough(name, fault);
     });
   }
 });

@@ -9,6 +9,7 @@ import { createRedis } from "../../src/lib/redis.js";
 import type { Principal } from "../../src/lib/principal.js";
 import { queueRegistry, type QueueName } from "../../src/queues/registry.js";
 import { startWorkers, type Workers } from "../../src/worker.js";
+import type { Clock } from "../../src/lib/clock.js";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { createTestWorkspace, graphqlClient } from "../helpers.js";
@@ -119,12 +120,12 @@ export async function obliterate(app: App, prefix: string, names: readonly Queue
  * `startWorker()`; `execution` replaces the sandbox executor.
  */
 export async function liveHarness(
-  options: { execution?: Executor; startWorker?: boolean; queues?: QueueName[]; label?: string; env?: Record<string, string> } = {},
+  options: { execution?: Executor; startWorker?: boolean; queues?: QueueName[]; label?: string; env?: Record<string, string>; clock?: Clock } = {},
 ) {
   const label = options.label ?? "runs";
   const queues = options.queues ?? ["evaluate-target"];
   const prefix = `oodle-test-${label}-${randomUUID().slice(0, 8)}`;
-  const app = createApp(loadConfig({ ...process.env, ...options.env, QUEUE_PREFIX: prefix }), { execution: options.execution });
+  const app = createApp(loadConfig({ ...process.env, ...options.env, QUEUE_PREFIX: prefix }), { execution: options.execution, ...(options.clock ? { clock: options.clock } : {}) });
   let workers: Workers | undefined = options.startWorker === false ? undefined : await startWorkers(app, { queues });
   const client = graphqlClient(app);
   return {

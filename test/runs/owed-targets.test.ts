@@ -32,7 +32,7 @@ describe("owed evaluations of targets", () => {
     expect(left).toEqual([{ targetType: "span", targetId: spanId }]);
 
     await expect(
-      app.prisma.$executeRaw`INSERT INTO "OwedEvaluation" ("targetType", "targetId", "evaluatorId", "workspaceId") VALUES ('trace', ${randomUUID()}::uuid, ${evaluator.id}::uuid, ${ws.workspace.id}::uuid)`,
+      app.prisma.$executeRaw`INSERT INTO "OwedEvaluation" ("targetType", "targetId", "evaluatorId", "workspaceId") VALUES ('thread', ${randomUUID()}::uuid, ${evaluator.id}::uuid, ${ws.workspace.id}::uuid)`,
     ).rejects.toThrow(/OwedEvaluation_targetType_check/);
   });
 });

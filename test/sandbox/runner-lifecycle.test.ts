@@ -123,15 +123,18 @@ describe("runner lifecycle", () => {
   });
 
   it("a runner failure after setup is reported on the result channel (fatal), not the closed diagnostics pipe", async () => {
-    // Warm user code breaks the runner object it shares the interpreter with; the next item fails
-    // inside the runner itself.
+    // Warm user code breaks the runner's state it shares the interpreter with, in place (a list of
+    // the interpreter snapshot, found by walking frames: what RunnerGuard does not watch); the
+    // next item fails inside the runner itself, when the snapshot's process state is put back.
     const source = [
-      "import gc",
+      "import os, sys",
       "def evaluate(ctx):",
       "    if ctx.params.get('sabotage'):",
-      "        for obj in gc.get_objects():",
-      "            if type(obj).__name__ == 'Runner':",
-      "                obj.run_one = None",
+      "        frame = sys._getframe()",
+      "        while type(frame.f_locals.get('self')).__name__ != 'Runner':",
+      "            frame = frame.f_back",
+      "        frame.f_locals['self'].state.rlimits.append(('broken', None))",
+      "        os.umask(os.umask(0o022))",
       "    return EvaluationResult(scores=[Score(name='ok', value=True)])",
       "",
     ].join("\n");

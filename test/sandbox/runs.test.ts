@@ -82,6 +82,64 @@ describe("normal runs", () => {
     expect(results[2]!.scores[0]!.value).toBe(results[0]!.scores[0]!.value);
   });
 
+  it("keeps a warm runner through ordinary use of the library, output, warnings and imports (nothing RunnerGuard calls tampering)", async () => {
+    const source = `
+import json, logging, os, sys, traceback, warnings
+from oodle_eval.v1.checks import grounding, readability
+from shared import util
+
+def evaluate(ctx):
+    runner_id = json.__dict__.setdefault("_runner_id", os.urandom(4).hex())
+    syllables = readability.word_syllables("banana")[0]
+    dropped = len(grounding.stopwords())
+    warnings.warn("a warning")
+    logging.getLogger("x").warning("logged")
+    try:
+        raise ValueError("caught")
+    except ValueError:
+        text = traceback.format_exc()
+    print("out", util.VALUE, end="")
+    sys.stdout.flush()
+    sys.stderr.write("err")
+    import oodle_eval.v1.combine, oodle_eval.v1.text, statistics
+    from opik.evaluation.metrics import Equals, base_metric
+
+    class Mine(base_metric.BaseMetric):
+        def score(self, output, **ignored):
+            return Equals().score(output=output, reference="4")
+
+    equal = Mine().score(output=ctx.output).value
+    return EvaluationResult(scores=[Score(name="runner", value=runner_id), Score(name="seen", value=syllables + (dropped > 100) + ("caught" in text) + equal)])
+`;
+    const key = keyFor(source, { templateVersionId: "guard-ordinary", libraries: { util: { version: 1, source: "VALUE = 'v'\n" } } });
+    const results = await executor.execute(key, [item(), item(), item()]);
+    expect(results.map((r) => [r.outcome, r.error?.message ?? null, r.scores[1]?.value, r.stdout])).toEqual(Array(3).fill(["ok", null, 6, "out v"]));
+    // One runner served all three: none retired.
+    expect(new Set(results.map((r) => r.scores[0]!.value)).size).toBe(1);
+  });
+
+  it.each(["walk", "library"])("keeps the result of an item that walked gc's objects or changed a library module, and retires the warm runner (%s)", async (how) => {
+    const source = `
+import gc, json, os
+import oodle_eval.v1.text as text
+
+def evaluate(ctx):
+    runner_id = json.__dict__.setdefault("_runner_id", os.urandom(4).hex())
+    if ctx.params.get("how") == "walk":
+        gc.get_referents(ctx)
+    elif ctx.params.get("how") == "library":
+        vars(text)["planted"] = 1
+    return EvaluationResult(scores=[Score(name="runner", value=runner_id), Score(name="planted", value=hasattr(text, "planted"))])
+`;
+    const key = keyFor(source, { templateVersionId: `guard-mild-${how}` });
+    const [first, second] = await executor.execute(key, [item({ how }), item()]);
+    // Its own result stands (a library module can forge scores only, never an outcome) ...
+    expect([first!.outcome, first!.scores[1]!.value]).toEqual(["ok", how === "library"]);
+    // ... and the next item runs on a fresh runner, which has nothing of it.
+    expect([second!.outcome, second!.scores[1]!.value]).toEqual(["ok", false]);
+    expect(second!.scores[0]!.value).not.toBe(first!.scores[0]!.value);
+  });
+
   it("replaces a runner that dies and runs the remaining items", async () => {
     const source = "import os\n\ndef evaluate(ctx):\n    if ctx.params.get('die'):\n        os._exit(3)\n    return EvaluationResult(scores=[Score(name='ok', value=True)])\n";
     const results = await executor.execute(keyFor(source), [item(), item({ die: true }), item(), item()]);

@@ -4,7 +4,7 @@
 injected into the evaluator's globals by the runner.
 """
 
-from .context import Context, make_context
+from .context import Context, Session, Trace, TraceSpan, make_context
 from .score import EvaluationResult, Score, ScoreError, Scores
 
-__all__ = ["Context", "EvaluationResult", "Score", "ScoreError", "Scores", "make_context"]
+__all__ = ["Context", "EvaluationResult", "Score", "ScoreError", "Scores", "Session", "Trace", "TraceSpan", "make_context"]

@@ -1,7 +1,9 @@
 """The evaluation context ``ctx``, built from the sample document (docs/document.md § ctx).
 
 The sample document is a JSON object; every key is optional:
-``input``, ``output``, ``attributes``, ``expected_output``, ``trace`` ({"spans": [...]}),
+``input``, ``output``, ``attributes``, ``expected_output``, ``trace`` ({"spans": [...]}; a trace
+or session document adds ``trace_id``, ``span_count``, ``capped``, ``completion``), ``session``
+(a session document's: {"id", "traces", "trace_count", "turn_count", "capped", "completion"}),
 ``scores`` ({evaluator: {score: value}}), ``metadata``; plus ``params`` (resolved settings) and
 ``dependencies`` (names of evaluators whose scores are readable; None = all given ones).
 """
@@ -133,8 +135,11 @@ class TraceSpan(dict):
 
     It always holds the seven keys: ``name`` (a str, "" when absent), ``kind`` (a str, "other"
     when absent), ``input``, ``output``, ``attributes`` (a dict, {} when absent), ``start_time``
-    and ``end_time`` (None when absent). Any other key of the document's span (a dataset item's own
-    trace may carry some, e.g. ``span_id``) is kept as it is.
+    and ``end_time`` (None when absent). Any other key of the document's span is kept as it is: a
+    trace or session document's spans carry ``span_id``, ``parent_span_id`` (None for a root) and,
+    when the evaluator depends on span evaluators, ``scores`` ({evaluator: {score: value}} of that
+    span); a dataset item's own trace may carry some too. Those three are also read as attributes
+    (``s.span_id``; None when the key is absent), without becoming keys.
     """
 
     __slots__ = ()
@@ -161,13 +166,96 @@ class TraceSpan(dict):
     attributes = _span_field("attributes", "Its attributes, by flat key.")
     start_time = _span_field("start_time", "An ISO 8601 string, a number or None.")
     end_time = _span_field("end_time", "An ISO 8601 string, a number or None.")
+    span_id = _span_field("span_id", "The span's id (trace and session documents); None when absent.")
+    parent_span_id = _span_field("parent_span_id", "Its parent's span id; None for a root or when absent.")
+    scores = _span_field("scores", "Its dependencies' scores, {evaluator: {score: value}}; None when absent.")
+
+
+COMPLETIONS = ("end_marker", "quiet_period", "max_wait")
+"""Why a trace or session evaluator ran: its end marker, the quiet period, or the maximum wait."""
 
 
 @dataclass
 class Trace:
-    """The trace of the evaluated span: its spans ordered by start time."""
+    """A trace: its spans ordered by start time (``ctx.trace``; each of ``ctx.session.traces``).
+
+    Attributes:
+        spans: the spans (TraceSpan), ordered by start time, a span without a time last.
+        trace_id: the trace's id (trace and session documents); None in a span's or item's document.
+        span_count: spans the trace has in all, before caps; None when the document does not say.
+        capped: True when caps left spans of the trace out of ``spans``.
+        completion: why a trace evaluator ran (one of COMPLETIONS); None when absent.
+    """
 
     spans: list[TraceSpan] = field(default_factory=list)
+    trace_id: str | None = None
+    span_count: int | None = None
+    capped: bool = False
+    completion: str | None = None
+
+
+@dataclass
+class Session:
+    """``ctx.session``: the session a session evaluator runs on (None for every other document).
+
+    Attributes:
+        id: the session key's value.
+        traces: its traces (Trace), ordered by their earliest span's start; caps may leave a
+            trace's ``spans`` short or empty.
+        trace_count: traces of the session in all.
+        turn_count: turns of the whole conversation, before caps (``ctx.turns`` holds the kept ones).
+        capped: True when caps dropped turns or spans.
+        completion: why the session evaluator ran (one of COMPLETIONS); None when absent.
+    """
+
+    id: str
+    traces: list[Trace] = field(default_factory=list)
+    trace_count: int = 0
+    turn_count: int = 0
+    capped: bool = False
+    completion: str | None = None
+
+
+def _int_or_none(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _str_or_none(value: Any) -> str | None:
+    return value if isinstance(value, str) else None
+
+
+def make_trace(raw: Any) -> Trace:
+    """A Trace from a document's ``trace`` (or a session's trace entry): spans sorted by start time,
+    the other keys when present with the right type (else None, or False for ``capped``)."""
+    if not isinstance(raw, Mapping):
+        return Trace()
+    spans = [TraceSpan(span) for span in raw.get("spans") or [] if isinstance(span, Mapping)]
+    spans.sort(key=lambda s: time_key(s.start_time))
+    return Trace(
+        spans=spans,
+        trace_id=_str_or_none(raw.get("trace_id")),
+        span_count=_int_or_none(raw.get("span_count")),
+        capped=raw.get("capped") is True,
+        completion=_str_or_none(raw.get("completion")),
+    )
+
+
+def make_session(raw: Any, turns: int) -> Session | None:
+    """A Session from a document's ``session`` (None when it has none). ``trace_count`` defaults to
+    the traces given and ``turn_count`` to ``turns`` (the document's turns) when absent."""
+    if not isinstance(raw, Mapping):
+        return None
+    traces = [make_trace(t) for t in raw.get("traces") or [] if isinstance(t, Mapping)]
+    trace_count = _int_or_none(raw.get("trace_count"))
+    turn_count = _int_or_none(raw.get("turn_count"))
+    return Session(
+        id=str(raw.get("id") or ""),
+        traces=traces,
+        trace_count=len(traces) if trace_count is None else trace_count,
+        turn_count=turns if turn_count is None else turn_count,
+        capped=raw.get("capped") is True,
+        completion=_str_or_none(raw.get("completion")),
+    )
 
 
 @dataclass
@@ -202,7 +290,12 @@ class Context:
         metadata: the span's or dataset item's metadata.
         expected_output: the document's ``expected_output`` (a dataset item's), else the span
             attribute ``oodle.expected_output`` (a live span's expected response), else None.
-        trace: Trace with spans (TraceSpan: dicts with attribute access) ordered by start time.
+        trace: Trace with spans (TraceSpan: dicts with attribute access) ordered by start time;
+            a trace or session document also gives trace_id, span_count, capped and completion
+            (a session document: of its last trace).
+        session: Session (id, traces, trace_count, turn_count, capped, completion) of a session
+            document; None for a span's, item's or trace's document. Its conversation is
+            ``turns``: every turn across its traces, oldest first.
         params: every declared setting (value -> default -> None).
         observation: input/output/metadata view.
     """
@@ -224,14 +317,8 @@ class Context:
         self.metadata: dict[str, Any] = dict(metadata) if isinstance(metadata, Mapping) else {}
         expected = doc.get("expected_output")
         self.expected_output = expected if expected is not None else self.attributes.get(EXPECTED_OUTPUT_ATTRIBUTE)
-        spans = []
-        trace = doc.get("trace")
-        raw_spans = trace.get("spans") if isinstance(trace, Mapping) else None
-        for raw in raw_spans or []:
-            if isinstance(raw, Mapping):
-                spans.append(TraceSpan(raw))
-        spans.sort(key=lambda s: time_key(s.start_time))
-        self.trace = Trace(spans=spans)
+        self.trace = make_trace(doc.get("trace"))
+        self.session = make_session(doc.get("session"), len(self.turns))
         resolved = params if params is not None else doc.get("params")
         self.params: dict[str, Any] = dict(resolved or {})
         scores = doc.get("scores")

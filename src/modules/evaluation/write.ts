@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { ItemResult } from "../../execution/index.js";
 import type { PrismaClient, Tx } from "../../lib/prisma.js";
+import type { GroupCompletion } from "../../lib/closed-lists.js";
 import { jsonWithoutNul, runColumns, SKIPPED_COLUMNS, type RunColumns } from "./record.js";
 
 /**
@@ -21,8 +22,30 @@ export interface ItemTarget {
   datasetItemId: string;
 }
 
+/** What a trace evaluator's run is about: a trace (its OTLP trace id). */
+export interface TraceTarget {
+  traceId: string;
+}
+
+/** What a session evaluator's run is about: a session (its key). */
+export interface SessionTarget {
+  sessionId: string;
+}
+
+/** Every target a run can be about. */
+export type AnyTarget = SpanTarget | ItemTarget | TraceTarget | SessionTarget;
+
+/** What a trace or session run records of its group (Run.completion, groupSpanCount, documentCapped). */
+export interface GroupRunFacts {
+  completion: GroupCompletion;
+  /** Spans the group had when it ran (before caps). */
+  spanCount: number;
+  /** The document was cut to the evaluator's caps. */
+  capped: boolean;
+}
+
 /** One run to record. */
-export interface RunRecord<T extends SpanTarget | ItemTarget = SpanTarget | ItemTarget> {
+export interface RunRecord<T extends AnyTarget = AnyTarget> {
   workspaceId: string;
   evaluatorId: string;
   /** The template version run (null when the run stopped before one was resolved). */
@@ -44,6 +67,8 @@ export interface RunRecord<T extends SpanTarget | ItemTarget = SpanTarget | Item
   inputRunIds?: Record<string, string>;
   /** The backfill that made the run (span runs of a backfill only). */
   backfillId?: string;
+  /** A trace or session run: why it ran when it did, its spans, whether its document was capped. */
+  group?: GroupRunFacts;
   /** Attempts of the job so far (1 on the first). */
   attempts: number;
   startedAt: Date;
@@ -57,7 +82,7 @@ export function columnsOf(record: Pick<RunRecord, "result" | "columns">): RunCol
 
 /** The Run row of one record as JSON for `jsonb_to_recordset`, with its id chosen here (`runColumns` already replaced U+0000). */
 function runRow(id: string, r: RunRecord, columns: RunColumns) {
-  const t = r.target as Partial<SpanTarget & ItemTarget>;
+  const t = r.target as Partial<SpanTarget & ItemTarget & TraceTarget & SessionTarget>;
   return {
     id,
     workspaceId: r.workspaceId,
@@ -66,6 +91,11 @@ function runRow(id: string, r: RunRecord, columns: RunColumns) {
     spanId: t.spanId ?? null,
     experimentId: t.experimentId ?? null,
     datasetItemId: t.datasetItemId ?? null,
+    traceId: t.traceId ?? null,
+    sessionId: t.sessionId ?? null,
+    completion: r.group?.completion ?? null,
+    groupSpanCount: r.group?.spanCount ?? null,
+    documentCapped: r.group?.capped ?? false,
     backfillId: r.backfillId ?? null,
     libraryVersions: r.libraryVersions,
     params: jsonWithoutNul(r.params),
@@ -108,7 +138,12 @@ function scoreRows(runId: string, r: RunRecord, columns: RunColumns) {
 }
 
 /** The unique index that makes a run exactly once, per kind of target. */
-const CONFLICT_TARGET = { span: `("spanId", "evaluatorId")`, item: `("experimentId", "datasetItemId", "evaluatorId")` } as const;
+const CONFLICT_TARGET = {
+  span: `("spanId", "evaluatorId")`,
+  item: `("experimentId", "datasetItemId", "evaluatorId")`,
+  trace: `("evaluatorId", "traceId")`,
+  session: `("evaluatorId", "sessionId")`,
+} as const;
 
 /**
  * Inserts the runs, skipping any pair that already has one (the unique index of the target), and
@@ -122,12 +157,12 @@ function insertStatement(kind: keyof typeof CONFLICT_TARGET): string {
     : "";
   return `
 WITH inserted AS (
-  INSERT INTO "Run" (id, "workspaceId", "evaluatorId", "templateVersionId", "spanId", "experimentId", "datasetItemId", "backfillId", "libraryVersions", params,
+  INSERT INTO "Run" (id, "workspaceId", "evaluatorId", "templateVersionId", "spanId", "experimentId", "datasetItemId", "traceId", "sessionId", completion, "groupSpanCount", "documentCapped", "backfillId", "libraryVersions", params,
                      outcome, "skipReason", "missingDependencies", "inputRunIds", stdout, stderr, "errorType", "errorMessage", "errorTraceback", "durationMs", "outputTruncated", attempts, "startedAt", "finishedAt")
-  SELECT r.id, r."workspaceId", r."evaluatorId", r."templateVersionId", r."spanId", r."experimentId", r."datasetItemId", r."backfillId", r."libraryVersions", r.params,
+  SELECT r.id, r."workspaceId", r."evaluatorId", r."templateVersionId", r."spanId", r."experimentId", r."datasetItemId", r."traceId", r."sessionId", r.completion, r."groupSpanCount", coalesce(r."documentCapped", false), r."backfillId", r."libraryVersions", r.params,
          r.outcome, r."skipReason", coalesce(r."missingDependencies", ARRAY[]::text[]), coalesce(r."inputRunIds", '{}'::jsonb), r.stdout, r.stderr, r."errorType", r."errorMessage", r."errorTraceback", r."durationMs", coalesce(r."outputTruncated", false), r.attempts, r."startedAt", r."finishedAt"
   FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, "workspaceId" uuid, "evaluatorId" uuid, "templateVersionId" uuid, "spanId" uuid, "experimentId" uuid,
-       "datasetItemId" uuid, "backfillId" uuid, "libraryVersions" jsonb, params jsonb, outcome text, "skipReason" text, "missingDependencies" text[], "inputRunIds" jsonb, stdout text, stderr text, "errorType" text,
+       "datasetItemId" uuid, "traceId" text, "sessionId" text, completion text, "groupSpanCount" int, "documentCapped" boolean, "backfillId" uuid, "libraryVersions" jsonb, params jsonb, outcome text, "skipReason" text, "missingDependencies" text[], "inputRunIds" jsonb, stdout text, stderr text, "errorType" text,
        "errorMessage" text, "errorTraceback" text, "durationMs" float8, "outputTruncated" boolean, attempts int, "startedAt" timestamp(3), "finishedAt" timestamp(3))
   ON CONFLICT ${CONFLICT_TARGET[kind]} DO NOTHING
   RETURNING id, "spanId", "evaluatorId"
@@ -143,19 +178,26 @@ WITH inserted AS (
 SELECT id FROM inserted`;
 }
 
-const STATEMENTS = { span: insertStatement("span"), item: insertStatement("item") } as const;
+const STATEMENTS = { span: insertStatement("span"), item: insertStatement("item"), trace: insertStatement("trace"), session: insertStatement("session") } as const;
+
+/** The kind of a record's target (its unique index). */
+function kindOf(target: AnyTarget): keyof typeof CONFLICT_TARGET {
+  if ("spanId" in target) return "span";
+  if ("datasetItemId" in target) return "item";
+  return "traceId" in target ? "trace" : "session";
+}
 
 /**
  * Writes runs and their scores in ONE statement (so in one transaction). Exactly once per pair:
  * the unique index decides, so a run that another attempt or worker already recorded is left as
  * it is and this call's copy (and its scores) is dropped. Every record must have the same kind
- * of target (all spans or all items).
+ * of target (all spans, all items, all traces or all sessions).
  * @returns the records actually inserted, with their run ids and the columns written (in input order).
  * @throws the database error (nothing is written then).
  */
-export async function insertRuns<T extends SpanTarget | ItemTarget>(db: PrismaClient | Tx, records: readonly RunRecord<T>[]): Promise<InsertedRun<T>[]> {
+export async function insertRuns<T extends AnyTarget>(db: PrismaClient | Tx, records: readonly RunRecord<T>[]): Promise<InsertedRun<T>[]> {
   if (records.length === 0) return [];
-  const kind = "spanId" in records[0]!.target ? "span" : "item";
+  const kind = kindOf(records[0]!.target);
   const runs: ReturnType<typeof runRow>[] = [];
   const scores: ReturnType<typeof scoreRows> = [];
   const planned: InsertedRun<T>[] = [];
@@ -172,7 +214,7 @@ export async function insertRuns<T extends SpanTarget | ItemTarget>(db: PrismaCl
 }
 
 /** A record that {@link insertRuns} inserted: its run id, and the columns written (the scores a dependent reads next). */
-export interface InsertedRun<T extends SpanTarget | ItemTarget = SpanTarget | ItemTarget> {
+export interface InsertedRun<T extends AnyTarget = AnyTarget> {
   record: RunRecord<T>;
   runId: string;
   columns: RunColumns;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { GroupTargetType, TargetType } from "../../lib/closed-lists.js";
+import { GroupCapsError, groupCapsSchema, resolveGroupCaps, type GroupCaps } from "./group-caps.js";
 import { completionInputSchema, GroupSettingError, resolveCompletion, type CompletionSettings } from "./group-completion.js";
 
 /**
@@ -7,29 +8,8 @@ import { completionInputSchema, GroupSettingError, resolveCompletion, type Compl
  * the caps on what its code is passed. One schema for GraphQL, the CLI and MCP.
  */
 
-/** The caps of a group document: spans, turns and bytes (each with a default and a ceiling). */
-export interface GroupCaps {
-  /** Spans passed in the document (the earliest kept). */
-  maxSpans: number;
-  /** Turns of a session's conversation passed (the latest kept). */
-  maxTurns: number;
-  /** Bytes of the document as JSON (UTF-8). */
-  maxDocumentBytes: number;
-}
-
-const MiB = 1024 * 1024;
-
-/** Each cap's default and ceiling. */
-export const GROUP_CAP_SPECS: Readonly<Record<keyof GroupCaps, { default: number; ceiling: number }>> = {
-  maxSpans: { default: 500, ceiling: 5_000 },
-  maxTurns: { default: 200, ceiling: 2_000 },
-  maxDocumentBytes: { default: 1 * MiB, ceiling: 8 * MiB },
-};
-
-const positive = z.number().int("must be a whole number").positive("must be at least 1");
-
 /** What an evaluator may ask: completion rules and caps, every key optional (unknown keys refused). */
-export const groupSettingsInputSchema = completionInputSchema.extend({ maxSpans: positive.optional(), maxTurns: positive.optional(), maxDocumentBytes: positive.optional() }).strict();
+export const groupSettingsInputSchema = completionInputSchema.extend(groupCapsSchema.shape).strict();
 /** Group settings as asked. */
 export type GroupSettingsInput = z.infer<typeof groupSettingsInputSchema>;
 
@@ -41,12 +21,13 @@ export interface GroupSettings extends CompletionSettings, GroupCaps {}
  * @throws GroupSettingError naming the field (out of range, or not for this target).
  */
 export function resolveGroupSettings(target: GroupTargetType, asked: GroupSettingsInput): GroupSettings {
-  const caps = {} as GroupCaps;
-  for (const name of Object.keys(GROUP_CAP_SPECS) as (keyof GroupCaps)[]) {
-    const spec = GROUP_CAP_SPECS[name];
-    const value = asked[name] ?? spec.default;
-    if (value > spec.ceiling) throw new GroupSettingError(name, `${name} must be at most ${spec.ceiling}; got ${value}`);
-    caps[name] = value;
+  const { maxSpans, maxTurns, maxDocumentBytes } = asked;
+  let caps: Readonly<GroupCaps>;
+  try {
+    caps = resolveGroupCaps({ ...(maxSpans !== undefined ? { maxSpans } : {}), ...(maxTurns !== undefined ? { maxTurns } : {}), ...(maxDocumentBytes !== undefined ? { maxDocumentBytes } : {}) });
+  } catch (error) {
+    if (error instanceof GroupCapsError) throw new GroupSettingError(error.cap, error.message);
+    throw error;
   }
   if (target === "trace" && asked.maxTurns !== undefined) throw new GroupSettingError("maxTurns", "maxTurns applies to session evaluators only");
   return { ...resolveCompletion(target, asked), ...caps };

@@ -101,7 +101,7 @@ export const LIVE_BATCH: BatcherOptions = { maxBatch: 200, inFlightPerKey: 2 };
 /**
  * The live targets this processor takes, by target type (spans/live-target.ts): how it loads a
  * batch's targets and builds their documents. Spans only: traces and sessions are evaluated once
- * they are done, by their own driver (groups/processor.ts; the worker routes by `targetType`).
+ * they are done, by their own driver (runs/group-processor.ts; the worker routes by `targetType`).
  */
 export type LiveTargets = { span: LiveTarget<SpanTarget> };
 
@@ -247,7 +247,7 @@ export function createRunProcessor(deps: {
   async function evaluateBatch(jobs: LiveJob[]): Promise<Settled<ProcessStatus>[]> {
     const { workspaceId, evaluatorId, targetType } = jobs[0]!.payload;
     // A batch holds one target type (its batcher key says so).
-    if (targetType !== "span") throw new Error(`the span processor was given a ${targetType} job (groups/processor.ts evaluates those)`);
+    if (targetType !== "span") throw new Error(`the span processor was given a ${targetType} job (runs/group-processor.ts evaluates those)`);
     const live = deps.targets[targetType];
     const results: (Settled<ProcessStatus> | undefined)[] = new Array(jobs.length);
     const spanIds = jobs.map((j) => j.payload.targetId);

@@ -15,8 +15,13 @@ export interface SampleDocument {
   attributes?: Record<string, unknown>;
   /** The dataset item's expected output (experiments only). */
   expected_output?: unknown;
-  /** The trace's spans, ordered by start time. */
-  trace?: { spans: TraceSpanDocument[] };
+  /**
+   * The trace's spans, ordered by start time. A trace or session document (src/modules/groups)
+   * adds the trace's id, its span count, whether caps dropped spans and why it ran.
+   */
+  trace?: TraceDocument;
+  /** A session document's session (src/modules/groups/documents.ts); absent in every other document. */
+  session?: SessionDocument;
   /** Scores of the evaluators this one depends on: evaluator name → score name → value. */
   scores?: Record<string, Record<string, unknown>>;
   /** The span's or dataset item's metadata. */
@@ -32,6 +37,54 @@ export interface TraceSpanDocument {
   attributes: Record<string, unknown>;
   start_time: string | null;
   end_time: string | null;
+  /** The span's id (trace and session documents only). */
+  span_id?: string;
+  /** Its parent's span id, null for a root (trace and session documents only). */
+  parent_span_id?: string | null;
+  /** Its dependencies' scores, evaluator name → score name → value (trace and session documents, when given). */
+  scores?: Record<string, Record<string, unknown>>;
+}
+
+/** Why a group evaluator ran: its end marker, the quiet period, or the maximum wait. */
+export type GroupCompletion = "end_marker" | "quiet_period" | "max_wait";
+
+/** The document's `trace`: its spans; a trace or session document adds the rest. */
+export interface TraceDocument {
+  /** The trace's id (trace and session documents). */
+  trace_id?: string;
+  /** Its spans, ordered by start time (ties keep their given order). */
+  spans: TraceSpanDocument[];
+  /** Spans the trace has in all, before caps (trace and session documents). */
+  span_count?: number;
+  /** True when caps dropped spans of this trace (trace and session documents). */
+  capped?: boolean;
+  /** Why a trace evaluator ran (trace documents, when given). */
+  completion?: GroupCompletion;
+}
+
+/** One trace of `session.traces`. */
+export interface SessionTraceDocument {
+  trace_id: string;
+  /** Its spans as in a trace document (caps may leave fewer, or none). */
+  spans: TraceSpanDocument[];
+  /** Spans the trace has in all, before caps. */
+  span_count: number;
+}
+
+/** The document's `session` (a session document). */
+export interface SessionDocument {
+  /** The session key's value. */
+  id: string;
+  /** Its traces, ordered by their earliest span's start. */
+  traces: SessionTraceDocument[];
+  /** Traces of the session in all. */
+  trace_count: number;
+  /** Turns of the whole conversation, before caps. */
+  turn_count: number;
+  /** True when caps dropped turns or spans. */
+  capped: boolean;
+  /** Why the session evaluator ran, when given. */
+  completion?: GroupCompletion;
 }
 
 /** What {@link spanToDocument} reads of a span (a stored Span row or a normalised input span). */

@@ -1,7 +1,9 @@
 import { randomInt } from "node:crypto";
+import { Prisma } from "../../generated/prisma/client.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { SkipReason } from "./matching.js";
 import type { NormalisedSpan } from "./schemas.js";
+import type { GroupTouch } from "./group-touches.js";
 
 /**
  * Rows of match counts per evaluator (EvaluatorMatchStats.shard: 0 to 15, its CHECK in the
@@ -19,6 +21,8 @@ export interface IngestRow {
   decisions: { evaluatorId: string; matched: boolean; reason?: SkipReason }[];
   /** The matched code evaluators the span owes a run (external ones owe nothing), each with the batch job that queues it (null: the pair's own job). */
   owes: { evaluatorId: string; jobId: string | null }[];
+  /** Its touches of trace and session evaluators' groups (group-touches.ts); counted when the span is new. */
+  groups?: GroupTouch[];
 }
 
 /** What {@link writeIngestBatch} did. */
@@ -33,6 +37,33 @@ export interface IngestWriteResult {
   backlogBefore: { queued: number; oldest: Date | null };
 }
 
+/**
+ * How a group's schedule moves when spans arrive (the ON CONFLICT update of GroupSchedule; `gs` is
+ * the row as it was, EXCLUDED the batch's touch of it). "Next round": the pending generation was
+ * already queued (or ran), so these spans start the next one — the group is stale and runs again.
+ * - generation + 1 on a next round; firstSpanAt restarts with it (the maximum wait counts from it);
+ * - lastSpanAt = now, spanCount adds the batch's spans, traceIds adds its traces;
+ * - markerAt: the batch's marker on a next round, else the round's first marker;
+ * - staleSince: set on the first next round (its spans came after the queued round's; cleared
+ *   when the run of the newest generation is written);
+ * - dueAt: the marker when there is one, else min(lastSpanAt + quiet period, firstSpanAt + maximum wait).
+ * Every SET expression reads the old row, so each derived value repeats the next-round test.
+ */
+const NEXT_ROUND = `(gs."queuedGeneration" IS NOT DISTINCT FROM gs.generation)`;
+const ROUND_FIRST = `(CASE WHEN ${NEXT_ROUND} THEN EXCLUDED."firstSpanAt" ELSE gs."firstSpanAt" END)`;
+const ROUND_MARKER = `(CASE WHEN ${NEXT_ROUND} THEN EXCLUDED."markerAt" ELSE coalesce(gs."markerAt", EXCLUDED."markerAt") END)`;
+const GROUP_SCHEDULE_SQL = Prisma.raw(`
+        generation = gs.generation + ${NEXT_ROUND}::int,
+        "firstSpanAt" = ${ROUND_FIRST},
+        "lastSpanAt" = EXCLUDED."lastSpanAt",
+        "spanCount" = gs."spanCount" + EXCLUDED."spanCount",
+        "traceIds" = ARRAY(SELECT DISTINCT x FROM unnest(gs."traceIds" || EXCLUDED."traceIds") AS x ORDER BY x),
+        "quietPeriodMs" = EXCLUDED."quietPeriodMs",
+        "maxWaitMs" = EXCLUDED."maxWaitMs",
+        "markerAt" = ${ROUND_MARKER},
+        "staleSince" = CASE WHEN ${NEXT_ROUND} THEN coalesce(gs."staleSince", EXCLUDED."lastSpanAt") ELSE gs."staleSince" END,
+        "dueAt" = coalesce(${ROUND_MARKER}, least(EXCLUDED."lastSpanAt" + make_interval(secs => EXCLUDED."quietPeriodMs" / 1000.0), ${ROUND_FIRST} + make_interval(secs => EXCLUDED."maxWaitMs" / 1000.0)))`);
+
 /** The key of a span within a workspace. */
 export function spanKey(traceId: string, spanId: string): string {
   return `${traceId}\u0000${spanId}`;
@@ -44,14 +75,16 @@ export function spanKey(traceId: string, spanId: string): string {
  * existing trace and span id keeps its row), inserts the owed evaluations of the new spans, and
  * of the spans sent again the pairs with no run that are not owed already, and adds the counts to
  * a shard of the evaluators' match stats — every decision of a new span, plus one match per pair
- * owed again (so `spansMatched` counts each span an evaluator was queued on once). It also reads
- * the workspace's backlog as it was before.
+ * owed again (so `spansMatched` counts each span an evaluator was queued on once) — and writes
+ * the new spans' touches of trace and session groups into GroupSchedule ({@link GROUP_SCHEDULE_SQL}).
+ * It also reads the workspace's backlog as it was before.
  * A span that a concurrent ingest inserted after this statement's snapshot is neither created nor
  * seen here: its key is missing from `ids` (the caller writes those rows again, as sent again).
  * @param now - createdAt of the spans and owed rows (the app's clock, UTC, as Prisma writes it).
+ * @param arrivedAt - the spans' arrival for trace and session groups (default `now`; a test's clock moves it).
  * @throws the database error (nothing of the batch is written then).
  */
-export async function writeIngestBatch(prisma: Pick<PrismaClient, "$queryRaw">, workspaceId: string, rows: readonly IngestRow[], now: Date): Promise<IngestWriteResult> {
+export async function writeIngestBatch(prisma: Pick<PrismaClient, "$queryRaw">, workspaceId: string, rows: readonly IngestRow[], now: Date, arrivedAt: Date = now): Promise<IngestWriteResult> {
   const spans = rows.map(({ id, span }) => ({
     id,
     traceId: span.traceId,
@@ -69,7 +102,9 @@ export async function writeIngestBatch(prisma: Pick<PrismaClient, "$queryRaw">, 
   }));
   const decisions = rows.flatMap(({ id, decisions }) => decisions.map((d) => ({ id, e: d.evaluatorId, r: d.matched ? "matched" : d.reason! })));
   const owes = rows.flatMap(({ id, span, owes }) => owes.map((o) => ({ id, t: span.traceId, s: span.spanId, e: o.evaluatorId, j: o.jobId })));
+  const groups = rows.flatMap((r) => r.groups ?? []);
   const at = now.toISOString();
+  const arrived = arrivedAt.toISOString();
   const shard = randomInt(MATCH_STATS_SHARDS);
   const [row] = await prisma.$queryRaw<{ created: string[] | null; existing: { id: string; t: string; s: string }[] | null; owedNew: number; owedAgain: number; queued: number; oldest: Date | null }[]>`
     WITH input AS (
@@ -106,6 +141,30 @@ export async function writeIngestBatch(prisma: Pick<PrismaClient, "$queryRaw">, 
       GROUP BY d.e
       UNION ALL
       SELECT "evaluatorId", count(*), 0, 0, 0, 0, 0, 0, 0 FROM owed_again GROUP BY 1
+    ), touches AS (
+      SELECT g.* FROM jsonb_to_recordset(${JSON.stringify(groups)}::jsonb) AS g(id uuid, e uuid, tt text, k text, tr text, m boolean, mk boolean, q int, w int)
+      JOIN created c ON c.id = g.id
+    ), resolved AS (
+      -- A session span without the key touches the sessions that hold its trace.
+      SELECT t.e, t.tt, t.k, t.tr, t.m, t.mk, t.q, t.w FROM touches t WHERE t.k IS NOT NULL
+      UNION ALL
+      SELECT t.e, t.tt, gs."groupKey", t.tr, false, t.mk, t.q, t.w FROM touches t
+      JOIN "GroupSchedule" gs ON t.k IS NULL AND gs."evaluatorId" = t.e AND gs."targetType" = t.tt AND gs."traceIds" @> ARRAY[t.tr]
+    ), group_rows AS (
+      SELECT e, tt, k, array_agg(DISTINCT tr ORDER BY tr) AS trs, count(*)::int AS n, bool_or(m) AS m, bool_or(mk) AS mk, max(q) AS q, max(w) AS w
+      FROM resolved GROUP BY e, tt, k
+    ), group_write AS (
+      INSERT INTO "GroupSchedule" AS gs (id, "workspaceId", "evaluatorId", "targetType", "groupKey", "traceIds", "firstSpanAt", "lastSpanAt", "spanCount",
+        "quietPeriodMs", "maxWaitMs", "markerAt", "dueAt")
+      SELECT gen_random_uuid(), ${workspaceId}::uuid, g.e, g.tt, g.k, g.trs, ${arrived}::timestamp(3), ${arrived}::timestamp(3), g.n, g.q, g.w,
+        CASE WHEN g.mk THEN ${arrived}::timestamp(3) END,
+        CASE WHEN g.mk THEN ${arrived}::timestamp(3) ELSE ${arrived}::timestamp(3) + make_interval(secs => least(g.q, g.w) / 1000.0) END
+      FROM group_rows g
+      -- A group no matching span took is only extended, never created.
+      WHERE g.m OR EXISTS (SELECT 1 FROM "GroupSchedule" x WHERE x."evaluatorId" = g.e AND x."targetType" = g.tt AND x."groupKey" = g.k)
+      ORDER BY g.e, g.tt, g.k
+      ON CONFLICT ("evaluatorId", "targetType", "groupKey") DO UPDATE SET ${GROUP_SCHEDULE_SQL}
+      RETURNING 1
     ), stats AS (
       -- In evaluator id order, so two ingests that drew the same shard lock its rows in one order.
       INSERT INTO "EvaluatorMatchStats" AS s ("evaluatorId", "shard", "workspaceId", "spansMatched", "skippedDisabled", "skippedKind",
@@ -131,6 +190,7 @@ export async function writeIngestBatch(prisma: Pick<PrismaClient, "$queryRaw">, 
       (SELECT json_agg(json_build_object('id', id, 't', "traceId", 's', "spanId")) FROM existing) AS existing,
       (SELECT count(*) FROM owed_new)::int AS "owedNew",
       (SELECT count(*) FROM owed_again)::int AS "owedAgain",
+      (SELECT count(*) FROM group_write)::int AS "groupsTouched",
       (SELECT count(*) FROM "OwedEvaluation" WHERE "workspaceId" = ${workspaceId}::uuid)::int AS queued,
       (SELECT min("createdAt") FROM "OwedEvaluation" WHERE "workspaceId" = ${workspaceId}::uuid) AS oldest`;
   const created = new Set(row?.created ?? []);

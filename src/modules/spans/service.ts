@@ -26,6 +26,10 @@ export type { DependencyWait, WaitedDependency } from "./waiting.js";
 import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, type NormalisedSpan } from "./schemas.js";
 import { spanKey, writeIngestBatch, type IngestRow } from "./ingest-write.js";
 import { kindTraits } from "../evaluators/kinds.js";
+import { settingsOf } from "../evaluators/group-settings.js";
+import { systemClock, type Clock } from "../../lib/clock.js";
+import type { GroupTargetType } from "../../lib/closed-lists.js";
+import { groupTouchesOf, type GroupEvaluatorRule } from "./group-touches.js";
 
 /** Most spans of a trace put in `ctx.trace.spans` (the earliest by start time). */
 export const MAX_TRACE_SPANS = 500;
@@ -124,6 +128,8 @@ export function createSpanService(deps: {
   queueBatches?: (workspaceId: string, batches: readonly SpanBatch[]) => Promise<void>;
   /** Per-workspace bound on queued evaluations (0 or absent: none); see {@link ingestSpans}. */
   maxQueuedEvaluations?: number;
+  /** The arrival time of spans for trace and session groups (what quiet periods and maximum waits count from); default the system's. */
+  clock?: Clock;
 }) {
   const { prisma, logger } = deps;
   const limit = deps.maxQueuedEvaluations ? deps.maxQueuedEvaluations : null;
@@ -189,12 +195,13 @@ export function createSpanService(deps: {
     const [evaluators] = await Promise.all([
       prisma.evaluator.findMany({
         where: { workspaceId: principal.workspaceId, archivedAt: null },
-        select: { ...RULE_FIELDS, dependencies: { select: { dependsOnId: true }, orderBy: { position: "asc" } } },
+        select: { ...RULE_FIELDS, target: true, groupSettings: true, dependencies: { select: { dependsOnId: true }, orderBy: { position: "asc" } } },
         orderBy: { createdAt: "asc" },
       }),
       checkBacklog(principal.workspaceId),
     ]);
     const now = new Date();
+    const arrivedAt = (deps.clock ?? systemClock).now();
     const accepted: { index: number; span: NormalisedSpan }[] = [];
     const rejected: IngestResult["rejected"] = [];
     spans.forEach((raw, index) => {
@@ -213,28 +220,35 @@ export function createSpanService(deps: {
     });
     // The distinct spans (the first of a trace and span id sent twice), each with the id it gets if
     // new, every rule's decision and the runs it owes; the batch evaluators' job ids from the keys.
-    const batchable = deps.queueBatches ? batchableEvaluators(evaluators) : new Set<string>();
+    // Trace and session evaluators take groups (group-touches.ts): their spans owe no span run.
+    const groupRules: GroupEvaluatorRule[] = evaluators.flatMap((e) => (e.target === "span" ? [] : [{ ...e, target: e.target as GroupTargetType, settings: settingsOf(e.target as GroupTargetType, e.groupSettings) }]));
+    const spanEvaluators = groupRules.length ? evaluators.filter((e) => e.target === "span") : evaluators;
+    const batchable = deps.queueBatches ? batchableEvaluators(spanEvaluators) : new Set<string>();
     const firstByKey = new Map<string, { index: number; span: NormalisedSpan }>();
     for (const a of accepted) if (!firstByKey.has(spanKey(a.span.traceId, a.span.spanId))) firstByKey.set(spanKey(a.span.traceId, a.span.spanId), a);
     const matchedBy = new Map<string, string[]>(); // batchable evaluator → keys of its matched spans
     const rows: IngestRow[] = [...firstByKey.values()].map(({ span }) => {
-      const decisions = evaluators.map((e) => ({ evaluatorId: e.id, ...matchSpan(e, span) }));
+      const id = randomUUID();
+      const decisions = spanEvaluators.map((e) => ({ evaluatorId: e.id, ...matchSpan(e, span) }));
       for (const d of decisions) if (d.matched && batchable.has(d.evaluatorId)) pushTo(matchedBy, d.evaluatorId, spanKey(span.traceId, span.spanId));
-      return { id: randomUUID(), span, decisions, owes: [] };
+      if (!groupRules.length) return { id, span, decisions, owes: [], groups: [] };
+      const group = groupTouchesOf(id, span, groupRules);
+      return { id, span, decisions: [...decisions, ...group.decisions.map((d) => ({ evaluatorId: d.evaluatorId, ...d.decision }))], owes: [], groups: group.touches };
     });
+    const groupEvaluatorIds = new Set(groupRules.map((r) => r.id));
     const jobIds = new Map([...matchedBy].map(([evaluatorId, keys]) => [evaluatorId, spanBatchJobId(evaluatorId, keys)]));
     const kinds = new Map(evaluators.map((e) => [e.id, e.kind]));
-    for (const row of rows) row.owes = row.decisions.filter((d) => d.matched && kindTraits(kinds.get(d.evaluatorId) ?? "").runsInSandbox).map((d) => ({ evaluatorId: d.evaluatorId, jobId: jobIds.get(d.evaluatorId) ?? null }));
+    for (const row of rows) row.owes = row.decisions.filter((d) => d.matched && !groupEvaluatorIds.has(d.evaluatorId) && kindTraits(kinds.get(d.evaluatorId) ?? "").runsInSandbox).map((d) => ({ evaluatorId: d.evaluatorId, jobId: jobIds.get(d.evaluatorId) ?? null }));
     // ONE statement writes the spans, the evaluations they owe and their match counts, together or
     // not at all (ingest-write.ts), so a success answer means nothing can be lost (the reconciler
     // re-queues owed evaluations whose jobs Redis lost) and a failure means nothing was kept. A span
     // a concurrent ingest stored meanwhile is written again, as sent again.
-    let written = rows.length ? await writeIngestBatch(prisma, principal.workspaceId, rows, now) : null;
+    let written = rows.length ? await writeIngestBatch(prisma, principal.workspaceId, rows, now, arrivedAt) : null;
     const ids = new Map(written?.ids);
     let queued = (written?.owedNew ?? 0) + (written?.owedAgain ?? 0);
     const backlogBefore = written?.backlogBefore;
     for (let retry = 0; retry < 3 && written && ids.size < rows.length; retry++) {
-      written = await writeIngestBatch(prisma, principal.workspaceId, rows.filter((r) => !ids.has(spanKey(r.span.traceId, r.span.spanId))), now);
+      written = await writeIngestBatch(prisma, principal.workspaceId, rows.filter((r) => !ids.has(spanKey(r.span.traceId, r.span.spanId))), now, arrivedAt);
       for (const [key, value] of written.ids) ids.set(key, value);
       queued += written.owedNew + written.owedAgain;
     }
@@ -250,7 +264,7 @@ export function createSpanService(deps: {
     for (const row of rows) {
       const id = ids.get(spanKey(row.span.traceId, row.span.spanId))!.id;
       for (const d of row.decisions) {
-        if (!d.matched) continue;
+        if (!d.matched || groupEvaluatorIds.has(d.evaluatorId)) continue;
         if (batchable.has(d.evaluatorId)) pushTo(batchSpans, d.evaluatorId, id);
         else pairs.push({ targetType: "span", targetId: id, evaluatorId: d.evaluatorId });
       }

@@ -61,6 +61,7 @@ import json
 import re
 import string
 import unicodedata
+from functools import lru_cache
 from importlib import resources
 from typing import Any, Iterable, Mapping
 
@@ -91,34 +92,28 @@ CITATION_MARKER = re.compile(
     r"\[\s*\d+(?:\s*[-\u2013]\s*\d+)?(?:\s*[,;]\s*\d+(?:\s*[-\u2013]\s*\d+)?)*\s*\]|\[\^[^\]\s]{1,100}\]"
 )
 
-_stopwords: frozenset[str] | None = None
 #: "no" is an NLTK stop word and "yes" is not, so a bare "no" scored 1.0 and a bare "yes" 0.0 with
 #: the same context. These answer words (yes and its casual forms, nope) are removed like "no":
 #: token overlap can neither support nor contradict a polarity, and both now score the same.
 POLARITY_WORDS = frozenset({"yes", "yeah", "yep", "yup", "nope"})
 
 
+# Loaded once, into the caches of the functions (never module globals set later: the sandbox's
+# warm runner treats a changed module dict of oodle_eval as tampering, sandbox/README.md).
+@lru_cache(maxsize=None)
 def stopwords() -> frozenset[str]:
     """NLTK's English stop words (data/stopwords_en.txt), loaded once."""
-    global _stopwords
-    if _stopwords is None:
-        try:
-            data = resources.files("oodle_eval.v1").joinpath("data").joinpath("stopwords_en.txt").read_text(encoding="utf-8")
-        except (FileNotFoundError, OSError, ModuleNotFoundError):
-            data = ""
-        _stopwords = frozenset(w.strip() for w in data.splitlines() if w.strip() and not w.startswith("#"))
-    return _stopwords
+    try:
+        data = resources.files("oodle_eval.v1").joinpath("data").joinpath("stopwords_en.txt").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError, ModuleNotFoundError):
+        data = ""
+    return frozenset(w.strip() for w in data.splitlines() if w.strip() and not w.startswith("#"))
 
 
-_dropped: frozenset[str] | None = None
-
-
+@lru_cache(maxsize=None)
 def _dropped_words() -> frozenset[str]:
     """Stop words and POLARITY_WORDS: the words tokenize drops."""
-    global _dropped
-    if _dropped is None:
-        _dropped = stopwords() | POLARITY_WORDS
-    return _dropped
+    return stopwords() | POLARITY_WORDS
 
 
 def _strip_punctuation(token: str) -> str:

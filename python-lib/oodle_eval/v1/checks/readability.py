@@ -81,26 +81,23 @@ _IER = re.compile(r"[^aeiouy]ier(?:s)?$|[^aeiouy]iest$")
 _PLURAL_ES = re.compile(r"(?:[sxz]|ch|sh|ce|ge|se|ze|[cg])es$")
 _SIBILANT_END = re.compile(r"(?:[sxz]|ch|sh|ce|ge|se|ze)$")
 
-_table: dict[str, int] | None = None
-
-
+# Loaded once, into the cache of the function (never a module global set later: the sandbox's
+# warm runner treats a changed module dict of oodle_eval as tampering, sandbox/README.md).
+@lru_cache(maxsize=None)
 def _syllable_table() -> dict[str, int]:
     """word -> syllables from data/syllables.tsv, loaded once; empty when the file is missing."""
-    global _table
-    if _table is None:
-        table: dict[str, int] = {}
-        try:
-            data = resources.files("oodle_eval.v1").joinpath("data").joinpath("syllables.tsv").read_text(encoding="utf-8")
-        except (FileNotFoundError, OSError, ModuleNotFoundError):
-            data = ""
-        for line in data.splitlines():
-            if not line or line.startswith("#"):
-                continue
-            word, _, count = line.partition("\t")
-            if count.isdigit():
-                table[word] = int(count)
-        _table = table
-    return _table
+    table: dict[str, int] = {}
+    try:
+        data = resources.files("oodle_eval.v1").joinpath("data").joinpath("syllables.tsv").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError, ModuleNotFoundError):
+        data = ""
+    for line in data.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        word, _, count = line.partition("\t")
+        if count.isdigit():
+            table[word] = int(count)
+    return table
 
 
 def estimate_syllables(word: str) -> int:

@@ -1,0 +1,134 @@
+import type { Clock } from "../../lib/clock.js";
+import type { Logger } from "../../lib/logger.js";
+import type { PrismaClient } from "../../lib/prisma.js";
+import type { Queues } from "../../queues/queues.js";
+import { groupJobId } from "../../queues/registry.js";
+import type { GroupTargetType } from "../../lib/closed-lists.js";
+
+/**
+ * The due poller of trace and session groups (docs/evaluation.md § Targets). The schedule lives in
+ * Postgres (GroupSchedule: ingest slides `dueAt` with every span, spans/ingest-write.ts); BullMQ only
+ * carries the job of a generation once it is due, so nothing of the schedule is lost with Redis:
+ * - **due**: rows whose `dueAt` passed and whose pending generation is not queued are marked queued
+ *   (`FOR UPDATE SKIP LOCKED`: pollers of several workers share the rows) and get one
+ *   `evaluate-target` job each, id `<schedule>_g<generation>`;
+ * - **lost**: a queued generation with no run after `requeueAfterMs` (Redis lost the job, or the
+ *   enqueue failed) is queued again with a fresh id, at most {@link MAX_GROUP_REQUEUES} times (then
+ *   logged and left); a duplicate run is impossible, the processor writes a generation once under
+ *   the schedule's row lock (runs/group-processor.ts).
+ * Time is the injected clock's, so tests move it instead of sleeping.
+ */
+
+/** A queued generation is queued again at most this many times. */
+export const MAX_GROUP_REQUEUES = 10;
+
+/** What one pass did. */
+export interface GroupPollReport {
+  /** Generations queued because they came due. */
+  queued: number;
+  /** Generations queued again (their job lost). */
+  requeued: number;
+  /** How late the due ones were queued: clock now − dueAt, ms, one per queued generation. */
+  lateMs: number[];
+}
+
+interface DueRow {
+  id: string;
+  workspaceId: string;
+  evaluatorId: string;
+  targetType: GroupTargetType;
+  generation: number;
+  dueAt: Date | null;
+  requeues: number;
+}
+
+/**
+ * Builds the poller.
+ * @param deps.options.batch - rows looked at per pass and kind (default 500; the next pass takes the rest at once).
+ * @param deps.options.requeueAfterMs - how long a queued generation may go without its run before it is queued again (default 120 s).
+ */
+export function createGroupScheduler(deps: { prisma: PrismaClient; queues: Queues; logger: Logger; clock: Clock; options?: { batch?: number; requeueAfterMs?: number } }) {
+  const { prisma, queues, logger, clock } = deps;
+  const batch = deps.options?.batch ?? 500;
+  const requeueAfterMs = deps.options?.requeueAfterMs ?? 120_000;
+
+  /** Adds the jobs of rows just marked queued; on failure the rows are left for the lost pass at once (queuedAt NULL). */
+  async function enqueue(rows: DueRow[], suffix: (row: DueRow) => string): Promise<boolean> {
+    if (rows.length === 0) return true;
+    try {
+      await queues.addBulk(
+        "evaluate-target",
+        rows.map((r) => ({ payload: { workspaceId: r.workspaceId, targetType: r.targetType, targetId: r.id, evaluatorId: r.evaluatorId, generation: r.generation }, jobId: groupJobId(r.id, r.generation) + suffix(r) })),
+      );
+      return true;
+    } catch (error) {
+      logger.warn({ groups: rows.length, err: error instanceof Error ? error.message : String(error) }, "due trace/session evaluations not queued now; the next pass queues them again");
+      await prisma.$executeRaw`UPDATE "GroupSchedule" SET "queuedAt" = NULL WHERE id = ANY(${rows.map((r) => r.id)}::uuid[])`;
+      return false;
+    }
+  }
+
+  /**
+   * One pass: queues the due generations, then the lost ones.
+   * @returns what it queued.
+   * @throws the database error (the next pass tries again; nothing was half-done: rows are marked in one statement each).
+   */
+  async function poll(): Promise<GroupPollReport> {
+    const now = clock.now();
+    const due = await prisma.$queryRaw<DueRow[]>`
+      WITH due AS (
+        SELECT id FROM "GroupSchedule"
+        WHERE "dueAt" <= ${now}::timestamp(3) AND ("queuedGeneration" IS NULL OR "queuedGeneration" < generation)
+        ORDER BY "dueAt" LIMIT ${batch}::int FOR UPDATE SKIP LOCKED
+      )
+      UPDATE "GroupSchedule" gs SET "queuedGeneration" = gs.generation, "queuedAt" = ${now}::timestamp(3)
+      FROM due WHERE gs.id = due.id
+      RETURNING gs.id, gs."workspaceId", gs."evaluatorId", gs."targetType", gs.generation, gs."dueAt", gs.requeues`;
+    const queued = (await enqueue(due, () => "")) ? due.length : 0;
+    const lost = await prisma.$queryRaw<DueRow[]>`
+      WITH lost AS (
+        SELECT id FROM "GroupSchedule"
+        WHERE "queuedGeneration" IS NOT NULL AND ("ranGeneration" IS NULL OR "ranGeneration" < "queuedGeneration")
+          AND ("queuedAt" IS NULL OR "queuedAt" < ${new Date(now.getTime() - requeueAfterMs)}::timestamp(3))
+          AND requeues < ${MAX_GROUP_REQUEUES}::int
+        ORDER BY "queuedAt" NULLS FIRST LIMIT ${batch}::int FOR UPDATE SKIP LOCKED
+      )
+      UPDATE "GroupSchedule" gs SET "queuedAt" = ${now}::timestamp(3), requeues = gs.requeues + 1
+      FROM lost WHERE gs.id = lost.id
+      RETURNING gs.id, gs."workspaceId", gs."evaluatorId", gs."targetType", gs."queuedGeneration" AS generation, gs."dueAt", gs.requeues`;
+    for (const row of lost) {
+      if (row.requeues >= MAX_GROUP_REQUEUES) logger.error({ scheduleId: row.id, evaluatorId: row.evaluatorId, generation: row.generation }, "trace/session evaluation still has no run after many re-queues; last try");
+    }
+    const requeued = (await enqueue(lost, (r) => `_r${r.requeues}`)) ? lost.length : 0;
+    return { queued, requeued, lateMs: due.map((r) => (r.dueAt ? now.getTime() - r.dueAt.getTime() : 0)) };
+  }
+
+  /**
+   * Polls every `intervalMs` until stopped (one pass at a time; a failed pass is logged).
+   * @returns stop: waits for the pass in flight.
+   */
+  function start(intervalMs: number): () => Promise<void> {
+    let stopped = false;
+    let inFlight: Promise<unknown> = Promise.resolve();
+    let timer: NodeJS.Timeout | undefined;
+    const tick = () => {
+      if (stopped) return;
+      inFlight = poll()
+        .catch((error: unknown) => logger.warn({ err: error instanceof Error ? error.message : String(error) }, "group poll failed; the next pass tries again"))
+        .finally(() => {
+          if (!stopped) timer = setTimeout(tick, intervalMs);
+        });
+    };
+    timer = setTimeout(tick, 0);
+    return async () => {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await inFlight;
+    };
+  }
+
+  return { poll, start };
+}
+
+/** The group poller. */
+export type GroupScheduler = ReturnType<typeof createGroupScheduler>;

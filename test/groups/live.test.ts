@@ -1,0 +1,119 @@
+// Trace evaluators on the live path (issue 29): spans ingested through the service, the schedule in
+// GroupSchedule, the due poller driven by a clock the test moves (no sleeping for the quiet period),
+// the job through the real queue and sandbox, one current run per (trace, evaluator) with history.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Clock } from "../../src/lib/clock.js";
+import { liveHarness, waitFor } from "../runs/helpers.js";
+
+/** A clock `offsetMs` ahead of the system's. */
+const clock: Clock & { offsetMs: number } = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
+
+/** Scores a trace with its span count and its span names in start order (a comment). */
+const TRACE_SOURCE = `
+def evaluate(ctx):
+    names = ",".join(s.name for s in ctx.trace.spans)
+    return EvaluationResult(scores=[Score(name="spans", value=len(ctx.trace.spans), comment=names)])
+`;
+
+let h: Awaited<ReturnType<typeof liveHarness>>;
+beforeAll(async () => {
+  h = await liveHarness({ label: "groups", clock });
+});
+afterAll(() => h.close());
+
+/** A workspace with a trace evaluator of `groupSettings`. */
+async function traceEvaluator(groupSettings: Record<string, number> = {}) {
+  const ws = await h.workspace();
+  const template = await h.app.services.templates.createTemplate(ws.principal, { name: "Trace size", sourceCode: TRACE_SOURCE });
+  const created = await h.app.services.evaluators.createEvaluator(ws.principal, { name: "Trace size", templateId: template.template.id, spanKind: "agent" });
+  const evaluator = await h.app.prisma.evaluator.update({ where: { id: created.id }, data: { target: "trace", groupSettings } });
+  return { ws, evaluator };
+}
+
+const base = Date.parse("2026-12-03T10:00:00.000Z");
+function span(traceId: string, spanId: string, name: string, kind: string, startOffsetS: number, extra: Record<string, unknown> = {}) {
+  return { traceId, spanId, name, kind, startTime: new Date(base + startOffsetS * 1000).toISOString(), endTime: new Date(base + startOffsetS * 1000 + 500).toISOString(), ...extra };
+}
+
+async function runsOf(evaluatorId: string) {
+  return h.app.prisma.run.findMany({ where: { evaluatorId }, include: { scores: true } });
+}
+
+describe("trace evaluators", () => {
+  it("runs once after the quiet period on every span of the trace, and again with history when a late span arrives", async () => {
+    const { ws, evaluator } = await traceEvaluator();
+    clock.offsetMs = 0;
+    // The agent span matches the rule (kind agent); the tool spans extend the trace; sent out of order.
+    await h.app.services.spans.ingestSpans(ws.principal, [
+      span("t-quiet", "tool-2", "search", "tool", 2, { parentSpanId: "agent" }),
+      span("t-quiet", "agent", "agent", "agent", 0),
+      span("t-quiet", "tool-1", "lookup", "tool", 1, { parentSpanId: "agent" }),
+    ]);
+    const schedule = await h.app.prisma.groupSchedule.findFirstOrThrow({ where: { evaluatorId: evaluator.id } });
+    expect(schedule).toMatchObject({ targetType: "trace", groupKey: "t-quiet", spanCount: 3, generation: 1, queuedGeneration: null, quietPeriodMs: 30_000, maxWaitMs: 600_000 });
+    expect(schedule.dueAt!.getTime() - schedule.lastSpanAt.getTime()).toBe(30_000);
+
+    // 29 s later it is not due; at 31 s it is, once.
+    clock.offsetMs = 29_000;
+    expect((await h.app.services.groupScheduler.poll()).queued).toBe(0);
+    clock.offsetMs = 31_000;
+    const polled = await h.app.services.groupScheduler.poll();
+    expect(polled.queued).toBe(1);
+    expect((await h.app.services.groupScheduler.poll()).queued).toBe(0);
+    await waitFor(async () => (await runsOf(evaluator.id)).length, 1);
+    const [first] = await runsOf(evaluator.id);
+    expect(first).toMatchObject({ outcome: "ok", traceId: "t-quiet", spanId: null, completion: "quiet_period", groupSpanCount: 3, documentCapped: false });
+    expect(first!.scores.map((s) => [s.name, s.value, s.comment])).toEqual([["spans", 3, "agent,lookup,search"]]);
+    const ran = await h.app.prisma.groupSchedule.findUniqueOrThrow({ where: { id: schedule.id } });
+    expect(ran).toMatchObject({ ranGeneration: 1, dueAt: null, staleSince: null });
+
+    // A late span: the trace is stale and runs again after the next quiet period; the first run is history.
+    await h.app.services.spans.ingestSpans(ws.principal, [span("t-quiet", "tool-3", "answer", "tool", 3, { parentSpanId: "agent" })]);
+    const stale = await h.app.prisma.groupSchedule.findUniqueOrThrow({ where: { id: schedule.id } });
+    expect(stale).toMatchObject({ generation: 2, ranGeneration: 1, spanCount: 4 });
+    expect(stale.staleSince!.getTime()).toBe(stale.lastSpanAt.getTime());
+    expect(stale.dueAt!.getTime()).toBe(stale.lastSpanAt.getTime() + 30_000);
+    clock.offsetMs = 62_000;
+    expect((await h.app.services.groupScheduler.poll()).queued).toBe(1);
+    await waitFor(async () => h.app.prisma.runHistory.count({ where: { evaluatorId: evaluator.id } }), 1);
+    const runs = await runsOf(evaluator.id);
+    expect(runs).toHaveLength(1);
+    expect(runs[0]!.scores.map((s) => [s.value, s.comment])).toEqual([[4, "agent,lookup,search,answer"]]);
+    const history = await h.app.prisma.runHistory.findMany({ where: { evaluatorId: evaluator.id } });
+    expect(history.map((r) => [r.id, r.reason, r.traceId, r.groupSpanCount])).toEqual([[first!.id, "group_changed", "t-quiet", 3]]);
+    expect(await h.app.prisma.groupSchedule.findUniqueOrThrow({ where: { id: schedule.id } })).toMatchObject({ ranGeneration: 2, staleSince: null, dueAt: null });
+  });
+
+  it("runs at once on an end marker", async () => {
+    const { ws, evaluator } = await traceEvaluator();
+    clock.offsetMs = 0;
+    await h.app.services.spans.ingestSpans(ws.principal, [span("t-marker", "agent", "agent", "agent", 0, { attributes: { "oodle.trace.end": true } })]);
+    expect((await h.app.services.groupScheduler.poll()).queued).toBe(1);
+    await waitFor(async () => (await runsOf(evaluator.id)).length, 1);
+    expect((await runsOf(evaluator.id))[0]).toMatchObject({ completion: "end_marker", groupSpanCount: 1 });
+  });
+
+  it("runs at the maximum wait on what has arrived, and says so", async () => {
+    const { ws, evaluator } = await traceEvaluator({ quietPeriodMs: 30_000, maxWaitMs: 60_000 });
+    // Spans keep coming every 25 s: the quiet period never ends, the maximum wait does (60 s after the first).
+    for (const [i, at] of [0, 25_000, 50_000].entries()) {
+      clock.offsetMs = at;
+      await h.app.services.spans.ingestSpans(ws.principal, [span("t-wait", `s${i}`, i === 0 ? "agent" : `step-${i}`, i === 0 ? "agent" : "tool", i)]);
+      expect((await h.app.services.groupScheduler.poll()).queued).toBe(0);
+    }
+    const schedule = await h.app.prisma.groupSchedule.findFirstOrThrow({ where: { evaluatorId: evaluator.id } });
+    expect(schedule.dueAt!.getTime()).toBe(schedule.firstSpanAt.getTime() + 60_000);
+    clock.offsetMs = 61_000;
+    expect((await h.app.services.groupScheduler.poll()).queued).toBe(1);
+    await waitFor(async () => (await runsOf(evaluator.id)).length, 1);
+    expect((await runsOf(evaluator.id))[0]).toMatchObject({ completion: "max_wait", groupSpanCount: 3 });
+  });
+
+  it("takes no trace whose spans never match the rule, and spans owe no span run", async () => {
+    const { ws, evaluator } = await traceEvaluator();
+    const result = await h.app.services.spans.ingestSpans(ws.principal, [span("t-none", "tool", "lookup", "tool", 0)]);
+    expect(result.evaluationsQueued).toBe(0);
+    expect(await h.app.prisma.groupSchedule.count({ where: { evaluatorId: evaluator.id } })).toBe(0);
+    expect(await h.app.prisma.owedEvaluation.count({ where: { evaluatorId: evaluator.id } })).toBe(0);
+  });
+});
