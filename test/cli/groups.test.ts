@@ -22,15 +22,15 @@ async function writeTraceRows(workspaceName: string, traceId: string) {
   const id = async (name: string) => (await prisma.evaluator.findFirstOrThrow({ where: { workspaceId: workspace.id, name } })).id;
   const [judge, waiting, conversation] = [await id("Agent trace"), await id("Slow trace"), await id("Conversation")];
   await prisma.groupSchedule.create({
-    data: { workspaceId: workspace.id, evaluatorId: judge, targetType: "trace", groupKey: traceId, traceIds: [traceId], firstSpanAt: at("10:00:00"), lastSpanAt: at("10:00:04"), spanCount: 5, dueAt: null, generation: 2, queuedGeneration: 2, queuedAt: at("10:01:05"), ranGeneration: 2, ranAt: at("10:01:06") },
+    data: { workspaceId: workspace.id, evaluatorId: judge, targetType: "trace", groupKey: traceId, traceIds: [traceId], firstSpanAt: at("10:00:00"), lastSpanAt: at("10:00:04"), spanCount: 5, quietPeriodMs: 90_000, maxWaitMs: 7_200_000, dueAt: null, generation: 2, queuedGeneration: 2, queuedAt: at("10:01:05"), ranGeneration: 2, ranAt: at("10:01:06") },
   });
   await prisma.run.create({
     data: { workspaceId: workspace.id, evaluatorId: judge, traceId, outcome: "ok", completion: "quiet_period", groupSpanCount: 5, finishedAt: at("10:01:06"), scores: { create: [{ workspaceId: workspace.id, evaluatorId: judge, name: "matched", dataType: "BOOLEAN", value: true, numericValue: 1, position: 0 }] } },
   });
   await prisma.runHistory.create({ data: { id: randomUUID(), workspaceId: workspace.id, evaluatorId: judge, traceId, outcome: "ok", completion: "max_wait", groupSpanCount: 2, createdAt: at("09:50:00"), supersededAt: at("10:01:06"), reason: "group_changed" } });
-  await prisma.groupSchedule.create({ data: { workspaceId: workspace.id, evaluatorId: waiting, targetType: "trace", groupKey: traceId, traceIds: [traceId], firstSpanAt: at("10:00:00"), lastSpanAt: at("10:00:04"), spanCount: 5, dueAt: at("10:05:04") } });
+  await prisma.groupSchedule.create({ data: { workspaceId: workspace.id, evaluatorId: waiting, targetType: "trace", groupKey: traceId, traceIds: [traceId], firstSpanAt: at("10:00:00"), lastSpanAt: at("10:00:04"), spanCount: 5, quietPeriodMs: 300_000, maxWaitMs: 3_600_000, dueAt: at("10:05:04") } });
   await prisma.groupSchedule.create({
-    data: { workspaceId: workspace.id, evaluatorId: conversation, targetType: "session", groupKey: "conv-42", traceIds: [traceId], firstSpanAt: at("10:00:00"), lastSpanAt: at("10:00:00"), spanCount: 2, markerAt: at("10:00:00"), dueAt: at("10:00:00"), queuedGeneration: 1, queuedAt: at("10:00:01") },
+    data: { workspaceId: workspace.id, evaluatorId: conversation, targetType: "session", groupKey: "conv-42", traceIds: [traceId], firstSpanAt: at("10:00:00"), lastSpanAt: at("10:00:00"), spanCount: 2, quietPeriodMs: 900_000, maxWaitMs: 14_400_000, markerAt: at("10:00:00"), dueAt: at("10:00:00"), queuedGeneration: 1, queuedAt: at("10:00:01") },
   });
 }
 

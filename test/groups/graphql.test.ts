@@ -89,9 +89,9 @@ describe("trace and session evaluators: create, update, read", () => {
     await refused({ target: "session", groupSettings: { endOnRootSpan: true } }, "groupSettings.endOnRootSpan", "endOnRootSpan applies to trace evaluators only (a session has many roots)");
     await refused({ target: "trace", groupSettings: { sessionKeyAttribute: "app.conversation" } }, "groupSettings.sessionKeyAttribute", "sessionKeyAttribute applies to session evaluators only");
     await refused({ target: "trace", groupSettings: { maxTurns: 10 } }, "groupSettings.maxTurns", "maxTurns applies to session evaluators only");
-    await refused({ target: "trace", groupSettings: { maxSpans: 6000 } }, "groupSettings.maxSpans", "maxSpans must be at most 5000; got 6000");
+    await refused({ target: "trace", groupSettings: { maxSpans: 6000 } }, "groupSettings.maxSpans", "must be at most 5000 spans (its ceiling)");
     await refused({ groupSettings: { quietPeriodMs: 30_000 } }, "groupSettings.quietPeriodMs", "quietPeriodMs applies to trace and session evaluators only (this evaluator's target is span)");
-    await refused({ target: "trace", groupSettings: { maxSpans: 0 } }, "groupSettings.maxSpans", "must be at least 1");
+    await refused({ target: "trace", groupSettings: { maxSpans: 0 } }, "groupSettings.maxSpans", "must be at least 1 span");
     const external = await create(ws, { name: "Judge", kind: "external", target: "trace" });
     expect(issuesOf(external.error)).toEqual([{ path: "target", message: "an external evaluator runs on spans only: external evaluators have their scores posted on spans (give target span, or a code evaluator)" }]);
     expect(await h.app.prisma.evaluator.count({ where: { workspaceId: ws.workspace.id } })).toBe(0);
@@ -151,7 +151,7 @@ describe("traceEvaluations, sessionEvaluations and Evaluator.stats.groups", () =
 
     // Ran: one round, quiet period, 7 spans, with its replaced run in history.
     await prisma.groupSchedule.create({
-      data: { workspaceId, evaluatorId: ranId, targetType: "trace", groupKey: traceId, traceIds: [traceId], firstSpanAt: at("15:00:00"), lastSpanAt: at("15:00:05"), spanCount: 7, dueAt: null, generation: 2, queuedGeneration: 2, queuedAt: at("15:00:36"), ranGeneration: 2, ranAt: at("15:00:37") },
+      data: { workspaceId, evaluatorId: ranId, targetType: "trace", groupKey: traceId, traceIds: [traceId], firstSpanAt: at("15:00:00"), lastSpanAt: at("15:00:05"), spanCount: 7, quietPeriodMs: 30_000, maxWaitMs: 600_000, dueAt: null, generation: 2, queuedGeneration: 2, queuedAt: at("15:00:36"), ranGeneration: 2, ranAt: at("15:00:37") },
     });
     await prisma.run.create({
       data: { workspaceId, evaluatorId: ranId, traceId, outcome: "ok", completion: "quiet_period", groupSpanCount: 7, finishedAt: at("15:00:37"), scores: { create: [{ workspaceId, evaluatorId: ranId, name: "coherent", dataType: "BOOLEAN", value: true, numericValue: 1, position: 0 }] } },
@@ -161,23 +161,23 @@ describe("traceEvaluations, sessionEvaluations and Evaluator.stats.groups", () =
     });
     // Stale: ran at 15:00:32, a late span at 15:02:00 (quiet 60 s → due 15:03:00).
     await prisma.groupSchedule.create({
-      data: { workspaceId, evaluatorId: staleId, targetType: "trace", groupKey: traceId, traceIds: [traceId], firstSpanAt: at("15:02:00"), lastSpanAt: at("15:02:00"), spanCount: 8, dueAt: at("15:03:00"), generation: 2, queuedGeneration: 1, queuedAt: at("15:01:01"), ranGeneration: 1, ranAt: at("15:01:02"), staleSince: at("15:02:00") },
+      data: { workspaceId, evaluatorId: staleId, targetType: "trace", groupKey: traceId, traceIds: [traceId], firstSpanAt: at("15:02:00"), lastSpanAt: at("15:02:00"), spanCount: 8, quietPeriodMs: 60_000, maxWaitMs: 600_000, dueAt: at("15:03:00"), generation: 2, queuedGeneration: 1, queuedAt: at("15:01:01"), ranGeneration: 1, ranAt: at("15:01:02"), staleSince: at("15:02:00") },
     });
     await prisma.run.create({ data: { workspaceId, evaluatorId: staleId, traceId, outcome: "ok", completion: "end_marker", groupSpanCount: 7, finishedAt: at("15:01:02") } });
     // Waiting: the maximum wait first (15:00:00 + 10 min = 15:10:00 before 15:09:45 + 30 s).
     await prisma.groupSchedule.create({
-      data: { workspaceId, evaluatorId: waitingId, targetType: "trace", groupKey: traceId, traceIds: [traceId], firstSpanAt: at("15:00:00"), lastSpanAt: at("15:09:45"), spanCount: 40, dueAt: at("15:10:00") },
+      data: { workspaceId, evaluatorId: waitingId, targetType: "trace", groupKey: traceId, traceIds: [traceId], firstSpanAt: at("15:00:00"), lastSpanAt: at("15:09:45"), spanCount: 40, quietPeriodMs: 30_000, maxWaitMs: 600_000, dueAt: at("15:10:00") },
     });
     // The session evaluator: queued on session conv-42 (two traces).
     await prisma.groupSchedule.create({
-      data: { workspaceId, evaluatorId: sessionId, targetType: "session", groupKey: "conv-42", traceIds: [traceId, "t2"], firstSpanAt: at("15:00:00"), lastSpanAt: at("15:00:00"), spanCount: 3, dueAt: at("15:15:00"), queuedGeneration: 1, queuedAt: at("15:15:01") },
+      data: { workspaceId, evaluatorId: sessionId, targetType: "session", groupKey: "conv-42", traceIds: [traceId, "t2"], firstSpanAt: at("15:00:00"), lastSpanAt: at("15:00:00"), spanCount: 3, quietPeriodMs: 900_000, maxWaitMs: 14_400_000, dueAt: at("15:15:00"), queuedGeneration: 1, queuedAt: at("15:15:01") },
     });
     // Another workspace's trace evaluator on the same trace id: invisible here.
     const other = await h.workspace("group-read-other");
     await other.keywordTemplate();
     const theirs = await create(other, { name: "Theirs", templateName: "Keyword check", target: "trace" });
     const theirId = (await prisma.evaluator.findFirstOrThrow({ where: { workspaceId: other.workspace.id, name: theirs.evaluator.name } })).id;
-    await prisma.groupSchedule.create({ data: { workspaceId: other.workspace.id, evaluatorId: theirId, targetType: "trace", groupKey: traceId, traceIds: [traceId], firstSpanAt: at("15:00:00"), lastSpanAt: at("15:00:00"), spanCount: 1, dueAt: at("15:00:30") } });
+    await prisma.groupSchedule.create({ data: { workspaceId: other.workspace.id, evaluatorId: theirId, targetType: "trace", groupKey: traceId, traceIds: [traceId], firstSpanAt: at("15:00:00"), lastSpanAt: at("15:00:00"), spanCount: 1, quietPeriodMs: 30_000, maxWaitMs: 600_000, dueAt: at("15:00:30") } });
 
     const res = await clientAtFive.request(EVALUATIONS, { traceId }, ws.secret);
     expect(res.errors).toBeUndefined();
@@ -217,9 +217,9 @@ describe("traceEvaluations, sessionEvaluations and Evaluator.stats.groups", () =
     // Evaluator.stats.groups: counts by state (the SQL rule agrees with groupState); null for a span evaluator.
     const stats = async (name: string) => (await ws.gql(`{ evaluator(name: "${name}") { stats { groups { waiting queued ran stale } } } }`)).data!.evaluator.stats.groups;
     // A second trace for "Trace judge": waiting (never ran); a third: stale-and-queued (queued).
-    await prisma.groupSchedule.create({ data: { workspaceId, evaluatorId: ranId, targetType: "trace", groupKey: "t-b", traceIds: ["t-b"], firstSpanAt: at("15:00:00"), lastSpanAt: at("15:00:00"), spanCount: 1, dueAt: at("15:00:30") } });
+    await prisma.groupSchedule.create({ data: { workspaceId, evaluatorId: ranId, targetType: "trace", groupKey: "t-b", traceIds: ["t-b"], firstSpanAt: at("15:00:00"), lastSpanAt: at("15:00:00"), spanCount: 1, quietPeriodMs: 30_000, maxWaitMs: 600_000, dueAt: at("15:00:30") } });
     await prisma.groupSchedule.create({
-      data: { workspaceId, evaluatorId: ranId, targetType: "trace", groupKey: "t-c", traceIds: ["t-c"], firstSpanAt: at("15:00:00"), lastSpanAt: at("15:00:00"), spanCount: 2, dueAt: at("15:00:30"), generation: 2, queuedGeneration: 2, ranGeneration: 1, staleSince: at("15:00:00") },
+      data: { workspaceId, evaluatorId: ranId, targetType: "trace", groupKey: "t-c", traceIds: ["t-c"], firstSpanAt: at("15:00:00"), lastSpanAt: at("15:00:00"), spanCount: 2, quietPeriodMs: 30_000, maxWaitMs: 600_000, dueAt: at("15:00:30"), generation: 2, queuedGeneration: 2, ranGeneration: 1, staleSince: at("15:00:00") },
     });
     expect(await stats("Trace judge")).toEqual({ waiting: 1, queued: 1, ran: 1, stale: 0 });
     expect(await stats("Trace stale")).toEqual({ waiting: 0, queued: 0, ran: 0, stale: 1 });

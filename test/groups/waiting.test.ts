@@ -9,12 +9,13 @@ const TRACE = { quietPeriodMs: 30_000, maxWaitMs: 600_000 };
 /** A session evaluator's defaults: 15 min quiet, 4 h maximum wait. */
 const SESSION = { quietPeriodMs: 900_000, maxWaitMs: 14_400_000 };
 
-/** A first round: spans from `first` to `last`, nothing queued or run. */
+/** A trace's first round (its schedule computed with TRACE): one span at 15:00:00, nothing queued or run. */
 function schedule(over: Partial<ScheduleView> = {}): ScheduleView {
   return {
     firstSpanAt: at("15:00:00"),
     lastSpanAt: at("15:00:00"),
     spanCount: 1,
+    ...TRACE,
     markerAt: null,
     dueAt: at("15:00:30"),
     generation: 1,
@@ -33,50 +34,50 @@ function run(over: Partial<RunView> = {}): RunView {
 
 describe("describeGroupEvaluation", () => {
   it("waiting for the quiet period: lastSpanAt 15:00:00 + 30 s = 15:00:30 comes before firstSpanAt + 10 min", () => {
-    expect(describeGroupEvaluation(schedule(), null, at("15:00:10"), TRACE)).toEqual({ state: "waiting", detail: "waiting: quiet until 2026-12-03T15:00:30.000Z (30 s after the latest span)" });
+    expect(describeGroupEvaluation(schedule(), null, at("15:00:10"))).toEqual({ state: "waiting", detail: "waiting: quiet until 2026-12-03T15:00:30.000Z (30 s after the latest span)" });
     // A later span slides it: 15:00:20 + 30 s = 15:00:50.
     const slid = schedule({ lastSpanAt: at("15:00:20"), spanCount: 4, dueAt: at("15:00:50") });
-    expect(describeGroupEvaluation(slid, null, at("15:00:21"), TRACE).detail).toBe("waiting: quiet until 2026-12-03T15:00:50.000Z (30 s after the latest span)");
+    expect(describeGroupEvaluation(slid, null, at("15:00:21")).detail).toBe("waiting: quiet until 2026-12-03T15:00:50.000Z (30 s after the latest span)");
     // Past its due time and not queued yet (the poller is behind): said so.
-    expect(describeGroupEvaluation(slid, null, at("15:00:51"), TRACE).detail).toBe("waiting: quiet until 2026-12-03T15:00:50.000Z (30 s after the latest span); due, not queued yet");
+    expect(describeGroupEvaluation(slid, null, at("15:00:51")).detail).toBe("waiting: quiet until 2026-12-03T15:00:50.000Z (30 s after the latest span); due, not queued yet");
   });
 
   it("waiting for the maximum wait: firstSpanAt 15:00:00 + 10 min = 15:10:00 comes before lastSpanAt 15:09:50 + 30 s = 15:10:20", () => {
     const busy = schedule({ lastSpanAt: at("15:09:50"), spanCount: 120, dueAt: at("15:10:00") });
-    expect(describeGroupEvaluation(busy, null, at("15:09:55"), TRACE)).toEqual({ state: "waiting", detail: "waiting: the maximum wait ends at 2026-12-03T15:10:00.000Z (10 min after the first span)" });
+    expect(describeGroupEvaluation(busy, null, at("15:09:55"))).toEqual({ state: "waiting", detail: "waiting: the maximum wait ends at 2026-12-03T15:10:00.000Z (10 min after the first span)" });
     // A tie (lastSpanAt 15:09:30 + 30 s = 15:10:00 = firstSpanAt + 10 min): the maximum wait.
     const tie = schedule({ lastSpanAt: at("15:09:30"), dueAt: at("15:10:00") });
-    expect(describeGroupEvaluation(tie, null, at("15:09:40"), TRACE).detail).toBe("waiting: the maximum wait ends at 2026-12-03T15:10:00.000Z (10 min after the first span)");
+    expect(describeGroupEvaluation(tie, null, at("15:09:40")).detail).toBe("waiting: the maximum wait ends at 2026-12-03T15:10:00.000Z (10 min after the first span)");
   });
 
   it("a session's quiet period: lastSpanAt 15:00:00 + 15 min = 15:15:00", () => {
-    const s = schedule({ dueAt: at("15:15:00") });
-    expect(describeGroupEvaluation(s, null, at("15:05:00"), SESSION).detail).toBe("waiting: quiet until 2026-12-03T15:15:00.000Z (15 min after the latest span)");
+    const s = schedule({ ...SESSION, dueAt: at("15:15:00") });
+    expect(describeGroupEvaluation(s, null, at("15:05:00")).detail).toBe("waiting: quiet until 2026-12-03T15:15:00.000Z (15 min after the latest span)");
     // A conversation still going at 18:55:00: firstSpanAt 15:00:00 + 4 h = 19:00:00 comes before 18:55:00 + 15 min.
-    const max = schedule({ lastSpanAt: at("18:55:00"), dueAt: at("19:00:00") });
-    expect(describeGroupEvaluation(max, null, at("18:56:00"), SESSION).detail).toBe("waiting: the maximum wait ends at 2026-12-03T19:00:00.000Z (4 h after the first span)");
+    const max = schedule({ ...SESSION, lastSpanAt: at("18:55:00"), dueAt: at("19:00:00") });
+    expect(describeGroupEvaluation(max, null, at("18:56:00")).detail).toBe("waiting: the maximum wait ends at 2026-12-03T19:00:00.000Z (4 h after the first span)");
   });
 
   it("an end marker: due at once, then queued", () => {
     const marked = schedule({ lastSpanAt: at("15:00:05"), spanCount: 6, markerAt: at("15:00:05"), dueAt: at("15:00:05") });
-    expect(describeGroupEvaluation(marked, null, at("15:00:05"), TRACE)).toEqual({ state: "waiting", detail: "waiting: end marker arrived at 2026-12-03T15:00:05.000Z; runs at once; due, not queued yet" });
+    expect(describeGroupEvaluation(marked, null, at("15:00:05"))).toEqual({ state: "waiting", detail: "waiting: end marker arrived at 2026-12-03T15:00:05.000Z; runs at once; due, not queued yet" });
     const queued = { ...marked, queuedGeneration: 1, queuedAt: at("15:00:06") };
-    expect(describeGroupEvaluation(queued, null, at("15:00:06"), TRACE)).toEqual({ state: "queued", detail: "end marker arrived at 2026-12-03T15:00:05.000Z; queued at 2026-12-03T15:00:06.000Z" });
+    expect(describeGroupEvaluation(queued, null, at("15:00:06"))).toEqual({ state: "queued", detail: "end marker arrived at 2026-12-03T15:00:05.000Z; queued at 2026-12-03T15:00:06.000Z" });
   });
 
   it("queued after the quiet period, and after the maximum wait", () => {
     const quiet = schedule({ queuedGeneration: 1, queuedAt: at("15:00:31") });
-    expect(describeGroupEvaluation(quiet, null, at("15:00:31"), TRACE)).toEqual({ state: "queued", detail: "queued at 2026-12-03T15:00:31.000Z (the quiet period ended at 2026-12-03T15:00:30.000Z)" });
+    expect(describeGroupEvaluation(quiet, null, at("15:00:31"))).toEqual({ state: "queued", detail: "queued at 2026-12-03T15:00:31.000Z (the quiet period ended at 2026-12-03T15:00:30.000Z)" });
     const max = schedule({ lastSpanAt: at("15:09:50"), dueAt: at("15:10:00"), queuedGeneration: 1, queuedAt: at("15:10:01") });
-    expect(describeGroupEvaluation(max, null, at("15:10:02"), TRACE).detail).toBe("queued at 2026-12-03T15:10:01.000Z (the maximum wait ended at 2026-12-03T15:10:00.000Z)");
+    expect(describeGroupEvaluation(max, null, at("15:10:02")).detail).toBe("queued at 2026-12-03T15:10:01.000Z (the maximum wait ended at 2026-12-03T15:10:00.000Z)");
   });
 
   it("ran: why and on how many spans; at the maximum wait says so; a failed or capped run says so", () => {
     const ran = schedule({ spanCount: 7, dueAt: null, queuedGeneration: 1, queuedAt: at("15:00:31"), ranGeneration: 1, ranAt: at("15:00:32") });
-    expect(describeGroupEvaluation(ran, run(), at("15:05:00"), TRACE)).toEqual({ state: "ran", detail: "ran at 2026-12-03T15:00:32.000Z (quiet period, 7 spans)" });
-    expect(describeGroupEvaluation(ran, run({ completion: "end_marker", groupSpanCount: 1 }), at("15:05:00"), TRACE).detail).toBe("ran at 2026-12-03T15:00:32.000Z (end marker, 1 span)");
-    expect(describeGroupEvaluation(ran, run({ completion: "max_wait", groupSpanCount: 120 }), at("15:15:00"), TRACE).detail).toBe("ran at the maximum wait with 120 spans, at 2026-12-03T15:00:32.000Z");
-    expect(describeGroupEvaluation(ran, run({ outcome: "user_error", documentCapped: true }), at("15:05:00"), TRACE).detail).toBe(
+    expect(describeGroupEvaluation(ran, run(), at("15:05:00"))).toEqual({ state: "ran", detail: "ran at 2026-12-03T15:00:32.000Z (quiet period, 7 spans)" });
+    expect(describeGroupEvaluation(ran, run({ completion: "end_marker", groupSpanCount: 1 }), at("15:05:00")).detail).toBe("ran at 2026-12-03T15:00:32.000Z (end marker, 1 span)");
+    expect(describeGroupEvaluation(ran, run({ completion: "max_wait", groupSpanCount: 120 }), at("15:15:00")).detail).toBe("ran at the maximum wait with 120 spans, at 2026-12-03T15:00:32.000Z");
+    expect(describeGroupEvaluation(ran, run({ outcome: "user_error", documentCapped: true }), at("15:05:00")).detail).toBe(
       "ran at 2026-12-03T15:00:32.000Z (quiet period, 7 spans); outcome user_error, its document was capped",
     );
     // The generation ran while dueAt is still set (the writer clears it in the same statement, or not): still ran.
@@ -96,23 +97,23 @@ describe("describeGroupEvaluation", () => {
       ranAt: at("15:00:32"),
       staleSince: at("15:02:00"),
     });
-    expect(describeGroupEvaluation(stale, run(), at("15:02:10"), TRACE)).toEqual({
+    expect(describeGroupEvaluation(stale, run(), at("15:02:10"))).toEqual({
       state: "stale",
       detail: "ran at 2026-12-03T15:00:32.000Z (quiet period, 7 spans), stale since 2026-12-03T15:02:00.000Z, runs again at 2026-12-03T15:02:35.000Z (30 s after the latest span)",
     });
     // The late round reaches its maximum wait first (firstSpanAt 15:02:00 + 10 min = 15:12:00).
     const long = { ...stale, lastSpanAt: at("15:11:45"), dueAt: at("15:12:00") };
-    expect(describeGroupEvaluation(long, run(), at("15:11:50"), TRACE).detail).toBe(
+    expect(describeGroupEvaluation(long, run(), at("15:11:50")).detail).toBe(
       "ran at 2026-12-03T15:00:32.000Z (quiet period, 7 spans), stale since 2026-12-03T15:02:00.000Z, runs again at 2026-12-03T15:12:00.000Z (the maximum wait, 10 min after the first span)",
     );
     const requeued = { ...stale, queuedGeneration: 2, queuedAt: at("15:02:36") };
-    expect(describeGroupEvaluation(requeued, run(), at("15:02:36"), TRACE)).toEqual({
+    expect(describeGroupEvaluation(requeued, run(), at("15:02:36"))).toEqual({
       state: "queued",
       detail: "ran at 2026-12-03T15:00:32.000Z (quiet period, 7 spans), stale since 2026-12-03T15:02:00.000Z; queued again at 2026-12-03T15:02:36.000Z (the quiet period ended at 2026-12-03T15:02:35.000Z)",
     });
     // The second run written: ran, on 9 spans.
     const reran = { ...requeued, dueAt: null, ranGeneration: 2, ranAt: at("15:02:38"), staleSince: null };
-    expect(describeGroupEvaluation(reran, run({ groupSpanCount: 9 }), at("15:03:00"), TRACE)).toEqual({ state: "ran", detail: "ran at 2026-12-03T15:02:38.000Z (quiet period, 9 spans)" });
+    expect(describeGroupEvaluation(reran, run({ groupSpanCount: 9 }), at("15:03:00"))).toEqual({ state: "ran", detail: "ran at 2026-12-03T15:02:38.000Z (quiet period, 9 spans)" });
   });
 
   it("groupState: each state from the columns alone", () => {

@@ -14,7 +14,8 @@ export { DEFAULT_KIND, kindTraits } from "./kinds.js";
 /** Shared input schemas of the evaluators feature (GraphQL, CLI and MCP use the same). */
 
 /** Group settings (trace and session evaluators), for the GraphQL adapter and the other transports. */
-export { checkGroupSettings, GROUP_CAP_SPECS, groupSettingsInputSchema, settingsOf, type GroupSettings, type GroupSettingsInput } from "./group-settings.js";
+export { checkGroupSettings, groupSettingsInputSchema, settingsOf, type GroupSettings, type GroupSettingsInput } from "./group-settings.js";
+export { GROUP_CAP_SPECS } from "./group-caps.js";
 export { COMPLETION_SPECS, DEFAULT_END_MARKER, DEFAULT_SESSION_KEYS, formatDuration, GroupSettingError } from "./group-completion.js";
 export { GROUP_TARGET_TYPES, TARGET_TYPES, type GroupTargetType, type TargetType } from "../../lib/closed-lists.js";
 

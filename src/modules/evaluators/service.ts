@@ -65,8 +65,10 @@ function targetFields(existing: Evaluator | null, kind: string, raw: Record<stri
       groupSettings = checkGroupSettings(target, given.groupSettings ?? {});
     } catch (error) {
       if (!(error instanceof GroupSettingError)) throw error;
+      // The path names the field: a message that starts with it again says it once.
       const path = `groupSettings.${error.field}`;
-      issues.push({ path, message: error.message.startsWith(`${path}: `) ? error.message.slice(path.length + 2) : error.message });
+      const named = [`${path}: `, `${error.field}: `].find((prefix) => error.message.startsWith(prefix));
+      issues.push({ path, message: named ? error.message.slice(named.length) : error.message });
     }
   }
   return { target, groupSettings };
@@ -135,7 +137,12 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
    */
   async function save(principal: Principal, existing: Evaluator | null, input: unknown): Promise<Evaluator> {
     const schema = existing ? updateEvaluatorInputSchema : createEvaluatorInputSchema;
-    const { data, issues } = parseIssues(schema, input);
+    const { data, issues: parsed } = parseIssues(schema, input);
+    // A group setting's own message may start with its name (group-caps.ts): the path says it already.
+    const issues = parsed.map((i) => {
+      const key = i.path.startsWith("groupSettings.") ? i.path.slice("groupSettings.".length) : null;
+      return key && i.message.startsWith(`${key}: `) ? { ...i, message: i.message.slice(key.length + 2) } : i;
+    });
     const raw = rawFields(input);
     const kind = existing?.kind ?? (typeof raw.kind === "string" && kindTraits(raw.kind).canBePosted ? POSTED_KIND : DEFAULT_KIND);
     if (existing && raw.kind !== undefined && raw.kind !== existing.kind) issues.push({ path: "kind", message: "cannot change: create another evaluator" });

@@ -1,7 +1,6 @@
 import { builder } from "../../graphql/builder.js";
 import { EvaluationTargetEnum } from "../../graphql/enums.js";
 import { BadUserInputError } from "../../lib/errors.js";
-import { EvaluatorStatsRef } from "../runs/graphql.js";
 import { GROUP_EVALUATION_STATES, type GroupEvaluation, type GroupStateCounts } from "./service.js";
 
 /** The states of a trace's or session's evaluation. */
@@ -74,7 +73,8 @@ builder.queryFields((t) => ({
   }),
 }));
 
-const GroupStateCountsRef = builder.objectRef<GroupStateCounts>("GroupStateCounts").implement({
+/** A group evaluator's schedules by state (Evaluator.stats.groups: runs/graphql.ts, above this module). */
+export const GroupStateCountsRef = builder.objectRef<GroupStateCounts>("GroupStateCounts").implement({
   description: "A trace or session evaluator's groups (traces or sessions with a schedule) by state.",
   fields: (t) => ({
     waiting: t.exposeInt("waiting", { description: "Spans pending, not due yet (quiet period or maximum wait running)." }),
@@ -83,12 +83,3 @@ const GroupStateCountsRef = builder.objectRef<GroupStateCounts>("GroupStateCount
     stale: t.exposeInt("stale", { description: "They ran, and spans arrived since: they run again." }),
   }),
 });
-
-builder.objectField(EvaluatorStatsRef, "groups", (t) =>
-  t.field({
-    type: GroupStateCountsRef,
-    nullable: true,
-    description: "A trace or session evaluator: its traces or sessions by state (traceEvaluations / sessionEvaluations say each one's in words); null for a span evaluator.",
-    resolve: (s, _a, ctx) => (s.target === "span" ? null : ctx.services.groupEvaluations.stateCounts(ctx.principal.workspaceId, s.evaluatorId)),
-  }),
-);

@@ -4,7 +4,6 @@ import { systemClock, type Clock } from "../../lib/clock.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { Principal } from "../../lib/principal.js";
 import { isUuid } from "../../lib/uuid.js";
-import { settingsOf } from "../evaluators/group-settings.js";
 import { describeGroupEvaluation, GROUP_EVALUATION_STATES, GROUP_STATE_SQL, type GroupEvaluationState } from "./waiting.js";
 
 export { GROUP_EVALUATION_STATES, type GroupEvaluationState } from "./waiting.js";
@@ -52,7 +51,7 @@ export function createGroupEvaluationService(deps: { prisma: PrismaClient; clock
       const at = clock.now();
       return schedules.map(({ evaluator, ...schedule }) => {
         const run = runs.find((r) => r.evaluatorId === evaluator.id) ?? null;
-        const { state, detail } = describeGroupEvaluation(schedule, run, at, settingsOf(targetType, evaluator.groupSettings));
+        const { state, detail } = describeGroupEvaluation(schedule, run, at);
         return { evaluator, schedule: schedule as GroupSchedule, targetType, groupKey, state, detail, run };
       });
     },

@@ -1,6 +1,5 @@
 import type { GroupSchedule, Run } from "../../generated/prisma/client.js";
 import { formatDuration } from "../evaluators/group-completion.js";
-import type { GroupSettings } from "../evaluators/group-settings.js";
 
 /**
  * What a trace or session evaluation is doing, in words (the trace and session views, the CLI,
@@ -16,7 +15,7 @@ export type GroupEvaluationState = (typeof GROUP_EVALUATION_STATES)[number];
 /** The columns of a GroupSchedule row read here. */
 export type ScheduleView = Pick<
   GroupSchedule,
-  "firstSpanAt" | "lastSpanAt" | "spanCount" | "markerAt" | "dueAt" | "generation" | "queuedGeneration" | "queuedAt" | "ranGeneration" | "ranAt" | "staleSince"
+  "firstSpanAt" | "lastSpanAt" | "spanCount" | "quietPeriodMs" | "maxWaitMs" | "markerAt" | "dueAt" | "generation" | "queuedGeneration" | "queuedAt" | "ranGeneration" | "ranAt" | "staleSince"
 >;
 
 /** The columns of the current run read here (null: no run yet). */
@@ -60,11 +59,11 @@ type DueReason = { kind: "marker"; at: Date } | { kind: "max_wait" } | { kind: "
 /**
  * Why `dueAt` is what it is: the end marker when one arrived; else the maximum wait when `dueAt` is
  * `firstSpanAt + maxWaitMs` (it came first, or at the same time); else the quiet period
- * (`lastSpanAt + quietPeriodMs`).
+ * (`lastSpanAt + quietPeriodMs`). The durations are the schedule's own: those `dueAt` was computed with.
  */
-function dueReason(s: ScheduleView, settings: Pick<GroupSettings, "maxWaitMs">): DueReason {
+function dueReason(s: ScheduleView): DueReason {
   if (s.markerAt) return { kind: "marker", at: s.markerAt };
-  if (s.dueAt && s.dueAt.getTime() === s.firstSpanAt.getTime() + settings.maxWaitMs) return { kind: "max_wait" };
+  if (s.dueAt && s.dueAt.getTime() === s.firstSpanAt.getTime() + s.maxWaitMs) return { kind: "max_wait" };
   return { kind: "quiet" };
 }
 
@@ -92,26 +91,21 @@ function ranText(s: ScheduleView, run: RunView | null): string {
  * - `end marker arrived at T; queued at Q`, `queued at Q (the quiet period ended at T)`;
  * - `ran at T1 (quiet period, 7 spans)`, `ran at the maximum wait with 7 spans, at T1`;
  * - `ran at T1, stale since T2, runs again at T3 (30 s after the latest span)`.
- * @param schedule - its GroupSchedule row.
+ * @param schedule - its GroupSchedule row (with the quiet period and maximum wait its `dueAt` was
+ *   computed with, which tell a quiet-period due time from a maximum-wait one).
  * @param currentRun - its current Run on the group (null: none yet).
  * @param now - the clock (a due time already passed says so).
- * @param settings - the evaluator's group settings as they apply (settingsOf): tell a quiet-period due time from a maximum-wait one.
  */
-export function describeGroupEvaluation(
-  schedule: ScheduleView,
-  currentRun: RunView | null,
-  now: Date,
-  settings: Pick<GroupSettings, "quietPeriodMs" | "maxWaitMs">,
-): GroupEvaluationDescription {
+export function describeGroupEvaluation(schedule: ScheduleView, currentRun: RunView | null, now: Date): GroupEvaluationDescription {
   const state = groupState(schedule);
   const s = schedule;
   if (state === "ran") return { state, detail: ranText(s, currentRun) };
   if (s.dueAt === null) return { state, detail: `waiting: no span pending (${spans(s.spanCount)} arrived, the latest at ${iso(s.lastSpanAt)})` };
   const due = s.dueAt;
-  const reason = dueReason(s, settings);
+  const reason = dueReason(s);
   const overdue = due.getTime() <= now.getTime() ? "; due, not queued yet" : "";
   const dueWhy =
-    reason.kind === "marker" ? `end marker arrived at ${iso(reason.at)}` : reason.kind === "max_wait" ? `the maximum wait, ${formatDuration(settings.maxWaitMs)} after the first span` : `${formatDuration(settings.quietPeriodMs)} after the latest span`;
+    reason.kind === "marker" ? `end marker arrived at ${iso(reason.at)}` : reason.kind === "max_wait" ? `the maximum wait, ${formatDuration(s.maxWaitMs)} after the first span` : `${formatDuration(s.quietPeriodMs)} after the latest span`;
   const before = s.ranGeneration !== null || s.staleSince !== null ? `${ranText(s, currentRun)}, stale since ${iso(s.staleSince ?? s.firstSpanAt)}` : null;
   if (state === "queued") {
     const queued = s.queuedAt ? `queued at ${iso(s.queuedAt)}` : "queued";
@@ -120,6 +114,6 @@ export function describeGroupEvaluation(
   }
   if (state === "stale") return { state, detail: `${before}, runs again at ${iso(due)} (${dueWhy})${overdue}` };
   if (reason.kind === "marker") return { state, detail: `waiting: end marker arrived at ${iso(reason.at)}; runs at once${overdue}` };
-  if (reason.kind === "max_wait") return { state, detail: `waiting: the maximum wait ends at ${iso(due)} (${formatDuration(settings.maxWaitMs)} after the first span)${overdue}` };
-  return { state, detail: `waiting: quiet until ${iso(due)} (${formatDuration(settings.quietPeriodMs)} after the latest span)${overdue}` };
+  if (reason.kind === "max_wait") return { state, detail: `waiting: the maximum wait ends at ${iso(due)} (${formatDuration(s.maxWaitMs)} after the first span)${overdue}` };
+  return { state, detail: `waiting: quiet until ${iso(due)} (${formatDuration(s.quietPeriodMs)} after the latest span)${overdue}` };
 }

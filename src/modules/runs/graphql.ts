@@ -4,6 +4,7 @@ import type { GroupCompletion, RunOutcome, ScoreDataType } from "../../lib/close
 import { GroupCompletionEnum, RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { MatchExplanationRef } from "../spans/graphql.js";
+import { GroupStateCountsRef } from "../groups/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import type { EvaluatorStats } from "./service.js";
 
@@ -90,11 +91,11 @@ const OutcomeCountRef = builder.objectRef<{ outcome: string; count: number }>("O
   fields: (t) => ({ outcome: t.field({ type: RunOutcomeEnum, resolve: (parent) => parent.outcome as RunOutcome }), count: t.exposeInt("count") }),
 });
 
-/** An evaluator's statistics with the evaluator they are of (for the fields other modules add: groups/graphql.ts). */
+/** An evaluator's statistics with the evaluator they are of (`groups` reads its schedules by state). */
 export type EvaluatorStatsView = EvaluatorStats & { evaluatorId: string; target: string };
 
-/** Evaluator.stats (groups/graphql.ts adds `groups`). */
-export const EvaluatorStatsRef = builder.objectRef<EvaluatorStatsView>("EvaluatorStats").implement({
+/** Evaluator.stats. */
+const EvaluatorStatsRef = builder.objectRef<EvaluatorStatsView>("EvaluatorStats").implement({
   description:
     "How spans met an evaluator's rule and what its runs ended with. Each span is counted once, when it first arrives, " +
     "under the first condition it failed: disabled, kind, root, name, attributes, resource, then sampling. A span sent again that is queued " +
@@ -120,6 +121,12 @@ export const EvaluatorStatsRef = builder.objectRef<EvaluatorStatsView>("Evaluato
     lastMatchedAt: t.expose("lastMatchedAt", { type: "DateTime", nullable: true }),
     lastSeenAt: t.expose("lastSeenAt", { type: "DateTime", nullable: true, description: "When a span last arrived in its workspace while it was live." }),
     lastRunAt: t.expose("lastRunAt", { type: "DateTime", nullable: true }),
+    groups: t.field({
+      type: GroupStateCountsRef,
+      nullable: true,
+      description: "A trace or session evaluator: its traces or sessions by state (traceEvaluations / sessionEvaluations say each one's in words); null for a span evaluator.",
+      resolve: (s, _a, ctx) => (s.target === "span" ? null : ctx.services.groupEvaluations.stateCounts(ctx.principal.workspaceId, s.evaluatorId)),
+    }),
   }),
 });
 
