@@ -10,8 +10,11 @@ import { graphqlClient } from "../helpers.js";
 import { issuesOf, templatesHarness } from "../templates/helpers.js";
 
 const h = templatesHarness();
-/** The same service with its clock at 2026-12-03T15:05:00Z (the reads' `now`). */
-const atFive = createApp(loadConfig({ ...process.env }), { clock: { now: () => new Date("2026-12-03T15:05:00.000Z") } });
+/**
+ * The same service with its clock at 2099-12-03T15:05:00Z (the reads' `now`). The rows below are
+ * dated 2099 so that no group poller (its tests share the database) finds one due or to requeue.
+ */
+const atFive = createApp(loadConfig({ ...process.env }), { clock: { now: () => new Date("2099-12-03T15:05:00.000Z") } });
 const clientAtFive = graphqlClient(atFive);
 afterAll(async () => {
   await h.app.close();
@@ -128,7 +131,7 @@ describe("trace and session evaluators: create, update, read", () => {
   });
 });
 
-const at = (hms: string) => new Date(`2026-12-03T${hms}.000Z`);
+const at = (hms: string) => new Date(`2099-12-03T${hms}.000Z`);
 
 const EVALUATIONS = `query($traceId: String!) { traceEvaluations(traceId: $traceId) {
   evaluator { name } targetType groupKey state detail spanCount traceIds firstSpanAt lastSpanAt dueAt ranAt staleSince
@@ -186,27 +189,27 @@ describe("traceEvaluations, sessionEvaluations and Evaluator.stats.groups", () =
     expect(list[0]).toMatchObject({
       targetType: "trace",
       groupKey: traceId,
-      detail: "ran at 2026-12-03T15:00:37.000Z (quiet period, 7 spans)",
+      detail: "ran at 2099-12-03T15:00:37.000Z (quiet period, 7 spans)",
       spanCount: 7,
       traceIds: [traceId],
       dueAt: null,
-      ranAt: "2026-12-03T15:00:37.000Z",
+      ranAt: "2099-12-03T15:00:37.000Z",
       run: { outcome: "ok", completion: "quiet_period", groupSpanCount: 7, documentCapped: false, traceId, sessionId: null, span: null, scores: [{ name: "coherent", value: true }], history: [{ reason: "group_changed", completion: "max_wait", groupSpanCount: 3 }] },
       history: [{ reason: "group_changed", outcome: "ok", completion: "max_wait", groupSpanCount: 3, documentCapped: true, traceId, scores: [{ name: "coherent", value: false }] }],
     });
     expect(list[1]).toMatchObject({
-      detail: "ran at 2026-12-03T15:01:02.000Z (end marker, 7 spans), stale since 2026-12-03T15:02:00.000Z, runs again at 2026-12-03T15:03:00.000Z (1 min after the latest span); due, not queued yet",
-      staleSince: "2026-12-03T15:02:00.000Z",
-      dueAt: "2026-12-03T15:03:00.000Z",
+      detail: "ran at 2099-12-03T15:01:02.000Z (end marker, 7 spans), stale since 2099-12-03T15:02:00.000Z, runs again at 2099-12-03T15:03:00.000Z (1 min after the latest span); due, not queued yet",
+      staleSince: "2099-12-03T15:02:00.000Z",
+      dueAt: "2099-12-03T15:03:00.000Z",
       history: [],
     });
     // At 15:05:00 the stale one's 15:03:00 has passed (not queued yet); the waiting one's 15:10:00 has not.
-    expect(list[2].detail).toBe("waiting: the maximum wait ends at 2026-12-03T15:10:00.000Z (10 min after the first span)");
+    expect(list[2].detail).toBe("waiting: the maximum wait ends at 2099-12-03T15:10:00.000Z (10 min after the first span)");
     expect(list[2].run).toBeNull();
 
     const sessions = await clientAtFive.request(`{ sessionEvaluations(sessionId: "conv-42") { evaluator { name } targetType state detail traceIds run { id } } }`, {}, ws.secret);
     expect(sessions.data!.sessionEvaluations).toEqual([
-      { evaluator: { name: "Conversation" }, targetType: "session", state: "queued", detail: "queued at 2026-12-03T15:15:01.000Z (the quiet period ended at 2026-12-03T15:15:00.000Z)", traceIds: [traceId, "t2"], run: null },
+      { evaluator: { name: "Conversation" }, targetType: "session", state: "queued", detail: "queued at 2099-12-03T15:15:01.000Z (the quiet period ended at 2099-12-03T15:15:00.000Z)", traceIds: [traceId, "t2"], run: null },
     ]);
     // A trace id is not a session key: nothing.
     expect((await ws.gql(`{ sessionEvaluations(sessionId: "${traceId}") { state } }`)).data!.sessionEvaluations).toEqual([]);
@@ -221,7 +224,11 @@ describe("traceEvaluations, sessionEvaluations and Evaluator.stats.groups", () =
     await prisma.groupSchedule.create({
       data: { workspaceId, evaluatorId: ranId, targetType: "trace", groupKey: "t-c", traceIds: ["t-c"], firstSpanAt: at("15:00:00"), lastSpanAt: at("15:00:00"), spanCount: 2, quietPeriodMs: 30_000, maxWaitMs: 600_000, dueAt: at("15:00:30"), generation: 2, queuedGeneration: 2, ranGeneration: 1, staleSince: at("15:00:00") },
     });
-    expect(await stats("Trace judge")).toEqual({ waiting: 1, queued: 1, ran: 1, stale: 0 });
+    // A fourth: round 1 queued and not run, round 2 pending behind it (queued).
+    await prisma.groupSchedule.create({
+      data: { workspaceId, evaluatorId: ranId, targetType: "trace", groupKey: "t-d", traceIds: ["t-d"], firstSpanAt: at("15:00:40"), lastSpanAt: at("15:00:40"), spanCount: 2, quietPeriodMs: 30_000, maxWaitMs: 600_000, dueAt: at("15:01:10"), generation: 2, queuedGeneration: 1, staleSince: at("15:00:40") },
+    });
+    expect(await stats("Trace judge")).toEqual({ waiting: 1, queued: 2, ran: 1, stale: 0 });
     expect(await stats("Trace stale")).toEqual({ waiting: 0, queued: 0, ran: 0, stale: 1 });
     expect(await stats("Trace waiting")).toEqual({ waiting: 1, queued: 0, ran: 0, stale: 0 });
     expect(await stats("Conversation")).toEqual({ waiting: 0, queued: 1, ran: 0, stale: 0 });

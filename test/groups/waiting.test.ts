@@ -116,6 +116,17 @@ describe("describeGroupEvaluation", () => {
     expect(describeGroupEvaluation(reran, run({ groupSpanCount: 9 }), at("15:03:00"))).toEqual({ state: "ran", detail: "ran at 2026-12-03T15:02:38.000Z (quiet period, 9 spans)" });
   });
 
+  it("a round queued and not run yet, with spans arrived since: queued, and runs again after them", () => {
+    // Round 1 queued at 15:00:31; a span at 15:00:40 starts round 2 (15:00:40 + 30 s = 15:01:10) before round 1's run is written.
+    const inFlight = schedule({ firstSpanAt: at("15:00:40"), lastSpanAt: at("15:00:40"), spanCount: 2, dueAt: at("15:01:10"), generation: 2, queuedGeneration: 1, queuedAt: at("15:00:31"), staleSince: at("15:00:40") });
+    expect(describeGroupEvaluation(inFlight, null, at("15:00:45"))).toEqual({
+      state: "queued",
+      detail: "queued at 2026-12-03T15:00:31.000Z; spans arrived since 2026-12-03T15:00:40.000Z: runs again at 2026-12-03T15:01:10.000Z (30 s after the latest span)",
+    });
+    // Round 2 queued too (round 1 still not written): queued, no "ran" said.
+    expect(describeGroupEvaluation({ ...inFlight, queuedGeneration: 2, queuedAt: at("15:01:11") }, null, at("15:01:12")).detail).toBe("queued at 2026-12-03T15:01:11.000Z (the quiet period ended at 2026-12-03T15:01:10.000Z)");
+  });
+
   it("groupState: each state from the columns alone", () => {
     expect(groupState(schedule())).toBe("waiting");
     expect(groupState(schedule({ queuedGeneration: 1 }))).toBe("queued");
@@ -123,5 +134,7 @@ describe("describeGroupEvaluation", () => {
     expect(groupState(schedule({ generation: 2, queuedGeneration: 2, ranGeneration: 1, staleSince: at("15:01:00") }))).toBe("queued");
     expect(groupState(schedule({ dueAt: null, ranGeneration: 1 }))).toBe("ran");
     expect(groupState(schedule({ dueAt: null }))).toBe("waiting");
+    expect(groupState(schedule({ generation: 2, queuedGeneration: 1, staleSince: at("15:01:00") }))).toBe("queued");
+    expect(groupState(schedule({ generation: 3, queuedGeneration: 2, ranGeneration: 1, staleSince: at("15:01:00") }))).toBe("queued");
   });
 });

@@ -224,12 +224,13 @@ describe("tenancy: every query, mutation and subscription with another workspace
       create: { workspaceId: a.workspace.id, evaluatorId: rawEvaluatorId, spanId: span.id, outcome: "ok" },
       update: {},
     });
-    // A's trace and session evaluators, each with a schedule (written straight: no ingest side runs here).
+    // A's trace and session evaluators, each with a schedule (written straight: no ingest side runs here;
+    // dated 2099, so that no group poller of another test finds it due).
     const sessionKey = `tenant-a-session-${suffix}`;
     for (const [target, groupKey] of [["trace", traceId], ["session", sessionKey]] as const) {
       const created = (await asA("mutation($t: ID, $n: String!, $g: EvaluationTarget) { createEvaluator(input: { name: $n, templateId: $t, target: $g }) { evaluator { id } } }", { t: template.id, n: `tenant A ${target} evaluator`, g: target })).createEvaluator.evaluator;
       const evaluatorId = Buffer.from(created.id, "base64").toString().split(":")[1]!;
-      await app.prisma.groupSchedule.create({ data: { workspaceId: a.workspace.id, evaluatorId, targetType: target, groupKey, traceIds: [traceId], firstSpanAt: new Date(), lastSpanAt: new Date(), spanCount: 1, quietPeriodMs: target === "trace" ? 30_000 : 900_000, maxWaitMs: target === "trace" ? 600_000 : 14_400_000, dueAt: new Date(Date.now() + 60_000) } });
+      await app.prisma.groupSchedule.create({ data: { workspaceId: a.workspace.id, evaluatorId, targetType: target, groupKey, traceIds: [traceId], firstSpanAt: new Date("2099-01-01T00:00:00Z"), lastSpanAt: new Date("2099-01-01T00:00:00Z"), spanCount: 1, quietPeriodMs: target === "trace" ? 30_000 : 900_000, maxWaitMs: target === "trace" ? 600_000 : 14_400_000, dueAt: new Date("2099-01-01T00:00:30Z") } });
     }
     const backfill = (await asA("mutation($e: ID!, $w: DateTime!) { createBackfill(input: { evaluatorId: $e, windowStart: $w }) { backfill { id } } }", { e: evaluator.id, w: new Date(Date.now() - 3_600_000).toISOString() })).createBackfill.backfill;
     const destination = (await asA('mutation { createAlertDestination(input: { name: "tenant A hook", kind: webhook, url: "https://alerts.example.com/a" }) { destination { id } } }')).createAlertDestination.destination;

@@ -317,7 +317,7 @@ export type GroupCompletion =
   | 'max_wait'
   | 'quiet_period';
 
-/** Where a trace's or session's evaluation by one evaluator stands: waiting (spans pending, not due yet), queued (due: its run is queued), ran (its current run covers every span that arrived), stale (it ran, spans arrived since: it runs again). */
+/** Where a trace's or session's evaluation by one evaluator stands: waiting (spans pending, not due yet), queued (due: its run is queued; or a round is queued and spans arrived since, which run after it), ran (its current run covers every span that arrived), stale (it ran, spans arrived since: it runs again). */
 export type GroupEvaluationState =
   | 'queued'
   | 'ran'

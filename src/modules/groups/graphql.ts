@@ -6,7 +6,7 @@ import { GROUP_EVALUATION_STATES, type GroupEvaluation, type GroupStateCounts } 
 /** The states of a trace's or session's evaluation. */
 const GroupEvaluationStateEnum = builder.enumType("GroupEvaluationState", {
   description:
-    "Where a trace's or session's evaluation by one evaluator stands: waiting (spans pending, not due yet), queued (due: its run is queued), ran (its current run covers every span that arrived), stale (it ran, spans arrived since: it runs again).",
+    "Where a trace's or session's evaluation by one evaluator stands: waiting (spans pending, not due yet), queued (due: its run is queued; or a round is queued and spans arrived since, which run after it), ran (its current run covers every span that arrived), stale (it ran, spans arrived since: it runs again).",
   values: GROUP_EVALUATION_STATES,
 });
 
@@ -78,7 +78,7 @@ export const GroupStateCountsRef = builder.objectRef<GroupStateCounts>("GroupSta
   description: "A trace or session evaluator's groups (traces or sessions with a schedule) by state.",
   fields: (t) => ({
     waiting: t.exposeInt("waiting", { description: "Spans pending, not due yet (quiet period or maximum wait running)." }),
-    queued: t.exposeInt("queued", { description: "Due: their run is queued." }),
+    queued: t.exposeInt("queued", { description: "Due: their run is queued (or a round is queued and later spans wait behind it)." }),
     ran: t.exposeInt("ran", { description: "Their current run covers every span that arrived." }),
     stale: t.exposeInt("stale", { description: "They ran, and spans arrived since: they run again." }),
   }),

@@ -30,15 +30,17 @@ export interface GroupEvaluationDescription {
 /**
  * The state of a schedule (the same rule as {@link GROUP_STATE_SQL}):
  * - nothing pending (`dueAt` NULL, or the run's generation is the latest): `ran` (or `waiting` when it never ran);
- * - the pending generation queued (`queuedGeneration` = `generation`): `queued`;
- * - it ran before (`staleSince` set, or a `ranGeneration`): `stale`;
+ * - the pending generation queued (`queuedGeneration` = `generation`), or an earlier one queued and
+ *   not run yet (its run is coming; the later round waits behind it): `queued`;
+ * - it ran before (a `ranGeneration`): `stale`;
  * - else `waiting`.
  */
-export function groupState(s: Pick<ScheduleView, "dueAt" | "generation" | "queuedGeneration" | "ranGeneration" | "staleSince">): GroupEvaluationState {
+export function groupState(s: Pick<ScheduleView, "dueAt" | "generation" | "queuedGeneration" | "ranGeneration">): GroupEvaluationState {
   const pending = s.dueAt !== null && (s.ranGeneration === null || s.ranGeneration < s.generation);
   if (!pending) return s.ranGeneration === null ? "waiting" : "ran";
   if (s.queuedGeneration === s.generation) return "queued";
-  if (s.staleSince !== null || s.ranGeneration !== null) return "stale";
+  if (s.queuedGeneration !== null && (s.ranGeneration === null || s.ranGeneration < s.queuedGeneration)) return "queued";
+  if (s.ranGeneration !== null) return "stale";
   return "waiting";
 }
 
@@ -49,7 +51,8 @@ export function groupState(s: Pick<ScheduleView, "dueAt" | "generation" | "queue
 export const GROUP_STATE_SQL = `CASE
   WHEN "dueAt" IS NULL OR ("ranGeneration" IS NOT NULL AND "ranGeneration" >= "generation") THEN CASE WHEN "ranGeneration" IS NULL THEN 'waiting' ELSE 'ran' END
   WHEN "queuedGeneration" = "generation" THEN 'queued'
-  WHEN "staleSince" IS NOT NULL OR "ranGeneration" IS NOT NULL THEN 'stale'
+  WHEN "queuedGeneration" IS NOT NULL AND ("ranGeneration" IS NULL OR "ranGeneration" < "queuedGeneration") THEN 'queued'
+  WHEN "ranGeneration" IS NOT NULL THEN 'stale'
   ELSE 'waiting'
 END`;
 
@@ -106,7 +109,13 @@ export function describeGroupEvaluation(schedule: ScheduleView, currentRun: RunV
   const overdue = due.getTime() <= now.getTime() ? "; due, not queued yet" : "";
   const dueWhy =
     reason.kind === "marker" ? `end marker arrived at ${iso(reason.at)}` : reason.kind === "max_wait" ? `the maximum wait, ${formatDuration(s.maxWaitMs)} after the first span` : `${formatDuration(s.quietPeriodMs)} after the latest span`;
-  const before = s.ranGeneration !== null || s.staleSince !== null ? `${ranText(s, currentRun)}, stale since ${iso(s.staleSince ?? s.firstSpanAt)}` : null;
+  const before = s.ranGeneration !== null ? `${ranText(s, currentRun)}, stale since ${iso(s.staleSince ?? s.firstSpanAt)}` : null;
+  if (state === "queued" && s.queuedGeneration !== s.generation) {
+    // An earlier round is queued and not run yet; spans arrived since: a later round waits behind it.
+    const queued = s.queuedAt ? `queued at ${iso(s.queuedAt)}` : "queued";
+    const head = s.ranGeneration !== null ? `${ranText(s, currentRun)}; ${queued.replace(/^queued/, "queued again")}` : queued;
+    return { state, detail: `${head}; spans arrived since${s.staleSince ? ` ${iso(s.staleSince)}` : ""}: runs again at ${iso(due)} (${dueWhy})${overdue}` };
+  }
   if (state === "queued") {
     const queued = s.queuedAt ? `queued at ${iso(s.queuedAt)}` : "queued";
     const what = reason.kind === "marker" ? `end marker arrived at ${iso(reason.at)}; ${queued}` : `${queued} (${reason.kind === "max_wait" ? "the maximum wait ended" : "the quiet period ended"} at ${iso(due)})`;
