@@ -55,11 +55,11 @@ describe("trace evaluators", () => {
 
     // 29 s later it is not due; at 31 s it is, once.
     clock.offsetMs = 29_000;
-    expect((await h.app.services.groupScheduler.poll()).queued).toBe(0);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(0);
     clock.offsetMs = 31_000;
-    const polled = await h.app.services.groupScheduler.poll();
+    const polled = await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id });
     expect(polled.queued).toBe(1);
-    expect((await h.app.services.groupScheduler.poll()).queued).toBe(0);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(0);
     await waitFor(async () => (await runsOf(evaluator.id)).length, 1);
     const [first] = await runsOf(evaluator.id);
     expect(first).toMatchObject({ outcome: "ok", traceId: "t-quiet", spanId: null, completion: "quiet_period", groupSpanCount: 3, documentCapped: false });
@@ -74,7 +74,7 @@ describe("trace evaluators", () => {
     expect(stale.staleSince!.getTime()).toBe(stale.lastSpanAt.getTime());
     expect(stale.dueAt!.getTime()).toBe(stale.lastSpanAt.getTime() + 30_000);
     clock.offsetMs = 62_000;
-    expect((await h.app.services.groupScheduler.poll()).queued).toBe(1);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
     await waitFor(async () => h.app.prisma.runHistory.count({ where: { evaluatorId: evaluator.id } }), 1);
     const runs = await runsOf(evaluator.id);
     expect(runs).toHaveLength(1);
@@ -88,7 +88,7 @@ describe("trace evaluators", () => {
     const { ws, evaluator } = await traceEvaluator();
     clock.offsetMs = 0;
     await h.app.services.spans.ingestSpans(ws.principal, [span("t-marker", "agent", "agent", "agent", 0, { attributes: { "oodle.trace.end": true } })]);
-    expect((await h.app.services.groupScheduler.poll()).queued).toBe(1);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
     await waitFor(async () => (await runsOf(evaluator.id)).length, 1);
     expect((await runsOf(evaluator.id))[0]).toMatchObject({ completion: "end_marker", groupSpanCount: 1 });
   });
@@ -99,12 +99,12 @@ describe("trace evaluators", () => {
     for (const [i, at] of [0, 25_000, 50_000].entries()) {
       clock.offsetMs = at;
       await h.app.services.spans.ingestSpans(ws.principal, [span("t-wait", `s${i}`, i === 0 ? "agent" : `step-${i}`, i === 0 ? "agent" : "tool", i)]);
-      expect((await h.app.services.groupScheduler.poll()).queued).toBe(0);
+      expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(0);
     }
     const schedule = await h.app.prisma.groupSchedule.findFirstOrThrow({ where: { evaluatorId: evaluator.id } });
     expect(schedule.dueAt!.getTime()).toBe(schedule.firstSpanAt.getTime() + 60_000);
     clock.offsetMs = 61_000;
-    expect((await h.app.services.groupScheduler.poll()).queued).toBe(1);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
     await waitFor(async () => (await runsOf(evaluator.id)).length, 1);
     expect((await runsOf(evaluator.id))[0]).toMatchObject({ completion: "max_wait", groupSpanCount: 3 });
   });

@@ -1,3 +1,4 @@
+import { Prisma } from "../../generated/prisma/client.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
@@ -69,16 +70,18 @@ export function createGroupScheduler(deps: { prisma: PrismaClient; queues: Queue
   }
 
   /**
-   * One pass: queues the due generations, then the lost ones.
+   * One pass: queues the due generations, then the lost ones (of one workspace when `scope` names
+   * it: tests that share a database move their own clock for their own rows only).
    * @returns what it queued.
    * @throws the database error (the next pass tries again; nothing was half-done: rows are marked in one statement each).
    */
-  async function poll(): Promise<GroupPollReport> {
+  async function poll(scope: { workspaceId?: string } = {}): Promise<GroupPollReport> {
     const now = clock.now();
+    const workspace = scope.workspaceId ? Prisma.sql`AND "workspaceId" = ${scope.workspaceId}::uuid` : Prisma.empty;
     const due = await prisma.$queryRaw<DueRow[]>`
       WITH due AS (
         SELECT id FROM "GroupSchedule"
-        WHERE "dueAt" <= ${now}::timestamp(3) AND ("queuedGeneration" IS NULL OR "queuedGeneration" < generation)
+        WHERE "dueAt" <= ${now}::timestamp(3) AND ("queuedGeneration" IS NULL OR "queuedGeneration" < generation) ${workspace}
         ORDER BY "dueAt" LIMIT ${batch}::int FOR UPDATE SKIP LOCKED
       )
       UPDATE "GroupSchedule" gs SET "queuedGeneration" = gs.generation, "queuedAt" = ${now}::timestamp(3)
@@ -90,7 +93,7 @@ export function createGroupScheduler(deps: { prisma: PrismaClient; queues: Queue
         SELECT id FROM "GroupSchedule"
         WHERE "queuedGeneration" IS NOT NULL AND ("ranGeneration" IS NULL OR "ranGeneration" < "queuedGeneration")
           AND ("queuedAt" IS NULL OR "queuedAt" < ${new Date(now.getTime() - requeueAfterMs)}::timestamp(3))
-          AND requeues < ${MAX_GROUP_REQUEUES}::int
+          AND requeues < ${MAX_GROUP_REQUEUES}::int ${workspace}
         ORDER BY "queuedAt" NULLS FIRST LIMIT ${batch}::int FOR UPDATE SKIP LOCKED
       )
       UPDATE "GroupSchedule" gs SET "queuedAt" = ${now}::timestamp(3), requeues = gs.requeues + 1
