@@ -115,6 +115,9 @@ describe("trace and session evaluators on OTLP spans", () => {
     expect(second).toMatchObject({ traceId, completion: "quiet_period", groupSpanCount: 4 });
     expect(second!.scores[0]!.value).toBe(4);
     expect(await h.app.prisma.runHistory.findMany({ where: { evaluatorId: quiet.id }, select: { id: true, reason: true, groupSpanCount: true } })).toEqual([{ id: first!.id, reason: "group_changed", groupSpanCount: 3 }]);
+    // tryCode on the stored trace gives the live run's score.
+    const tried = await h.app.services.tryCode.tryCode(ws.principal, { templateId: quiet.templateId, traceId });
+    expect(tried.scores.map((s) => [s.value, s.comment])).toEqual(second!.scores.map((s) => [s.value, s.comment]));
 
     // An end marker on the root: at once, without the quiet period.
     const marked = sdk.tracer.startSpan("invoke_agent billing", { attributes: { "gen_ai.operation.name": "invoke_agent", "oodle.trace.end": true } });
@@ -190,5 +193,11 @@ describe("trace and session evaluators on OTLP spans", () => {
     const [opikRun] = await runsOf(opik.id);
     expect(opikRun).toMatchObject({ outcome: "ok", sessionId: "conv-1042" });
     expect(opikRun!.scores.map((s) => [s.name, s.value, s.comment])).toEqual([["conversation_length_score", 3, "Conversation has 3 turns"]]);
+    // tryCode on the stored session gives the live runs' scores.
+    for (const [e, live] of [[session, run!], [opik, opikRun!]] as const) {
+      const tried = await h.app.services.tryCode.tryCode(ws.principal, { templateId: e.templateId, sessionId: "conv-1042" });
+      expect(tried.scores.map((s) => [s.name, s.value, s.comment])).toEqual(live.scores.map((s) => [s.name, s.value, s.comment]));
+    }
+    await expect(h.app.services.tryCode.tryCode(ws.principal, { templateId: session.templateId, sessionId: "no-such-session" })).rejects.toThrow(/session.*no-such-session/);
   });
 });
