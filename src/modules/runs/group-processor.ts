@@ -15,7 +15,8 @@ import { createBatcher, type BatcherOptions, type Settled } from "./batcher.js";
 import { crashesOf, SandboxFaultError, WORKER_CRASH_LIMIT, type JobAttempts, type RecordedRun } from "./processor.js";
 import { specsOf } from "../templates/store.js";
 import { resolveParams } from "../templates/values.js";
-import { sessionDocument, traceDocument } from "../groups/documents.js";
+import { groupSpanKey, sessionDocument, traceDocument, type SpanScores } from "../groups/documents.js";
+import { declaredDependencies } from "../dependencies/input-runs.js";
 
 /** The ids of a due generation (the `evaluate-target` pair payload of a trace or session). */
 export interface GroupPayload {
@@ -28,8 +29,22 @@ export interface GroupPayload {
   generation?: number;
 }
 
-/** What the group processor did with a job. */
-export type GroupStatus = "recorded" | "already-recorded" | "target-gone" | "evaluator-gone" | "external";
+/** What the group processor did with a job (`waiting`: its dependencies' runs on the group's spans are not all in; it is due again shortly). */
+export type GroupStatus = "recorded" | "already-recorded" | "target-gone" | "evaluator-gone" | "external" | "waiting";
+
+/**
+ * How long a due group waits for the runs of the span evaluators it depends on (runs still owed on
+ * its spans) before it runs without them (their names then in Run.missingDependencies), ms after
+ * its due time; it looks again every {@link DEPENDENCY_RECHECK_MS}.
+ */
+export const GROUP_DEPENDENCY_WAIT_MS = 5 * 60_000;
+/** How soon a group waiting for its dependencies is due again (ms). */
+export const DEPENDENCY_RECHECK_MS = 1_000;
+
+/** When a schedule's pending round came due: its marker, else min(last span + quiet, first span + maximum wait). */
+function naturalDueOf(s: Pick<GroupSchedule, "markerAt" | "firstSpanAt" | "lastSpanAt" | "quietPeriodMs" | "maxWaitMs">): number {
+  return s.markerAt ? s.markerAt.getTime() : Math.min(s.lastSpanAt.getTime() + s.quietPeriodMs, s.firstSpanAt.getTime() + s.maxWaitMs);
+}
 
 /** The writer's target of a group run: the trace id or the session key. */
 function targetOf(schedule: Pick<GroupSchedule, "targetType" | "groupKey">): TraceTarget | SessionTarget {
@@ -99,8 +114,9 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
     return out;
   }
 
-  function documentOf(schedule: GroupSchedule, traces: Span[][], settings: GroupSettings, completion: GroupCompletion): { document: Record<string, unknown>; capped: boolean } {
-    const document = (schedule.targetType === "trace" ? traceDocument(traces[0] ?? [], settings, { completion }) : sessionDocument(schedule.groupKey, traces, settings, { completion })) as Record<string, unknown>;
+  function documentOf(schedule: GroupSchedule, traces: Span[][], settings: GroupSettings, completion: GroupCompletion, scores: SpanScores | undefined): { document: Record<string, unknown>; capped: boolean } {
+    const extras = { completion, ...(scores ? { scores } : {}) };
+    const document = (schedule.targetType === "trace" ? traceDocument(traces[0] ?? [], settings, extras) : sessionDocument(schedule.groupKey, traces, settings, extras)) as Record<string, unknown>;
     const part = (schedule.targetType === "trace" ? document.trace : document.session) as { capped?: boolean } | undefined;
     return { document, capped: part?.capped === true };
   }
@@ -171,13 +187,59 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       await prisma.groupSchedule.deleteMany({ where: { id: { in: gone.map((p) => p.schedule.id) } } });
       for (const p of gone) results[p.index] = ok("target-gone");
     }
-    const live = pending.filter((p) => !gone.includes(p));
+    let live = pending.filter((p) => !gone.includes(p));
+    const declared = live.length ? await declaredDependencies(prisma, evaluatorId) : [];
+    const scoresOf = new Map<Pending, SpanScores>();
+    const missingOf = new Map<Pending, string[]>();
+    if (declared.length) {
+      // Span evaluators this one depends on: wait while their runs on the group's spans are owed (bounded), then read their scores per span.
+      const spanRows = live.flatMap((p) => traces.get(p.schedule.id)!.flat());
+      const ids = spanRows.map((s) => s.id);
+      const dependsOn = declared.map((d) => d.dependsOnId);
+      const [owed, scores] = await Promise.all([
+        prisma.owedEvaluation.findMany({ where: { targetType: "span", targetId: { in: ids }, evaluatorId: { in: dependsOn } }, select: { targetId: true } }),
+        prisma.score.findMany({ where: { spanId: { in: ids }, evaluatorId: { in: dependsOn } }, select: { spanId: true, evaluatorId: true, name: true, value: true }, orderBy: { position: "asc" } }),
+      ]);
+      const owedSpans = new Set(owed.map((o) => o.targetId));
+      const now = clock.now().getTime();
+      const waiting = live.filter((p) => traces.get(p.schedule.id)!.some((t) => t.some((span) => owedSpans.has(span.id))) && now - naturalDueOf(p.schedule) < GROUP_DEPENDENCY_WAIT_MS);
+      if (waiting.length) {
+        // Not queued any more, due again shortly: unless a newer round is pending already (it has its own due time).
+        const rows = waiting.map((p) => ({ id: p.schedule.id, g: p.generation }));
+        await prisma.$executeRaw`
+          UPDATE "GroupSchedule" gs SET "queuedGeneration" = gs."ranGeneration", "dueAt" = ${new Date(now + DEPENDENCY_RECHECK_MS)}::timestamp(3)
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS w(id uuid, g int) WHERE gs.id = w.id AND gs.generation = w.g AND gs."queuedGeneration" = w.g`;
+        for (const p of waiting) results[p.index] = ok("waiting");
+        live = live.filter((p) => !waiting.includes(p));
+      }
+      const nameOf = new Map(declared.map((d) => [d.dependsOnId, d.name]));
+      const bySpan = new Map<string, Record<string, Record<string, unknown>>>();
+      for (const score of scores) {
+        const perSpan = bySpan.get(score.spanId!) ?? {};
+        const name = nameOf.get(score.evaluatorId)!;
+        (perSpan[name] ??= {})[score.name] = score.value;
+        bySpan.set(score.spanId!, perSpan);
+      }
+      for (const p of live) {
+        const map: Record<string, Record<string, Record<string, unknown>>> = {};
+        const seen = new Set<string>();
+        for (const span of traces.get(p.schedule.id)!.flat()) {
+          const perSpan = bySpan.get(span.id);
+          if (!perSpan) continue;
+          map[groupSpanKey(span)] = perSpan;
+          for (const name of Object.keys(perSpan)) seen.add(name);
+        }
+        scoresOf.set(p, map);
+        missingOf.set(p, declared.filter((d) => !seen.has(d.name)).map((d) => d.name));
+      }
+    }
     const startedAt = clock.now();
     for (const p of live) {
       const spanCount = traces.get(p.schedule.id)!.reduce((n, t) => n + t.length, 0);
       p.record = {
         workspaceId, evaluatorId, templateVersionId: null, target: targetOf(p.schedule), params: {}, libraryVersions: {}, result: null,
         attempts: p.job.job.attemptsMade + 1, startedAt, finishedAt: startedAt, group: { completion: completionOf(p.schedule), spanCount, capped: false },
+        ...(declared.length ? { missingDependencies: missingOf.get(p) ?? [] } : {}),
       };
     }
     const skip = (p: Pending, reason: string) => (p.record = { ...p.record!, skipReason: reason });
@@ -206,7 +268,7 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
         workspaceId, evaluatorId, kind: evaluator.kind, version, params, isolation: evaluator.isolation,
         limits: { own: evaluator.limits, template: evaluator.template?.limits }, dependencies: [], trustDomain: `evaluator:${evaluatorId}`,
       };
-      const built = new Map(open.map((p) => [p, documentOf(p.schedule, traces.get(p.schedule.id)!, settings, p.record!.group!.completion)]));
+      const built = new Map(open.map((p) => [p, documentOf(p.schedule, traces.get(p.schedule.id)!, settings, p.record!.group!.completion, declared.length ? scoresOf.get(p) : undefined)]));
       const evaluated = await deps.core.evaluateBatch(
         subject,
         open.map((p) => ({ target: p, inputs: new Map(), lastAttempt: p.job.job.attemptsMade + 1 >= (p.job.job.opts.attempts ?? 1), document: () => built.get(p)!.document })),
