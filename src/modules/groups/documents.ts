@@ -240,8 +240,8 @@ function conversationOf(turnsPerTrace: readonly Turn[][]): Turn[] {
 type SessionDrop = { span: [number, number] } | { turn: true };
 
 /**
- * The sample document of a session: what a session evaluator sees (docs/document.md § From a
- * session).
+ * The sample document of a session: what a session evaluator sees
+ * (docs/document.md § From a session).
  *
  * Shape (keys in this order):
  * ```
