@@ -9,6 +9,7 @@ const SECTIONS: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   experiments: () => import("./bench/experiments.js"),
   monitors: () => import("./bench/monitors.js"),
   retention: () => import("./bench/retention.js"),
+  groups: () => import("./bench/groups.js"),
 };
 
 const name = process.argv[2];

@@ -148,11 +148,13 @@ export function evaluationJobId(targetId: string, evaluatorId: string, tag?: str
 }
 
 /**
- * The job id of one generation of a trace or session group (GroupSchedule id: one per group and
- * evaluator), queued by the due poller (modules/runs/group-schedule.ts); a re-queue adds `_r<n>`.
+ * The job id of one queueing of a generation of a trace or session group (GroupSchedule id: one
+ * per group and evaluator) by the due poller (modules/runs/group-schedule.ts): the time it was
+ * marked queued makes each queueing its own job (a generation waiting for its dependencies, or
+ * whose job was lost, is queued again), while the row lock lets one poller mark it once.
  */
-export function groupJobId(scheduleId: string, generation: number): string {
-  return `${scheduleId}_g${generation}`;
+export function groupJobId(scheduleId: string, generation: number, queuedAt: Date): string {
+  return `${scheduleId}_g${generation}_${queuedAt.getTime()}`;
 }
 
 /**

@@ -107,7 +107,7 @@ function expectSame(actual: unknown, expected: unknown) {
 
 describe("traceDocument", () => {
   it("gives the root's conversation and every span ordered by start, with ids, scores and completion", () => {
-    const scores = { "s-chat": { "PII check": { pii_free: true } }, "s-root": { Tone: { polite: 0.9 } } };
+    const scores = { "t-agent:s-chat": { "PII check": { pii_free: true } }, "t-agent:s-root": { Tone: { polite: 0.9 } } };
     const document = traceDocument([chat, format, root, weather], GROUP_CAPS, { scores, completion: "quiet_period" });
     expectSame(document, {
       input: [{ role: "user", content: "Weather in Paris?" }],
@@ -306,7 +306,7 @@ describe("sessionDocument", () => {
   });
 
   it("gives per-span scores across traces and the last root's scores at the top", () => {
-    const scores = { "l-1": { PII: { pii_free: false } }, "r-3": { Tone: { polite: 1 } } };
+    const scores = { "t-1:l-1": { PII: { pii_free: false } }, "t-3:r-3": { Tone: { polite: 1 } } };
     const document = sessionDocument("sess-9", [t1, t2, t3], GROUP_CAPS, { scores });
     expect(document.session!.traces.map((t) => t.spans.map((s) => s.scores))).toStrictEqual([[{}, { PII: { pii_free: false } }], [{}, {}], [{ Tone: { polite: 1 } }, {}]]);
     expect(document.scores).toStrictEqual({ Tone: { polite: 1 } });

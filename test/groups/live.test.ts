@@ -55,11 +55,11 @@ describe("trace evaluators", () => {
 
     // 29 s later it is not due; at 31 s it is, once.
     clock.offsetMs = 29_000;
-    expect((await h.app.services.groupScheduler.poll()).queued).toBe(0);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(0);
     clock.offsetMs = 31_000;
-    const polled = await h.app.services.groupScheduler.poll();
+    const polled = await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id });
     expect(polled.queued).toBe(1);
-    expect((await h.app.services.groupScheduler.poll()).queued).toBe(0);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(0);
     await waitFor(async () => (await runsOf(evaluator.id)).length, 1);
     const [first] = await runsOf(evaluator.id);
     expect(first).toMatchObject({ outcome: "ok", traceId: "t-quiet", spanId: null, completion: "quiet_period", groupSpanCount: 3, documentCapped: false });
@@ -74,7 +74,7 @@ describe("trace evaluators", () => {
     expect(stale.staleSince!.getTime()).toBe(stale.lastSpanAt.getTime());
     expect(stale.dueAt!.getTime()).toBe(stale.lastSpanAt.getTime() + 30_000);
     clock.offsetMs = 62_000;
-    expect((await h.app.services.groupScheduler.poll()).queued).toBe(1);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
     await waitFor(async () => h.app.prisma.runHistory.count({ where: { evaluatorId: evaluator.id } }), 1);
     const runs = await runsOf(evaluator.id);
     expect(runs).toHaveLength(1);
@@ -88,7 +88,7 @@ describe("trace evaluators", () => {
     const { ws, evaluator } = await traceEvaluator();
     clock.offsetMs = 0;
     await h.app.services.spans.ingestSpans(ws.principal, [span("t-marker", "agent", "agent", "agent", 0, { attributes: { "oodle.trace.end": true } })]);
-    expect((await h.app.services.groupScheduler.poll()).queued).toBe(1);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
     await waitFor(async () => (await runsOf(evaluator.id)).length, 1);
     expect((await runsOf(evaluator.id))[0]).toMatchObject({ completion: "end_marker", groupSpanCount: 1 });
   });
@@ -99,12 +99,12 @@ describe("trace evaluators", () => {
     for (const [i, at] of [0, 25_000, 50_000].entries()) {
       clock.offsetMs = at;
       await h.app.services.spans.ingestSpans(ws.principal, [span("t-wait", `s${i}`, i === 0 ? "agent" : `step-${i}`, i === 0 ? "agent" : "tool", i)]);
-      expect((await h.app.services.groupScheduler.poll()).queued).toBe(0);
+      expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(0);
     }
     const schedule = await h.app.prisma.groupSchedule.findFirstOrThrow({ where: { evaluatorId: evaluator.id } });
     expect(schedule.dueAt!.getTime()).toBe(schedule.firstSpanAt.getTime() + 60_000);
     clock.offsetMs = 61_000;
-    expect((await h.app.services.groupScheduler.poll()).queued).toBe(1);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
     await waitFor(async () => (await runsOf(evaluator.id)).length, 1);
     expect((await runsOf(evaluator.id))[0]).toMatchObject({ completion: "max_wait", groupSpanCount: 3 });
   });
@@ -115,5 +115,41 @@ describe("trace evaluators", () => {
     expect(result.evaluationsQueued).toBe(0);
     expect(await h.app.prisma.groupSchedule.count({ where: { evaluatorId: evaluator.id } })).toBe(0);
     expect(await h.app.prisma.owedEvaluation.count({ where: { evaluatorId: evaluator.id } })).toBe(0);
+  });
+
+  it("waits for the span evaluators it depends on, then reads their scores per span", async () => {
+    const { ws, evaluator } = await traceEvaluator();
+    const pii = await h.app.services.templates.createTemplate(ws.principal, { name: "PII", sourceCode: `def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name="pii_free", value="@" not in str(ctx.output))])\n` });
+    const piiEvaluator = await h.app.services.evaluators.createEvaluator(ws.principal, { name: "PII", templateId: pii.template.id });
+    const reader = await h.app.services.templates.createTemplate(ws.principal, {
+      name: "Any PII",
+      sourceCode: `def evaluate(ctx):\n    flags = [s.scores.get("PII", {}).get("pii_free") for s in ctx.trace.spans]\n    return EvaluationResult(scores=[Score(name="any_pii", value=False in flags, comment=repr(flags))])\n`,
+    });
+    await h.app.prisma.evaluator.update({ where: { id: evaluator.id }, data: { templateId: reader.template.id } });
+    await h.app.prisma.evaluatorDependency.create({ data: { evaluatorId: evaluator.id, dependsOnId: piiEvaluator.id, position: 0 } });
+    clock.offsetMs = 0;
+    const ingested = await h.app.services.spans.ingestSpans(ws.principal, [
+      span("t-deps", "agent", "agent", "agent", 0),
+      span("t-deps", "c1", "answer", "chat", 1, { parentSpanId: "agent", input: "hi", output: "write to me at a@b.example" }),
+      span("t-deps", "c2", "answer", "chat", 2, { parentSpanId: "agent", input: "hi", output: "no address here" }),
+    ]);
+    await waitFor(async () => (await runsOf(piiEvaluator.id)).length, 2);
+    // A dependency run still owed on one of its spans: the due trace waits (and is due again in 1 s).
+    const c1 = ingested.spans.find((x) => x.spanId === "c1")!.id;
+    await h.app.prisma.owedEvaluation.create({ data: { targetType: "span", targetId: c1, evaluatorId: piiEvaluator.id, workspaceId: ws.workspace.id } });
+    clock.offsetMs = 31_000;
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
+    await waitFor(async () => ((await h.app.prisma.groupSchedule.findFirstOrThrow({ where: { evaluatorId: evaluator.id } })).queuedGeneration === null ? 1 : 0), 1);
+    const waiting = await h.app.prisma.groupSchedule.findFirstOrThrow({ where: { evaluatorId: evaluator.id } });
+    expect(waiting.dueAt!.getTime()).toBeGreaterThan(Date.now() + 31_000 - 5_000);
+    expect(await runsOf(evaluator.id)).toHaveLength(0);
+    // Once it is settled, the trace runs and reads each span's PII score.
+    await h.app.prisma.owedEvaluation.deleteMany({ where: { targetId: c1 } });
+    clock.offsetMs = 40_000;
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
+    await waitFor(async () => (await runsOf(evaluator.id)).length, 1);
+    const [run] = await runsOf(evaluator.id);
+    expect(run).toMatchObject({ outcome: "ok", missingDependencies: [] });
+    expect(run!.scores.map((s) => [s.name, s.value, s.comment])).toEqual([["any_pii", true, "[None, False, True]"]]);
   });
 });

@@ -76,7 +76,7 @@ function tracerFor(key: string) {
 
 const hexTrace = (span: OtelSpan) => span.spanContext().traceId;
 const runsOf = (evaluatorId: string) => h.app.prisma.run.findMany({ where: { evaluatorId }, include: { scores: { orderBy: { position: "asc" } } } });
-const poll = () => h.app.services.groupScheduler.poll();
+
 
 describe("trace and session evaluators on OTLP spans", () => {
   it("runs a trace evaluator after the quiet period on every span, again with history after a late span, at once on an end marker, and at the maximum wait", async () => {
@@ -96,9 +96,9 @@ describe("trace and session evaluators on OTLP spans", () => {
 
     // Not before the quiet period (30 s by default); once after it.
     clock.offsetMs = 29_000;
-    expect((await poll()).queued).toBe(0);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(0);
     clock.offsetMs = 31_000;
-    expect((await poll()).queued).toBe(1);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
     await waitFor(async () => (await runsOf(quiet.id)).length, 1);
     const [first] = await runsOf(quiet.id);
     expect(first).toMatchObject({ outcome: "ok", traceId, completion: "quiet_period", groupSpanCount: 3 });
@@ -107,20 +107,23 @@ describe("trace and session evaluators on OTLP spans", () => {
     // A late tool span: the trace runs again after the next quiet period, the first run kept as history.
     sdk.tracer.startSpan("execute_tool send_email", { kind: SpanKind.INTERNAL, attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": "send_email" } }, parent).end();
     await sdk.flush();
-    expect((await poll()).queued).toBe(0);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(0);
     clock.offsetMs = 62_000;
-    expect((await poll()).queued).toBe(1);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
     await waitFor(() => h.app.prisma.runHistory.count({ where: { evaluatorId: quiet.id } }), 1);
     const [second] = await runsOf(quiet.id);
     expect(second).toMatchObject({ traceId, completion: "quiet_period", groupSpanCount: 4 });
     expect(second!.scores[0]!.value).toBe(4);
     expect(await h.app.prisma.runHistory.findMany({ where: { evaluatorId: quiet.id }, select: { id: true, reason: true, groupSpanCount: true } })).toEqual([{ id: first!.id, reason: "group_changed", groupSpanCount: 3 }]);
+    // tryCode on the stored trace gives the live run's score.
+    const tried = await h.app.services.tryCode.tryCode(ws.principal, { templateId: quiet.templateId, traceId });
+    expect(tried.scores.map((s) => [s.value, s.comment])).toEqual(second!.scores.map((s) => [s.value, s.comment]));
 
     // An end marker on the root: at once, without the quiet period.
     const marked = sdk.tracer.startSpan("invoke_agent billing", { attributes: { "gen_ai.operation.name": "invoke_agent", "oodle.trace.end": true } });
     marked.end();
     await sdk.flush();
-    expect((await poll()).queued).toBe(1);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
     await waitFor(async () => (await runsOf(quiet.id)).length, 2);
     expect((await runsOf(quiet.id)).find((r) => r.traceId === hexTrace(marked))).toMatchObject({ completion: "end_marker", groupSpanCount: 1 });
 
@@ -133,10 +136,10 @@ describe("trace and session evaluators on OTLP spans", () => {
       clock.offsetMs = at;
       sdk.tracer.startSpan("execute_tool search", { attributes: { "gen_ai.operation.name": "execute_tool" } }, longParent).end();
       await sdk.flush();
-      expect((await poll()).queued).toBe(0);
+      expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(0);
     }
     clock.offsetMs = 161_000;
-    expect((await poll()).queued).toBe(1);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
     await waitFor(async () => (await runsOf(waiting.id)).filter((r) => r.traceId === hexTrace(long)).length, 1);
     expect((await runsOf(waiting.id)).find((r) => r.traceId === hexTrace(long))).toMatchObject({ completion: "max_wait", groupSpanCount: 3 });
     await sdk.shutdown();
@@ -179,7 +182,7 @@ describe("trace and session evaluators on OTLP spans", () => {
     ]);
     // 15 minutes after the last turn (the session default).
     clock.offsetMs = 120_000 + 15 * 60_000 + 1_000;
-    expect((await poll()).queued).toBe(2);
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(2);
     await waitFor(async () => (await runsOf(session.id)).length + (await runsOf(opik.id)).length, 2);
     const [run] = await runsOf(session.id);
     expect(run).toMatchObject({ outcome: "ok", sessionId: "conv-1042", completion: "quiet_period", groupSpanCount: 3, documentCapped: false });
@@ -190,5 +193,11 @@ describe("trace and session evaluators on OTLP spans", () => {
     const [opikRun] = await runsOf(opik.id);
     expect(opikRun).toMatchObject({ outcome: "ok", sessionId: "conv-1042" });
     expect(opikRun!.scores.map((s) => [s.name, s.value, s.comment])).toEqual([["conversation_length_score", 3, "Conversation has 3 turns"]]);
+    // tryCode on the stored session gives the live runs' scores.
+    for (const [e, live] of [[session, run!], [opik, opikRun!]] as const) {
+      const tried = await h.app.services.tryCode.tryCode(ws.principal, { templateId: e.templateId, sessionId: "conv-1042" });
+      expect(tried.scores.map((s) => [s.name, s.value, s.comment])).toEqual(live.scores.map((s) => [s.name, s.value, s.comment]));
+    }
+    await expect(h.app.services.tryCode.tryCode(ws.principal, { templateId: session.templateId, sessionId: "no-such-session" })).rejects.toThrow(/session.*no-such-session/);
   });
 });

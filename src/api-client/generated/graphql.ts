@@ -521,6 +521,8 @@ export type TryCodeInput = {
   datasetItemId?: string | number | null | undefined;
   /** Sample: an inline dataset item, as the sample document or as a line of items.jsonl (mapped as dataset import maps it). */
   document?: unknown;
+  /** With traceId or sessionId: the caps (maxSpans, maxTurns, maxDocumentBytes) and sessionKeyAttribute an evaluator would use; absent ones take their defaults. */
+  groupSettings?: unknown;
   /** The draft's shared-library pins: name → version; only with sourceCode. */
   libraryPins?: unknown;
   /** The sandbox limits to run with, as an evaluator asks for them: {cpuTimeMs?, wallTimeMs?, memoryBytes?} within the ceilings; a key absent takes the template's, then the default. */
@@ -529,6 +531,8 @@ export type TryCodeInput = {
   paramSpecs?: unknown;
   /** Setting values: checked against the settings used; absent ones take their defaults. */
   params?: unknown;
+  /** Sample: a stored session, as a session evaluator sees it (its traces in ctx.session, every turn in text.turns(ctx)). */
+  sessionId?: string | null | undefined;
   /** Draft code; its settings come from paramSpecs. Checked as on template save. */
   sourceCode?: string | null | undefined;
   /** Sample: an inline span in the ingestSpans shape (ctx.trace holds it alone). */
@@ -541,6 +545,8 @@ export type TryCodeInput = {
   templateId?: string | number | null | undefined;
   /** The template version (default: the latest); only with templateId. */
   templateVersion?: number | null | undefined;
+  /** Sample: a stored trace, as a trace evaluator sees it (every span in ctx.trace.spans, the root's conversation). */
+  traceId?: string | null | undefined;
 };
 
 /** Unmutes a monitor. */

@@ -28,12 +28,17 @@ export interface GroupSpan extends SpanLike {
   parentSpanId?: string | null;
 }
 
-/** Scores of a group's spans: span id (the span's `spanId`) → evaluator name → score name → value. */
+/** Scores of a group's spans: {@link groupSpanKey} of the span → evaluator name → score name → value. */
 export type SpanScores = Readonly<Record<string, Record<string, Record<string, unknown>>>>;
+
+/** The key of a span in {@link SpanScores}: `<traceId>:<spanId>` (span ids are unique within a trace only, and a session has many). */
+export function groupSpanKey(span: { traceId: string; spanId: string }): string {
+  return `${span.traceId}:${span.spanId}`;
+}
 
 /** What a group document carries besides the spans. */
 export interface GroupDocumentExtras {
-  /** The scores of the span evaluators this one depends on, per span (keyed by `spanId`). */
+  /** The scores of the span evaluators this one depends on, per span (keyed by {@link groupSpanKey}). */
   scores?: SpanScores;
   /** Why the evaluator ran: `trace.completion` (a trace document) or `session.completion` (a session document). */
   completion?: GroupCompletion;
@@ -67,7 +72,7 @@ function rootIndex(ordered: readonly GroupSpan[]): number {
 /** One span as an entry of a group document's `trace.spans`: a span document's seven keys, then its ids and scores. */
 function groupSpanEntry(span: GroupSpan, scores: SpanScores | undefined): TraceSpanDocument {
   const entry: TraceSpanDocument = { ...traceSpanDocument(span), span_id: span.spanId, parent_span_id: isRoot(span) ? null : span.parentSpanId! };
-  if (scores !== undefined) entry.scores = scores[span.spanId] ?? {};
+  if (scores !== undefined) entry.scores = scores[groupSpanKey(span)] ?? {};
   return entry;
 }
 
@@ -194,7 +199,7 @@ function fitBytes(plan: BytesPlan, maxBytes: number): SampleDocument {
  * - `completion`, when given, is `trace.completion`: why the evaluator ran.
  * @param spans - every stored span of one trace (at least one), in any order.
  * @param caps - resolved caps (resolveGroupCaps); only maxSpans and maxDocumentBytes apply.
- * @param extras - per-span dependency scores (keyed by spanId) and the completion reason.
+ * @param extras - per-span dependency scores (keyed by groupSpanKey) and the completion reason.
  * @throws Error when `spans` is empty.
  */
 export function traceDocument(spans: readonly GroupSpan[], caps: Readonly<GroupCaps> = GROUP_CAPS, extras: GroupDocumentExtras = {}): SampleDocument {
@@ -202,7 +207,7 @@ export function traceDocument(spans: readonly GroupSpan[], caps: Readonly<GroupC
   const trace = prepare(spans, extras.scores);
   const kept = keptUnder(trace.count, trace.rootAt, caps.maxSpans);
   const drops = dropOrder(kept, trace.rootAt, false);
-  const base = spanToDocument(trace.root, [], { scores: extras.scores?.[trace.root.spanId] ?? {} });
+  const base = spanToDocument(trace.root, [], { scores: extras.scores?.[groupSpanKey(trace.root)] ?? {} });
   const build = (k: number, skeleton: boolean): SampleDocument => {
     const dropped = new Set(drops.slice(0, k));
     const spansKept = kept.filter((i) => !dropped.has(i)).map((i) => trace.entry(i));
@@ -235,8 +240,8 @@ function conversationOf(turnsPerTrace: readonly Turn[][]): Turn[] {
 type SessionDrop = { span: [number, number] } | { turn: true };
 
 /**
- * The sample document of a session: what a session evaluator sees (docs/document.md § From a
- * session).
+ * The sample document of a session: what a session evaluator sees
+ * (docs/document.md § From a session).
  *
  * Shape (keys in this order):
  * ```
@@ -272,7 +277,7 @@ type SessionDrop = { span: [number, number] } | { turn: true };
  * @param sessionId - the session key's value.
  * @param traces - the spans of each trace of the session (any order, spans in any order).
  * @param caps - resolved caps (resolveGroupCaps).
- * @param extras - per-span dependency scores (keyed by spanId, across the traces) and the completion reason.
+ * @param extras - per-span dependency scores (keyed by groupSpanKey, across the traces) and the completion reason.
  * @throws Error when no trace has a span.
  */
 export function sessionDocument(
@@ -288,7 +293,7 @@ export function sessionDocument(
     .map(({ trace }) => trace);
   if (prepared.length === 0) throw new Error("sessionDocument: a session has at least one trace with a span");
   const last = prepared.length - 1;
-  const rootDocuments = prepared.map((t) => spanToDocument(t.root, [], { scores: extras.scores?.[t.root.spanId] ?? {} }));
+  const rootDocuments = prepared.map((t) => spanToDocument(t.root, [], { scores: extras.scores?.[groupSpanKey(t.root)] ?? {} }));
   const conversation = conversationOf(rootDocuments.map((d) => turnsOf(d.input, d.output)));
   const turnsKept = conversation.slice(Math.max(0, conversation.length - caps.maxTurns));
 

@@ -4,7 +4,7 @@ import { startPeriodic } from "../../lib/periodic.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { Principal } from "../../lib/principal.js";
 import { effectiveRetention, parseRetentionInput, retentionCutoff, type EffectiveRetention, type RetentionInput, type RetentionSettings } from "./policy.js";
-import { deleteHistoryBatch, deleteSpanBatch, type BatchCounts } from "./sweep.js";
+import { deleteGroupBatch, deleteHistoryBatch, deleteSpanBatch, type BatchCounts } from "./sweep.js";
 
 /** Per-workspace request limits of the deployment (per minute; null: none). */
 export interface RateLimitFigures {
@@ -122,6 +122,18 @@ export function createRetentionService(deps: RetentionDeps) {
           batches += 1;
           for (const k of Object.keys(deleted) as (keyof BatchCounts)[]) deleted[k] += counts[k];
           if (counts.spans < batchSize) break;
+        }
+        for (;;) {
+          if (batches >= budget) {
+            more = true;
+            break;
+          }
+          // Trace and session runs: no span's, so not taken away with the spans above.
+          const groups = await deleteGroupBatch(prisma, ws.id, cutoff, batchSize);
+          batches += 1;
+          deleted.runs += groups.runs;
+          deleted.history += groups.history;
+          if (groups.runs < batchSize) break;
         }
         for (;;) {
           if (batches >= budget) {

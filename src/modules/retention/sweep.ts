@@ -52,3 +52,32 @@ export async function deleteHistoryBatch(prisma: PrismaClient, workspaceId: stri
       SELECT id FROM "RunHistory" WHERE "workspaceId" = ${workspaceId}::uuid AND "supersededAt" < ${cutoff}
       ORDER BY "supersededAt" LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`;
 }
+
+/**
+ * Deletes up to `batchSize` of a workspace's trace and session runs written before `cutoff` (a
+ * group run is no span's: no foreign key takes it away with its spans), oldest first, with their
+ * scores (by cascade) and run history, and the schedules of groups whose last span arrived before
+ * `cutoff` and that wait for nothing (`dueAt` NULL). A group that got spans since has a newer run.
+ * @returns the runs and history rows deleted.
+ */
+export async function deleteGroupBatch(prisma: PrismaClient, workspaceId: string, cutoff: Date, batchSize: number): Promise<{ runs: number; history: number }> {
+  return prisma.$transaction(async (tx) => {
+    const rows = await tx.$queryRaw<{ id: string; evaluatorId: string; traceId: string | null; sessionId: string | null }[]>`
+      SELECT id, "evaluatorId", "traceId", "sessionId" FROM "Run"
+      WHERE "workspaceId" = ${workspaceId}::uuid AND "createdAt" < ${cutoff} AND ("traceId" IS NOT NULL OR "sessionId" IS NOT NULL)
+      ORDER BY "createdAt" LIMIT ${batchSize} FOR UPDATE SKIP LOCKED`;
+    let history = 0;
+    if (rows.length) {
+      const groups = JSON.stringify(rows.map((r) => ({ e: r.evaluatorId, t: r.traceId, s: r.sessionId })));
+      history = await tx.$executeRaw`
+        DELETE FROM "RunHistory" h USING jsonb_to_recordset(${groups}::jsonb) AS g(e uuid, t text, s text)
+        WHERE h."evaluatorId" = g.e AND (h."traceId" = g.t OR h."sessionId" = g.s)`;
+      await tx.$executeRaw`DELETE FROM "Run" WHERE id = ANY(${rows.map((r) => r.id)}::uuid[])`;
+    }
+    await tx.$executeRaw`
+      DELETE FROM "GroupSchedule" WHERE id IN (
+        SELECT id FROM "GroupSchedule" WHERE "workspaceId" = ${workspaceId}::uuid AND "lastSpanAt" < ${cutoff} AND "dueAt" IS NULL
+        LIMIT ${batchSize} FOR UPDATE SKIP LOCKED)`;
+    return { runs: rows.length, history };
+  });
+}

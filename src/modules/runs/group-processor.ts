@@ -11,10 +11,12 @@ import type { EvaluationSubject } from "../evaluation/subject.js";
 import { insertRuns, type RunRecord, type SessionTarget, type TraceTarget } from "../evaluation/write.js";
 import { settingsOf, type GroupSettings } from "../evaluators/group-settings.js";
 import { kindTraits } from "../evaluators/kinds.js";
+import { createBatcher, type BatcherOptions, type Settled } from "./batcher.js";
 import { crashesOf, SandboxFaultError, WORKER_CRASH_LIMIT, type JobAttempts, type RecordedRun } from "./processor.js";
 import { specsOf } from "../templates/store.js";
 import { resolveParams } from "../templates/values.js";
-import { sessionDocument, traceDocument } from "../groups/documents.js";
+import { groupSpanKey, sessionDocument, traceDocument, type SpanScores } from "../groups/documents.js";
+import { declaredDependencies } from "../dependencies/input-runs.js";
 
 /** The ids of a due generation (the `evaluate-target` pair payload of a trace or session). */
 export interface GroupPayload {
@@ -27,8 +29,22 @@ export interface GroupPayload {
   generation?: number;
 }
 
-/** What the group processor did with a job. */
-export type GroupStatus = "recorded" | "already-recorded" | "target-gone" | "evaluator-gone" | "external";
+/** What the group processor did with a job (`waiting`: its dependencies' runs on the group's spans are not all in; it is due again shortly). */
+export type GroupStatus = "recorded" | "already-recorded" | "target-gone" | "evaluator-gone" | "external" | "waiting";
+
+/**
+ * How long a due group waits for the runs of the span evaluators it depends on (runs still owed on
+ * its spans) before it runs without them (their names then in Run.missingDependencies), ms after
+ * its due time; it looks again every {@link DEPENDENCY_RECHECK_MS}.
+ */
+export const GROUP_DEPENDENCY_WAIT_MS = 5 * 60_000;
+/** How soon a group waiting for its dependencies is due again (ms). */
+export const DEPENDENCY_RECHECK_MS = 1_000;
+
+/** When a schedule's pending round came due: its marker, else min(last span + quiet, first span + maximum wait). */
+function naturalDueOf(s: Pick<GroupSchedule, "markerAt" | "firstSpanAt" | "lastSpanAt" | "quietPeriodMs" | "maxWaitMs">): number {
+  return s.markerAt ? s.markerAt.getTime() : Math.min(s.lastSpanAt.getTime() + s.quietPeriodMs, s.firstSpanAt.getTime() + s.maxWaitMs);
+}
 
 /** The writer's target of a group run: the trace id or the session key. */
 function targetOf(schedule: Pick<GroupSchedule, "targetType" | "groupKey">): TraceTarget | SessionTarget {
@@ -44,118 +60,251 @@ export function completionOf(schedule: Pick<GroupSchedule, "markerAt" | "firstSp
   return schedule.firstSpanAt.getTime() + schedule.maxWaitMs < schedule.lastSpanAt.getTime() + schedule.quietPeriodMs ? "max_wait" : "quiet_period";
 }
 
+/** One job of a batch: its payload and attempts. */
+interface GroupJob {
+  payload: GroupPayload;
+  job: JobAttempts;
+}
+
+/** A job of the batch on its way: its schedule, generation, and the run to record once known. */
+interface Pending {
+  index: number;
+  job: GroupJob;
+  schedule: GroupSchedule;
+  generation: number;
+  record?: RunRecord<TraceTarget | SessionTarget>;
+}
+
+const ok = (value: GroupStatus): Settled<GroupStatus> => ({ ok: true, value });
+const failed = (error: unknown): Settled<GroupStatus> => ({ ok: false, error });
+
+/** How group batches form: at most 50 groups (a document may be large), 2 batches per evaluator at once. */
+export const GROUP_BATCH: BatcherOptions = { maxBatch: 50, inFlightPerKey: 2 };
+
 /**
  * The driver of trace and session evaluations (docs/evaluation.md § Targets): one job per due
- * generation of a (group, evaluator), queued by the due poller (group-schedule.ts). It loads the group's
- * spans (a trace's, or every trace of a session, earliest first), builds the document with the
- * evaluator's caps (groups/documents.ts), evaluates it through the evaluation core (the only way to the
- * sandbox), and writes in ONE transaction under the schedule's row lock: the generation is written
- * once (a duplicate job finds it done), the group's current run moves to RunHistory with reason
- * `group_changed`, the new run is inserted, and the schedule marks the generation ran (nothing is
- * pending unless spans arrived meanwhile: then it stays stale and its next generation comes due).
+ * generation of a (group, evaluator), queued by the due poller (group-schedule.ts); the jobs a
+ * worker holds at once are coalesced per evaluator (batcher.ts), as the span processor does. A
+ * batch reads its schedules and evaluator, loads every group's spans in one query (a trace's, or
+ * every trace of a session, earliest first), builds each document with the evaluator's caps
+ * (groups/documents.ts), evaluates them in ONE call to the evaluation core (the only way to the
+ * sandbox), and writes in ONE transaction under the schedules' row locks: a generation is written
+ * once (a duplicate job finds it done), each group's current run moves to RunHistory with reason
+ * `group_changed`, the new runs are inserted, and each schedule marks its generation ran (nothing
+ * is pending unless spans arrived meanwhile: then it stays stale and its next generation comes due).
  * Gates as on spans: archived, disabled, the invocation cap and a worker that crashed on it
- * {@link WORKER_CRASH_LIMIT} times are recorded with the reason; a sandbox fault is retried.
+ * {@link WORKER_CRASH_LIMIT} times are recorded with the reason; a sandbox fault fails its own job
+ * with {@link SandboxFaultError} (retried); a database error fails the batch's jobs (retried).
  */
-export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logger; core: EvaluationCore; clock: Clock; onRecorded?: (event: RecordedRun) => void }) {
+export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logger; core: EvaluationCore; clock: Clock; onRecorded?: (event: RecordedRun) => void; batch?: BatcherOptions }) {
   const { prisma, logger, clock } = deps;
 
-  /** The group's spans by trace (traces ordered by their first span), each earliest first. */
-  async function spansOf(schedule: GroupSchedule): Promise<Span[][]> {
-    const spans = await prisma.span.findMany({
-      where: { workspaceId: schedule.workspaceId, traceId: schedule.targetType === "trace" ? schedule.groupKey : { in: schedule.traceIds } },
-      orderBy: [{ startTime: "asc" }, { createdAt: "asc" }],
-    });
+  /** Each group's spans by trace (traces ordered by their first span), each earliest first: one query for the batch. */
+  async function spansOf(workspaceId: string, schedules: readonly GroupSchedule[]): Promise<Map<string, Span[][]>> {
+    const traceIds = [...new Set(schedules.flatMap((s) => (s.targetType === "trace" ? [s.groupKey] : s.traceIds)))];
+    const spans = await prisma.span.findMany({ where: { workspaceId, traceId: { in: traceIds } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] });
     const byTrace = new Map<string, Span[]>();
     for (const span of spans) {
       const list = byTrace.get(span.traceId);
       if (list) list.push(span);
       else byTrace.set(span.traceId, [span]);
     }
-    return [...byTrace.values()];
+    const out = new Map<string, Span[][]>();
+    for (const s of schedules) out.set(s.id, (s.targetType === "trace" ? [s.groupKey] : s.traceIds).flatMap((t) => (byTrace.has(t) ? [byTrace.get(t)!] : [])));
+    return out;
   }
 
-  function documentOf(schedule: GroupSchedule, traces: Span[][], settings: GroupSettings, completion: GroupCompletion): { document: Record<string, unknown>; capped: boolean } {
-    const document = (schedule.targetType === "trace" ? traceDocument(traces[0] ?? [], settings, { completion }) : sessionDocument(schedule.groupKey, traces, settings, { completion })) as Record<string, unknown>;
+  function documentOf(schedule: GroupSchedule, traces: Span[][], settings: GroupSettings, completion: GroupCompletion, scores: SpanScores | undefined): { document: Record<string, unknown>; capped: boolean } {
+    const extras = { completion, ...(scores ? { scores } : {}) };
+    const document = (schedule.targetType === "trace" ? traceDocument(traces[0] ?? [], settings, extras) : sessionDocument(schedule.groupKey, traces, settings, extras)) as Record<string, unknown>;
     const part = (schedule.targetType === "trace" ? document.trace : document.session) as { capped?: boolean } | undefined;
     return { document, capped: part?.capped === true };
   }
 
-  /** Writes the generation's run; @returns recorded, or already-recorded when another job wrote it first. */
-  async function write(schedule: GroupSchedule, generation: number, record: RunRecord<TraceTarget | SessionTarget>): Promise<GroupStatus> {
+  /**
+   * Writes the batch's runs under the schedules' row locks (taken in id order); @returns each
+   * pending's status: recorded, or already-recorded when another job wrote its generation first.
+   */
+  async function write(pending: readonly Pending[]): Promise<GroupStatus[]> {
+    if (pending.length === 0) return [];
     return prisma.$transaction(async (tx) => {
-      const [locked] = await tx.$queryRaw<{ ranGeneration: number | null }[]>`SELECT "ranGeneration" FROM "GroupSchedule" WHERE id = ${schedule.id}::uuid FOR UPDATE`;
-      if (!locked) return "target-gone";
-      if (locked.ranGeneration !== null && locked.ranGeneration >= generation) return "already-recorded";
-      const target = record.target;
-      const current = await tx.run.findMany({ where: { evaluatorId: record.evaluatorId, ...("traceId" in target ? { traceId: target.traceId } : { sessionId: target.sessionId }) }, select: { id: true } });
+      const ids = [...new Set(pending.map((p) => p.schedule.id))].sort();
+      const locked = new Map(
+        (await tx.$queryRaw<{ id: string; ranGeneration: number | null }[]>`SELECT id, "ranGeneration" FROM "GroupSchedule" WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR UPDATE`).map((r) => [r.id, r.ranGeneration]),
+      );
+      const statuses: GroupStatus[] = [];
+      const toWrite: Pending[] = [];
+      for (const p of pending) {
+        if (!locked.has(p.schedule.id)) statuses.push("target-gone");
+        else if ((locked.get(p.schedule.id) ?? 0) >= p.generation) statuses.push("already-recorded");
+        else {
+          statuses.push("recorded");
+          toWrite.push(p);
+        }
+      }
+      if (toWrite.length === 0) return statuses;
+      const evaluatorId = toWrite[0]!.record!.evaluatorId;
+      const traceKeys = toWrite.flatMap((p) => ("traceId" in p.record!.target ? [p.record!.target.traceId] : []));
+      const sessionKeys = toWrite.flatMap((p) => ("sessionId" in p.record!.target ? [p.record!.target.sessionId] : []));
+      const current = await tx.run.findMany({ where: { evaluatorId, OR: [{ traceId: { in: traceKeys } }, { sessionId: { in: sessionKeys } }] }, select: { id: true } });
       await moveRunsToHistory(tx, current.map((r) => r.id), { reason: "group_changed" });
-      await insertRuns(tx, [record]);
-      const now = clock.now();
+      await insertRuns(tx, toWrite.map((p) => p.record!));
+      const done = toWrite.map((p) => ({ id: p.schedule.id, g: p.generation }));
       await tx.$executeRaw`
-        UPDATE "GroupSchedule" SET "ranGeneration" = ${generation}::int, "ranAt" = ${now}::timestamp(3),
-          "dueAt" = CASE WHEN generation = ${generation}::int THEN NULL ELSE "dueAt" END,
-          "markerAt" = CASE WHEN generation = ${generation}::int THEN NULL ELSE "markerAt" END,
-          "staleSince" = CASE WHEN generation = ${generation}::int THEN NULL ELSE "staleSince" END
-        WHERE id = ${schedule.id}::uuid`;
-      return "recorded";
+        UPDATE "GroupSchedule" gs SET "ranGeneration" = d.g, "ranAt" = ${clock.now()}::timestamp(3),
+          "dueAt" = CASE WHEN gs.generation = d.g THEN NULL ELSE gs."dueAt" END,
+          "markerAt" = CASE WHEN gs.generation = d.g THEN NULL ELSE gs."markerAt" END,
+          "staleSince" = CASE WHEN gs.generation = d.g THEN NULL ELSE gs."staleSince" END
+        FROM jsonb_to_recordset(${JSON.stringify(done)}::jsonb) AS d(id uuid, g int) WHERE gs.id = d.id`;
+      return statuses;
     });
   }
 
+  /** Evaluates one batch: jobs of one evaluator, each on a distinct group. */
+  async function evaluateBatch(jobs: GroupJob[]): Promise<Settled<GroupStatus>[]> {
+    const { workspaceId, evaluatorId } = jobs[0]!.payload;
+    const results: (Settled<GroupStatus> | undefined)[] = new Array(jobs.length);
+    const [schedules, evaluator] = await Promise.all([
+      prisma.groupSchedule.findMany({ where: { id: { in: jobs.map((j) => j.payload.targetId) }, workspaceId } }),
+      prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId }, include: { template: { select: { latestVersion: true, limits: true } } } }),
+    ]);
+    if (evaluator && kindTraits(evaluator.kind).canBePosted) return jobs.map(() => ok("external"));
+    if (!evaluator || !evaluator.templateId) return jobs.map(() => ok("evaluator-gone"));
+    const byId = new Map(schedules.map((s) => [s.id, s]));
+    const pending: Pending[] = [];
+    jobs.forEach((job, index) => {
+      const schedule = byId.get(job.payload.targetId);
+      if (!schedule || schedule.evaluatorId !== evaluatorId || evaluator.target !== schedule.targetType) return void (results[index] = ok("target-gone"));
+      const generation = job.payload.generation ?? schedule.queuedGeneration ?? schedule.generation;
+      if (schedule.ranGeneration !== null && schedule.ranGeneration >= generation) return void (results[index] = ok("already-recorded"));
+      pending.push({ index, job, schedule, generation });
+    });
+    const settings = settingsOf(evaluator.target as GroupTargetType, evaluator.groupSettings);
+    const traces = pending.length ? await spansOf(workspaceId, pending.map((p) => p.schedule)) : new Map<string, Span[][]>();
+    const gone = pending.filter((p) => (traces.get(p.schedule.id) ?? []).length === 0);
+    if (gone.length) {
+      // Their spans are gone (the retention sweep): so are the groups.
+      await prisma.groupSchedule.deleteMany({ where: { id: { in: gone.map((p) => p.schedule.id) } } });
+      for (const p of gone) results[p.index] = ok("target-gone");
+    }
+    let live = pending.filter((p) => !gone.includes(p));
+    const declared = live.length ? await declaredDependencies(prisma, evaluatorId) : [];
+    const scoresOf = new Map<Pending, SpanScores>();
+    const missingOf = new Map<Pending, string[]>();
+    if (declared.length) {
+      // Span evaluators this one depends on: wait while their runs on the group's spans are owed (bounded), then read their scores per span.
+      const spanRows = live.flatMap((p) => traces.get(p.schedule.id)!.flat());
+      const ids = spanRows.map((s) => s.id);
+      const dependsOn = declared.map((d) => d.dependsOnId);
+      const [owed, scores] = await Promise.all([
+        prisma.owedEvaluation.findMany({ where: { targetType: "span", targetId: { in: ids }, evaluatorId: { in: dependsOn } }, select: { targetId: true } }),
+        prisma.score.findMany({ where: { spanId: { in: ids }, evaluatorId: { in: dependsOn } }, select: { spanId: true, evaluatorId: true, name: true, value: true }, orderBy: { position: "asc" } }),
+      ]);
+      const owedSpans = new Set(owed.map((o) => o.targetId));
+      const now = clock.now().getTime();
+      const waiting = live.filter((p) => traces.get(p.schedule.id)!.some((t) => t.some((span) => owedSpans.has(span.id))) && now - naturalDueOf(p.schedule) < GROUP_DEPENDENCY_WAIT_MS);
+      if (waiting.length) {
+        // Not queued any more, due again shortly: unless a newer round is pending already (it has its own due time).
+        const rows = waiting.map((p) => ({ id: p.schedule.id, g: p.generation }));
+        await prisma.$executeRaw`
+          UPDATE "GroupSchedule" gs SET "queuedGeneration" = gs."ranGeneration", "dueAt" = ${new Date(now + DEPENDENCY_RECHECK_MS)}::timestamp(3)
+          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS w(id uuid, g int) WHERE gs.id = w.id AND gs.generation = w.g AND gs."queuedGeneration" = w.g`;
+        for (const p of waiting) results[p.index] = ok("waiting");
+        live = live.filter((p) => !waiting.includes(p));
+      }
+      const nameOf = new Map(declared.map((d) => [d.dependsOnId, d.name]));
+      const bySpan = new Map<string, Record<string, Record<string, unknown>>>();
+      for (const score of scores) {
+        const perSpan = bySpan.get(score.spanId!) ?? {};
+        const name = nameOf.get(score.evaluatorId)!;
+        (perSpan[name] ??= {})[score.name] = score.value;
+        bySpan.set(score.spanId!, perSpan);
+      }
+      for (const p of live) {
+        const map: Record<string, Record<string, Record<string, unknown>>> = {};
+        const seen = new Set<string>();
+        for (const span of traces.get(p.schedule.id)!.flat()) {
+          const perSpan = bySpan.get(span.id);
+          if (!perSpan) continue;
+          map[groupSpanKey(span)] = perSpan;
+          for (const name of Object.keys(perSpan)) seen.add(name);
+        }
+        scoresOf.set(p, map);
+        missingOf.set(p, declared.filter((d) => !seen.has(d.name)).map((d) => d.name));
+      }
+    }
+    const startedAt = clock.now();
+    for (const p of live) {
+      const spanCount = traces.get(p.schedule.id)!.reduce((n, t) => n + t.length, 0);
+      p.record = {
+        workspaceId, evaluatorId, templateVersionId: null, target: targetOf(p.schedule), params: {}, libraryVersions: {}, result: null,
+        attempts: p.job.job.attemptsMade + 1, startedAt, finishedAt: startedAt, group: { completion: completionOf(p.schedule), spanCount, capped: false },
+        ...(declared.length ? { missingDependencies: missingOf.get(p) ?? [] } : {}),
+      };
+    }
+    const skip = (p: Pending, reason: string) => (p.record = { ...p.record!, skipReason: reason });
+    for (const p of live) {
+      const crashes = crashesOf(p.job.job);
+      if (evaluator.archivedAt) skip(p, `the evaluator was archived after the ${p.schedule.targetType} was taken`);
+      else if (!evaluator.enabled) skip(p, `the evaluator was disabled after the ${p.schedule.targetType} was taken`);
+      else if (crashes >= WORKER_CRASH_LIMIT) {
+        logger.error({ ...p.job.payload, crashes }, "group evaluation job ended its worker repeatedly; recorded as sandbox_error, not run again");
+        const message = `the worker running this evaluation ended ${crashes} times before it finished; it is not run again`;
+        p.record = { ...p.record!, columns: runColumns({ outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "WorkerCrashed", message, traceback: "" } }) };
+      }
+    }
+    let open = live.filter((p) => !p.record!.skipReason && !p.record!.columns);
+    if (open.length && evaluator.maxInvocationsPerHour !== null) {
+      const since = new Date(clock.now().getTime() - 3_600_000);
+      const used = await prisma.run.count({ where: { evaluatorId, createdAt: { gte: since }, outcome: { not: "skipped" } } });
+      const left = Math.max(0, evaluator.maxInvocationsPerHour - used);
+      for (const p of open.slice(left)) skip(p, `${INVOCATION_CAP_REASON} (${evaluator.maxInvocationsPerHour}) reached: ${used} runs in the last hour`);
+      open = open.slice(0, left);
+    }
+    if (open.length) {
+      const version = await prisma.templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId: evaluator.templateId, version: evaluator.pinnedVersion ?? evaluator.template!.latestVersion } } });
+      const params = resolveParams(specsOf(version), objectOf(evaluator.params));
+      const subject: EvaluationSubject = {
+        workspaceId, evaluatorId, kind: evaluator.kind, version, params, isolation: evaluator.isolation,
+        limits: { own: evaluator.limits, template: evaluator.template?.limits }, dependencies: [], trustDomain: `evaluator:${evaluatorId}`,
+      };
+      const built = new Map(open.map((p) => [p, documentOf(p.schedule, traces.get(p.schedule.id)!, settings, p.record!.group!.completion, declared.length ? scoresOf.get(p) : undefined)]));
+      const evaluated = await deps.core.evaluateBatch(
+        subject,
+        open.map((p) => ({ target: p, inputs: new Map(), lastAttempt: p.job.job.attemptsMade + 1 >= (p.job.job.opts.attempts ?? 1), document: () => built.get(p)!.document })),
+        { beforeExecute: (targets) => Promise.all(targets.map((p) => p.job.job.enteredSandbox?.())) },
+      );
+      const finishedAt = clock.now();
+      for (const answer of evaluated) {
+        const p = answer.target;
+        if (answer.status === "retry") results[p.index] = failed(new SandboxFaultError(answer.message));
+        else p.record = { ...p.record!, ...answer.run, group: { ...p.record!.group!, capped: built.get(p)!.capped }, finishedAt };
+      }
+    }
+    const toWrite = live.filter((p) => !results[p.index]);
+    const statuses = await write(toWrite);
+    toWrite.forEach((p, i) => {
+      results[p.index] = ok(statuses[i]!);
+      const result = p.record!.result;
+      if (statuses[i] === "recorded" && result) deps.onRecorded?.({ workspaceId, targetType: p.schedule.targetType as GroupTargetType, targetId: p.schedule.id, evaluatorId, outcome: result.outcome, durationMs: result.durationMs });
+    });
+    return results.map((r) => r ?? failed(new Error("group batch left a job without a result")));
+  }
+
+  const batcher = createBatcher<GroupJob, GroupStatus>({
+    run: (_key, jobs) => evaluateBatch(jobs),
+    keyOf: (j) => `${j.payload.workspaceId}/${j.payload.evaluatorId}/${j.payload.targetType}`,
+    distinctOf: (j) => j.payload.targetId,
+    soloOf: (j) => crashesOf(j.job) > 0,
+    options: deps.batch ?? GROUP_BATCH,
+  });
+
   /**
-   * Evaluates one due generation. @returns what it did.
+   * Processes one due generation (in the batch of the jobs taken with it). @returns what it did.
    * @throws SandboxFaultError (retried by BullMQ) before the last attempt; database errors (retried).
    */
-  return async function processGroup(payload: GroupPayload, job: JobAttempts): Promise<GroupStatus> {
-    const schedule = await prisma.groupSchedule.findUnique({ where: { id: payload.targetId } });
-    if (!schedule || schedule.workspaceId !== payload.workspaceId) return "target-gone";
-    const generation = payload.generation ?? schedule.queuedGeneration ?? schedule.generation;
-    if (schedule.ranGeneration !== null && schedule.ranGeneration >= generation) return "already-recorded";
-    const evaluator = await prisma.evaluator.findFirst({ where: { id: payload.evaluatorId, workspaceId: payload.workspaceId }, include: { template: { select: { latestVersion: true, limits: true } } } });
-    if (evaluator && kindTraits(evaluator.kind).canBePosted) return "external";
-    if (!evaluator || !evaluator.templateId || evaluator.target !== schedule.targetType) return "evaluator-gone";
-    const settings = settingsOf(schedule.targetType as GroupTargetType, evaluator.groupSettings);
-    const completion = completionOf(schedule);
-    const traces = await spansOf(schedule);
-    const spanCount = traces.reduce((n, t) => n + t.length, 0);
-    const startedAt = clock.now();
-    const record: RunRecord<TraceTarget | SessionTarget> = {
-      workspaceId: schedule.workspaceId, evaluatorId: evaluator.id, templateVersionId: null, target: targetOf(schedule), params: {}, libraryVersions: {}, result: null,
-      attempts: job.attemptsMade + 1, startedAt, finishedAt: startedAt, group: { completion, spanCount, capped: false },
-    };
-    const skip = (reason: string) => write(schedule, generation, { ...record, skipReason: reason });
-    if (spanCount === 0) {
-      // Its spans are gone (the retention sweep): so is the group.
-      await prisma.groupSchedule.deleteMany({ where: { id: schedule.id } });
-      return "target-gone";
-    }
-    if (evaluator.archivedAt) return skip(`the evaluator was archived after the ${schedule.targetType} was taken`);
-    if (!evaluator.enabled) return skip(`the evaluator was disabled after the ${schedule.targetType} was taken`);
-    const crashes = crashesOf(job);
-    if (crashes >= WORKER_CRASH_LIMIT) {
-      logger.error({ ...payload, crashes }, "group evaluation job ended its worker repeatedly; recorded as sandbox_error, not run again");
-      const message = `the worker running this evaluation ended ${crashes} times before it finished; it is not run again`;
-      return write(schedule, generation, { ...record, columns: runColumns({ outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "WorkerCrashed", message, traceback: "" } }) });
-    }
-    if (evaluator.maxInvocationsPerHour !== null) {
-      const since = new Date(clock.now().getTime() - 3_600_000);
-      const used = await prisma.run.count({ where: { evaluatorId: evaluator.id, createdAt: { gte: since }, outcome: { not: "skipped" } } });
-      if (used >= evaluator.maxInvocationsPerHour) return skip(`${INVOCATION_CAP_REASON} (${evaluator.maxInvocationsPerHour}) reached: ${used} runs in the last hour`);
-    }
-    const version = await prisma.templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId: evaluator.templateId, version: evaluator.pinnedVersion ?? evaluator.template!.latestVersion } } });
-    const params = resolveParams(specsOf(version), objectOf(evaluator.params));
-    const subject: EvaluationSubject = {
-      workspaceId: schedule.workspaceId, evaluatorId: evaluator.id, kind: evaluator.kind, version, params, isolation: evaluator.isolation,
-      limits: { own: evaluator.limits, template: evaluator.template?.limits }, dependencies: [], trustDomain: `evaluator:${evaluator.id}`,
-    };
-    const { document, capped } = documentOf(schedule, traces, settings, completion);
-    const lastAttempt = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
-    const [answer] = await deps.core.evaluateBatch(subject, [{ target: schedule.id, inputs: new Map(), lastAttempt, document: () => document }], { beforeExecute: () => job.enteredSandbox?.() ?? Promise.resolve() });
-    if (!answer || answer.status === "retry") throw new SandboxFaultError(answer?.status === "retry" ? answer.message : "no answer from the evaluation core");
-    const status = await write(schedule, generation, { ...record, ...answer.run, group: { completion, spanCount, capped }, finishedAt: clock.now() });
-    if (status === "recorded" && answer.run.result) {
-      deps.onRecorded?.({ workspaceId: schedule.workspaceId, targetType: schedule.targetType as GroupTargetType, targetId: schedule.id, evaluatorId: evaluator.id, outcome: answer.run.result.outcome, durationMs: answer.run.result.durationMs });
-    }
-    return status;
+  return function processGroup(payload: GroupPayload, job: JobAttempts): Promise<GroupStatus> {
+    return batcher.submit({ payload, job });
   };
 }
 

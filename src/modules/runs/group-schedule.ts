@@ -1,3 +1,4 @@
+import { Prisma } from "../../generated/prisma/client.js";
 import type { Clock } from "../../lib/clock.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
@@ -11,9 +12,9 @@ import type { GroupTargetType } from "../../lib/closed-lists.js";
  * carries the job of a generation once it is due, so nothing of the schedule is lost with Redis:
  * - **due**: rows whose `dueAt` passed and whose pending generation is not queued are marked queued
  *   (`FOR UPDATE SKIP LOCKED`: pollers of several workers share the rows) and get one
- *   `evaluate-target` job each, id `<schedule>_g<generation>`;
+ *   `evaluate-target` job each, id `<schedule>_g<generation>_<queued at, ms>`;
  * - **lost**: a queued generation with no run after `requeueAfterMs` (Redis lost the job, or the
- *   enqueue failed) is queued again with a fresh id, at most {@link MAX_GROUP_REQUEUES} times (then
+ *   enqueue failed) is queued again (a fresh id: its queueing time), at most {@link MAX_GROUP_REQUEUES} times (then
  *   logged and left); a duplicate run is impossible, the processor writes a generation once under
  *   the schedule's row lock (runs/group-processor.ts).
  * Time is the injected clock's, so tests move it instead of sleeping.
@@ -53,12 +54,12 @@ export function createGroupScheduler(deps: { prisma: PrismaClient; queues: Queue
   const requeueAfterMs = deps.options?.requeueAfterMs ?? 120_000;
 
   /** Adds the jobs of rows just marked queued; on failure the rows are left for the lost pass at once (queuedAt NULL). */
-  async function enqueue(rows: DueRow[], suffix: (row: DueRow) => string): Promise<boolean> {
+  async function enqueue(rows: DueRow[], queuedAt: Date): Promise<boolean> {
     if (rows.length === 0) return true;
     try {
       await queues.addBulk(
         "evaluate-target",
-        rows.map((r) => ({ payload: { workspaceId: r.workspaceId, targetType: r.targetType, targetId: r.id, evaluatorId: r.evaluatorId, generation: r.generation }, jobId: groupJobId(r.id, r.generation) + suffix(r) })),
+        rows.map((r) => ({ payload: { workspaceId: r.workspaceId, targetType: r.targetType, targetId: r.id, evaluatorId: r.evaluatorId, generation: r.generation }, jobId: groupJobId(r.id, r.generation, queuedAt) })),
       );
       return true;
     } catch (error) {
@@ -69,28 +70,30 @@ export function createGroupScheduler(deps: { prisma: PrismaClient; queues: Queue
   }
 
   /**
-   * One pass: queues the due generations, then the lost ones.
+   * One pass: queues the due generations, then the lost ones (of one workspace when `scope` names
+   * it: tests that share a database move their own clock for their own rows only).
    * @returns what it queued.
    * @throws the database error (the next pass tries again; nothing was half-done: rows are marked in one statement each).
    */
-  async function poll(): Promise<GroupPollReport> {
+  async function poll(scope: { workspaceId?: string } = {}): Promise<GroupPollReport> {
     const now = clock.now();
+    const workspace = scope.workspaceId ? Prisma.sql`AND "workspaceId" = ${scope.workspaceId}::uuid` : Prisma.empty;
     const due = await prisma.$queryRaw<DueRow[]>`
       WITH due AS (
         SELECT id FROM "GroupSchedule"
-        WHERE "dueAt" <= ${now}::timestamp(3) AND ("queuedGeneration" IS NULL OR "queuedGeneration" < generation)
+        WHERE "dueAt" <= ${now}::timestamp(3) AND ("queuedGeneration" IS NULL OR "queuedGeneration" < generation) ${workspace}
         ORDER BY "dueAt" LIMIT ${batch}::int FOR UPDATE SKIP LOCKED
       )
       UPDATE "GroupSchedule" gs SET "queuedGeneration" = gs.generation, "queuedAt" = ${now}::timestamp(3)
       FROM due WHERE gs.id = due.id
       RETURNING gs.id, gs."workspaceId", gs."evaluatorId", gs."targetType", gs.generation, gs."dueAt", gs.requeues`;
-    const queued = (await enqueue(due, () => "")) ? due.length : 0;
+    const queued = (await enqueue(due, now)) ? due.length : 0;
     const lost = await prisma.$queryRaw<DueRow[]>`
       WITH lost AS (
         SELECT id FROM "GroupSchedule"
         WHERE "queuedGeneration" IS NOT NULL AND ("ranGeneration" IS NULL OR "ranGeneration" < "queuedGeneration")
           AND ("queuedAt" IS NULL OR "queuedAt" < ${new Date(now.getTime() - requeueAfterMs)}::timestamp(3))
-          AND requeues < ${MAX_GROUP_REQUEUES}::int
+          AND requeues < ${MAX_GROUP_REQUEUES}::int ${workspace}
         ORDER BY "queuedAt" NULLS FIRST LIMIT ${batch}::int FOR UPDATE SKIP LOCKED
       )
       UPDATE "GroupSchedule" gs SET "queuedAt" = ${now}::timestamp(3), requeues = gs.requeues + 1
@@ -99,7 +102,7 @@ export function createGroupScheduler(deps: { prisma: PrismaClient; queues: Queue
     for (const row of lost) {
       if (row.requeues >= MAX_GROUP_REQUEUES) logger.error({ scheduleId: row.id, evaluatorId: row.evaluatorId, generation: row.generation }, "trace/session evaluation still has no run after many re-queues; last try");
     }
-    const requeued = (await enqueue(lost, (r) => `_r${r.requeues}`)) ? lost.length : 0;
+    const requeued = (await enqueue(lost, now)) ? lost.length : 0;
     return { queued, requeued, lateMs: due.map((r) => (r.dueAt ? now.getTime() - r.dueAt.getTime() : 0)) };
   }
 

@@ -16,6 +16,15 @@ export const sampleDocumentSchema = z
     expected_output: z.unknown().optional(),
     trace: z
       .object({ spans: z.array(z.record(z.string(), z.unknown(), { error: "each span must be an object" }), { error: "must be a list of spans" }) }, { error: 'must be {"spans": [...]}' })
+      // A trace document's own keys (trace_id, span_count, capped, completion: docs/document.md § From a trace) pass as they are.
+      .passthrough()
+      .optional(),
+    session: z
+      .object(
+        { id: z.string({ error: "must be a string" }), traces: z.array(z.record(z.string(), z.unknown(), { error: "each trace must be an object" }), { error: "must be a list of traces" }) },
+        { error: 'must be {"id": ..., "traces": [...]} (docs/document.md § From a session)' },
+      )
+      .passthrough()
       .optional(),
     scores: z
       .record(z.string(), z.record(z.string(), z.unknown(), { error: "must be an object of score name to value" }), { error: "must be an object of evaluator name to scores" })
@@ -45,6 +54,9 @@ export const tryCodeInputSchema = z.object({
   span: z.unknown().optional().describe("Sample: an inline span in the ingestSpans shape (ctx.trace holds it alone)."),
   document: z.unknown().optional().describe("Sample: an inline dataset item, as the sample document or as a line of items.jsonl (mapped as dataset import maps it)."),
   datasetItemId: z.string({ error: typeError("a dataset item id") }).nullish().describe("Sample: a stored dataset item (as an experiment runs it)."),
+  traceId: z.string({ error: typeError("a trace id") }).min(1, "must not be empty").nullish().describe("Sample: a stored trace, as a trace evaluator sees it (every span in ctx.trace.spans, the root's conversation)."),
+  sessionId: z.string({ error: typeError("a session key") }).min(1, "must not be empty").nullish().describe("Sample: a stored session, as a session evaluator sees it (its traces in ctx.session, every turn in text.turns(ctx))."),
+  groupSettings: z.unknown().optional().describe("With traceId or sessionId: the caps (maxSpans, maxTurns, maxDocumentBytes) and sessionKeyAttribute an evaluator would use; absent ones take their defaults."),
   limits: evaluatorLimitsSchema
     .nullish()
     .describe("The sandbox limits to run with, as an evaluator asks for them: {cpuTimeMs?, wallTimeMs?, memoryBytes?} within the ceilings; a key absent takes the template's, then the default."),

@@ -21,6 +21,9 @@ import { itemToDocument, type DocumentItem } from "../experiments/document.js";
 import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../../lib/principal.js";
 import { memoryConcurrencyGate, type ConcurrencyGate, type Leave } from "./concurrency.js";
+import { checkGroupSettings, resolveGroupSettings, type GroupSettings } from "../evaluators/group-settings.js";
+import { GroupSettingError } from "../evaluators/group-completion.js";
+import { storedSessionDocument, storedTraceDocument } from "../groups/stored.js";
 import { libraryPinsSchema, MAX_DOCUMENT_BYTES, sampleDocumentSchema, tryCodeInputSchema, type TryCodeInput } from "./schemas.js";
 
 /** A score of a draft run as the evaluator returned it, with its number (a boolean as 1/0; null otherwise) as a stored score has. */
@@ -158,14 +161,20 @@ export function createTryCodeService(deps: {
   }
 
   async function sampleOf(principal: Principal, input: TryCodeInput, issues: InputIssue[]): Promise<SampleDocument | null> {
-    const ways = [given(input.spanId), given(input.span), given(input.document), given(input.datasetItemId)].filter(Boolean).length;
+    const ways = [given(input.spanId), given(input.span), given(input.document), given(input.datasetItemId), given(input.traceId), given(input.sessionId)].filter(Boolean).length;
     if (ways !== 1) {
       issues.push({
         path: "spanId",
-        message: "give exactly one sample: spanId (a stored span), span (an inline span), document (an inline dataset item) or datasetItemId (a stored dataset item)",
+        message:
+          "give exactly one sample: spanId (a stored span), span (an inline span), document (an inline dataset item), datasetItemId (a stored dataset item), traceId (a stored trace) or sessionId (a stored session)",
       });
       return null;
     }
+    if (given(input.groupSettings) && !given(input.traceId) && !given(input.sessionId)) {
+      issues.push({ path: "groupSettings", message: "only with traceId or sessionId" });
+      return null;
+    }
+    if (given(input.traceId) || given(input.sessionId)) return groupSampleOf(principal, input, issues);
     if (given(input.spanId)) return deps.spans.documentOf(principal.workspaceId, input.spanId!);
     if (given(input.datasetItemId)) {
       const item = isUuid(input.datasetItemId!) && deps.prisma ? await deps.prisma.datasetItem.findFirst({ where: { id: input.datasetItemId!, workspaceId: principal.workspaceId } }) : null;
@@ -207,6 +216,30 @@ export function createTryCodeService(deps: {
     const parsed = parseIssues(sampleDocumentSchema, input.document, "document");
     issues.push(...parsed.issues);
     return parsed.data as SampleDocument | null;
+  }
+
+  /**
+   * The document of a stored trace or session, built as the live group processor builds it
+   * (groups/stored.ts) with the caps asked in `groupSettings` (else the defaults).
+   * @throws NotFoundError when the workspace holds no span of it.
+   */
+  async function groupSampleOf(principal: Principal, input: TryCodeInput, issues: InputIssue[]): Promise<SampleDocument | null> {
+    const target = given(input.traceId) ? "trace" : "session";
+    let settings: GroupSettings;
+    try {
+      settings = resolveGroupSettings(target, checkGroupSettings(target, input.groupSettings ?? {}));
+    } catch (error) {
+      if (!(error instanceof GroupSettingError)) throw error;
+      issues.push({ path: `groupSettings.${error.field}`, message: error.message });
+      return null;
+    }
+    if (!deps.prisma) throw new Error("tryCode on a stored trace or session needs the database");
+    const document =
+      target === "trace"
+        ? await storedTraceDocument(deps.prisma, principal.workspaceId, input.traceId!, settings)
+        : await storedSessionDocument(deps.prisma, principal.workspaceId, input.sessionId!, settings, settings.sessionKeyAttributes);
+    if (!document) throw new NotFoundError(target, target === "trace" ? input.traceId! : input.sessionId!);
+    return document;
   }
 
   /** tryCode runs in flight per workspace (one workspace cannot fill the sandbox's slots with drafts). */
