@@ -104,17 +104,26 @@ describe("trace and session evaluators: create, update, read", () => {
     const change = await update(ws, { id: trace.evaluator.id, target: "span" });
     expect(issuesOf(change.error)).toEqual([{ path: "target", message: "cannot change from trace to span: create a new evaluator for another target (its runs are of another kind of thing)" }]);
 
-    // Dependencies: a span evaluator never depends on a trace evaluator; a trace evaluator's own are not supported yet.
+    // Dependencies: a span evaluator never depends on a trace evaluator; a trace evaluator depends on span evaluators only.
     const spanOnTrace = await create(ws, { name: "Per span", ...base, dependencies: [{ evaluator: "Agent trace" }] });
     expect(issuesOf(spanOnTrace.error)).toEqual([
       { path: "dependencies[0].evaluator", message: '"Agent trace" is a trace evaluator: a span evaluator cannot depend on a trace or session evaluator (its span is evaluated before the trace is done)' },
     ]);
     const check = await create(ws, { name: "Check", ...base });
     expect(check.error).toBeUndefined();
-    const traceOnSpan = await update(ws, { id: trace.evaluator.id, dependencies: [{ evaluator: "Check" }] });
-    expect(issuesOf(traceOnSpan.error)).toEqual([
-      { path: "dependencies[0].evaluator", message: '"Agent trace" is a trace evaluator: dependencies of trace and session evaluators are not supported yet (remove "Check")' },
+    const session = await create(ws, { name: "Conversation", ...base, target: "session" });
+    expect(session.error).toBeUndefined();
+    const traceOnSession = await update(ws, { id: trace.evaluator.id, dependencies: [{ evaluator: "Check" }, { evaluator: "Conversation" }] });
+    expect(issuesOf(traceOnSession.error)).toEqual([
+      { path: "dependencies[1].evaluator", message: '"Conversation" is a session evaluator: a trace or session evaluator depends on span evaluators only (it reads their scores on each span of the group)' },
     ]);
+    expect(await h.app.prisma.evaluatorDependency.count({ where: { evaluator: { workspaceId: ws.workspace.id } } })).toBe(0);
+    // A trace evaluator on a span evaluator, with a gate: saved.
+    const traceOnSpan = await ws.gql(`mutation($input: UpdateEvaluatorInput!) { updateEvaluator(input: $input) { evaluator { dependencies { dependsOn { name } gate { score } } } } }`, {
+      input: { id: trace.evaluator.id, dependencies: [{ evaluator: "Check", gate: { score: "keyword_check" } }] },
+    });
+    expect(traceOnSpan.errors).toBeUndefined();
+    expect(traceOnSpan.data!.updateEvaluator.evaluator.dependencies).toEqual([{ dependsOn: { name: "Check" }, gate: { score: "keyword_check" } }]);
     // A literal ctx.score("Agent trace") in a span evaluator's code is refused the same way, at templateId.
     const reader = await ws.createTemplate({ name: "Reads the trace", sourceCode: 'def evaluate(ctx):\n    v = ctx.score("Agent trace", "matched")\n    return EvaluationResult(scores=[Score(name="x", value=v)])\n', params: [] });
     expect(reader.error).toBeUndefined();
@@ -126,8 +135,8 @@ describe("trace and session evaluators: create, update, read", () => {
       },
     ]);
     const names = (await h.app.prisma.evaluator.findMany({ where: { workspaceId: ws.workspace.id }, orderBy: { name: "asc" } })).map((e) => e.name);
-    expect(names).toEqual(["Agent trace", "Check"]);
-    expect(await h.app.prisma.evaluatorDependency.count({ where: { evaluator: { workspaceId: ws.workspace.id } } })).toBe(0);
+    expect(names).toEqual(["Agent trace", "Check", "Conversation"]);
+    expect(await h.app.prisma.evaluatorDependency.count({ where: { evaluator: { workspaceId: ws.workspace.id } } })).toBe(1);
   });
 });
 

@@ -130,7 +130,7 @@ export type CreateEvaluatorInput = {
   attributeContains?: unknown;
   /** Span attributes that must be equal: key → string, number or boolean. */
   attributeEquals?: unknown;
-  /** Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused. A span evaluator cannot depend on a trace or session evaluator; a trace or session evaluator cannot have dependencies yet. */
+  /** Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused. A span evaluator cannot depend on a trace or session evaluator; a trace or session evaluator depends on span evaluators only (it reads their scores on each span of the group). */
   dependencies?: Array<EvaluatorDependencyInput> | null | undefined;
   /** Defaults to true. */
   enabled?: boolean | null | undefined;

@@ -65,7 +65,7 @@ export const manageEvaluatorsInput = z.strictObject({
   samplingRate: samplingRateSchema.describe("Evaluators: the share of matching spans evaluated, 0 to 1.").optional(),
   isolation: isolationSchema.describe("Evaluators: warm (default) or strict.").optional(),
   pinnedVersion: pinnedVersionSchema.describe("Evaluators: stay on this template version; null follows the latest.").optional(),
-  dependencies: dependenciesInputSchema.describe("Evaluators: the evaluators it runs after, each optionally a gate (a span evaluator cannot depend on a trace or session evaluator; trace and session evaluators have none yet).").optional(),
+  dependencies: dependenciesInputSchema.describe("Evaluators: the evaluators it runs after, each optionally a gate (a span evaluator cannot depend on a trace or session evaluator; a trace or session evaluator depends on span evaluators only).").optional(),
   target: targetSchema
     .describe("create_evaluator: what it runs on: span (default), trace or session (the whole group, once done; taken when any of its spans matches the rule). Fixed once created; external evaluators run on spans only.")
     .optional(),

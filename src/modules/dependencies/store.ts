@@ -33,17 +33,16 @@ function isGroupTarget(target: string | undefined): boolean {
 /**
  * The dependency rules of trace and session evaluators (docs/evaluation.md § Targets): a span
  * evaluator never depends on a trace or session evaluator (a span is evaluated before its trace or
- * session is done, so the scores it would read do not exist yet); a trace or session evaluator's own
- * dependencies are not supported yet. The issue of one edge, or null.
+ * session is done, so the scores it would read do not exist yet); a trace or session evaluator
+ * depends on span evaluators only (it reads their scores per span of the group). The issue of one
+ * edge, or null.
  */
 function groupEdgeIssue(evaluator: { name: string; target?: string }, dependsOn: { name: string; target: string }): string | null {
+  if (!isGroupTarget(dependsOn.target)) return null;
   if (isGroupTarget(evaluator.target)) {
-    return `"${evaluator.name}" is a ${evaluator.target} evaluator: dependencies of trace and session evaluators are not supported yet (remove "${dependsOn.name}")`;
+    return `"${dependsOn.name}" is a ${dependsOn.target} evaluator: a trace or session evaluator depends on span evaluators only (it reads their scores on each span of the group)`;
   }
-  if (isGroupTarget(dependsOn.target)) {
-    return `"${dependsOn.name}" is a ${dependsOn.target} evaluator: a span evaluator cannot depend on a trace or session evaluator (its span is evaluated before the ${dependsOn.target} is done)`;
-  }
-  return null;
+  return `"${dependsOn.name}" is a ${dependsOn.target} evaluator: a span evaluator cannot depend on a trace or session evaluator (its span is evaluated before the ${dependsOn.target} is done)`;
 }
 
 /** A stored row as an edge. */

@@ -142,7 +142,7 @@ export const createEvaluatorInputSchema = z.object({
     .describe("Sandbox limits of one item it asks for: {cpuTimeMs?, wallTimeMs?, memoryBytes?}, each within the sandbox's ceilings (sandboxCapabilities.limits); a key absent takes its template's, then the default."),
   dependencies: dependenciesInputSchema
     .optional()
-    .describe("Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused. A span evaluator cannot depend on a trace or session evaluator; a trace or session evaluator cannot have dependencies yet."),
+    .describe("Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused. A span evaluator cannot depend on a trace or session evaluator; a trace or session evaluator depends on span evaluators only (it reads their scores on each span of the group)."),
   target: targetSchema
     .optional()
     .describe(
