@@ -118,12 +118,16 @@ describe("trace and session evaluators: create, update, read", () => {
       { path: "dependencies[1].evaluator", message: '"Conversation" is a session evaluator: a trace or session evaluator depends on span evaluators only (it reads their scores on each span of the group)' },
     ]);
     expect(await h.app.prisma.evaluatorDependency.count({ where: { evaluator: { workspaceId: ws.workspace.id } } })).toBe(0);
-    // A trace evaluator on a span evaluator, with a gate: saved.
+    // A trace evaluator on a span evaluator: saved without a gate; a gate is refused (a group has many spans of it).
+    const gated = await update(ws, { id: trace.evaluator.id, dependencies: [{ evaluator: "Check", gate: { score: "keyword_check" } }] });
+    expect(issuesOf(gated.error)).toEqual([
+      { path: "dependencies[0].gate", message: `a trace evaluator's dependencies take no gate: it reads "Check"'s scores on each span (ctx.trace.spans[i].scores) and decides itself` },
+    ]);
     const traceOnSpan = await ws.gql(`mutation($input: UpdateEvaluatorInput!) { updateEvaluator(input: $input) { evaluator { dependencies { dependsOn { name } gate { score } } } } }`, {
-      input: { id: trace.evaluator.id, dependencies: [{ evaluator: "Check", gate: { score: "keyword_check" } }] },
+      input: { id: trace.evaluator.id, dependencies: [{ evaluator: "Check" }] },
     });
     expect(traceOnSpan.errors).toBeUndefined();
-    expect(traceOnSpan.data!.updateEvaluator.evaluator.dependencies).toEqual([{ dependsOn: { name: "Check" }, gate: { score: "keyword_check" } }]);
+    expect(traceOnSpan.data!.updateEvaluator.evaluator.dependencies).toEqual([{ dependsOn: { name: "Check" }, gate: null }]);
     // A literal ctx.score("Agent trace") in a span evaluator's code is refused the same way, at templateId.
     const reader = await ws.createTemplate({ name: "Reads the trace", sourceCode: 'def evaluate(ctx):\n    v = ctx.score("Agent trace", "matched")\n    return EvaluationResult(scores=[Score(name="x", value=v)])\n', params: [] });
     expect(reader.error).toBeUndefined();

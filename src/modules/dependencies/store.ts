@@ -95,6 +95,10 @@ export async function saveDependencies(
     else if (target.id === evaluator.id) issues.push({ path: `dependencies[${i}].evaluator`, message: "an evaluator cannot depend on itself" });
     else if (resolved.some((r) => r.dependsOnId === target.id)) issues.push({ path: `dependencies[${i}].evaluator`, message: `"${target.name}" is listed twice` });
     else if (groupEdgeIssue(evaluator, target)) issues.push({ path: `dependencies[${i}].evaluator`, message: groupEdgeIssue(evaluator, target)! });
+    else if (d.gate && isGroupTarget(evaluator.target)) {
+      // A gate decides one span; a group has many spans of each dependency, and no rule says yet which must pass.
+      issues.push({ path: `dependencies[${i}].gate`, message: `a ${evaluator.target} evaluator's dependencies take no gate: it reads "${target.name}"'s scores on each span (ctx.trace.spans[i].scores) and decides itself` });
+    }
     else resolved.push({ dependsOnId: target.id, gate: d.gate ? { score: d.gate.score, at: d.gate.at ?? null } : null });
   });
   if (issues.length) return issues;
