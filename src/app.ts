@@ -171,7 +171,11 @@ export function createApp(
   const enqueue = overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues });
   // An overridden enqueuer (tests) sees every pair; else evaluators outside every dependency are queued a job per ingest batch.
   const queueBatches = overrides.enqueueEvaluations ? undefined : spanBatchQueuer(queues);
-  const spans = countIngest(createSpanService({ prisma, logger, enqueue, ...(queueBatches ? { queueBatches } : {}), maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE, clock }), metrics);
+  const groupEvaluations = createGroupEvaluationService({ prisma, clock });
+  const spans = countIngest(
+    createSpanService({ prisma, logger, enqueue, ...(queueBatches ? { queueBatches } : {}), maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE, clock, describeGroup: groupEvaluations.groupEvaluationOf }),
+    metrics,
+  );
   const dependencies = { ...createDependencyService({ prisma }), ...createPostedScoreService({ prisma, queues }) };
   // The processors' hook after evaluations: releases dependents, re-runs stale ones (runs/release.ts).
   const afterEvaluation = createAfterEvaluation({ prisma, queues });
@@ -189,7 +193,7 @@ export function createApp(
     sharedLibraries,
     spans,
     runs: createRunService({ prisma }),
-    groupEvaluations: createGroupEvaluationService({ prisma, clock }),
+    groupEvaluations,
     runProcessor,
     groupProcessor: createGroupProcessor({ prisma, logger, core, clock, onRecorded }),
     groupScheduler: createGroupScheduler({ prisma, queues, logger, clock, options: { requeueAfterMs: config.GROUP_REQUEUE_AFTER_MS } }),

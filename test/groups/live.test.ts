@@ -53,6 +53,17 @@ describe("trace evaluators", () => {
     expect(schedule).toMatchObject({ targetType: "trace", groupKey: "t-quiet", spanCount: 3, generation: 1, queuedGeneration: null, quietPeriodMs: 30_000, maxWaitMs: 600_000 });
     expect(schedule.dueAt!.getTime() - schedule.lastSpanAt.getTime()).toBe(30_000);
 
+    // explainMatch on a span of the trace says the rule took it and that it waits for quiet.
+    const agent = await h.app.prisma.span.findFirstOrThrow({ where: { workspaceId: ws.workspace.id, traceId: "t-quiet", spanId: "agent" } });
+    const tool = await h.app.prisma.span.findFirstOrThrow({ where: { workspaceId: ws.workspace.id, traceId: "t-quiet", spanId: "tool-1" } });
+    const before = await h.app.services.spans.explainMatch(ws.workspace.id, agent.id, evaluator.id);
+    expect(before.decision.matched).toBe(true);
+    expect(before.decision.detail).toBe(`this span matches; the trace "t-quiet" is taken: waiting: quiet until ${schedule.dueAt!.toISOString()} (30 s after the latest span)`);
+    expect(before.run).toBeNull();
+    const ofTool = await h.app.services.spans.explainMatch(ws.workspace.id, tool.id, evaluator.id);
+    expect(ofTool.decision).toMatchObject({ matched: false, reason: "kind" });
+    expect(ofTool.decision.detail).toMatch(/^this span does not match \(the span's kind is "tool"; the evaluator runs on "agent" spans\); the trace "t-quiet" is taken: waiting: quiet until/);
+
     // 29 s later it is not due; at 31 s it is, once.
     clock.offsetMs = 29_000;
     expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(0);
@@ -66,6 +77,9 @@ describe("trace evaluators", () => {
     expect(first!.scores.map((s) => [s.name, s.value, s.comment])).toEqual([["spans", 3, "agent,lookup,search"]]);
     const ran = await h.app.prisma.groupSchedule.findUniqueOrThrow({ where: { id: schedule.id } });
     expect(ran).toMatchObject({ ranGeneration: 1, dueAt: null, staleSince: null });
+    const after = await h.app.services.spans.explainMatch(ws.workspace.id, agent.id, evaluator.id);
+    expect(after.run?.id).toBe(first!.id);
+    expect(after.decision.detail).toMatch(/^this span matches; the trace "t-quiet" is taken: ran at /);
 
     // A late span: the trace is stale and runs again after the next quiet period; the first run is history.
     await h.app.services.spans.ingestSpans(ws.principal, [span("t-quiet", "tool-3", "answer", "tool", 3, { parentSpanId: "agent" })]);

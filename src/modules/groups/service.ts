@@ -56,6 +56,17 @@ export function createGroupEvaluationService(deps: { prisma: PrismaClient; clock
       });
     },
 
+    /**
+     * The evaluation of one group by one evaluator (explainMatch of a trace or session evaluator on
+     * one of its spans): its state in words and its current run; null when it has no schedule.
+     */
+    async groupEvaluationOf(workspaceId: string, evaluatorId: string, targetType: GroupTargetType, groupKey: string): Promise<{ detail: string; run: Run | null } | null> {
+      const schedule = await prisma.groupSchedule.findFirst({ where: { workspaceId, evaluatorId, targetType, groupKey } });
+      if (!schedule) return null;
+      const run = await prisma.run.findFirst({ where: { workspaceId, evaluatorId, ...(targetType === "trace" ? { traceId: groupKey } : { sessionId: groupKey }) } });
+      return { detail: describeGroupEvaluation(schedule, run, clock.now()).detail, run };
+    },
+
     /** An evaluator's schedules by state (all zero for a span evaluator, or an evaluator of another workspace). */
     async stateCounts(workspaceId: string, evaluatorId: string): Promise<GroupStateCounts> {
       const counts = Object.fromEntries(GROUP_EVALUATION_STATES.map((s) => [s, 0])) as GroupStateCounts;

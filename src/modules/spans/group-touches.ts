@@ -1,7 +1,7 @@
 import type { GroupTargetType } from "../../lib/closed-lists.js";
 import { isEndMarker } from "../evaluators/group-completion.js";
 import type { GroupSettings } from "../evaluators/group-settings.js";
-import { attributeValue, matchSpan, samplingDraw, type EvaluatorRule, type MatchDecision } from "./matching.js";
+import { attributeValue, matchSpan, samplingDraw, type EvaluatorRule, type MatchableSpan, type MatchDecision } from "./matching.js";
 import type { NormalisedSpan } from "./schemas.js";
 
 /**
@@ -53,9 +53,9 @@ export function sessionKeyOf(attributes: unknown, keys: readonly string[]): stri
  * group is taken or left whole. A session span without a session key is not matched (reason
  * `attributes`).
  */
-export function matchGroupSpan(rule: GroupEvaluatorRule, span: NormalisedSpan): { decision: MatchDecision; key: string | null } {
+export function matchGroupSpan(rule: GroupEvaluatorRule, span: MatchableSpan, options: { explain?: boolean } = {}): { decision: MatchDecision; key: string | null } {
   const key = rule.target === "trace" ? span.traceId : sessionKeyOf(span.attributes, rule.settings.sessionKeyAttributes);
-  const unsampled = matchSpan({ ...rule, samplingRate: 1 }, span);
+  const unsampled = matchSpan({ ...rule, samplingRate: 1 }, span, options);
   if (!unsampled.matched) return { decision: unsampled, key };
   if (key === null) {
     return { decision: { matched: false, reason: "attributes", detail: `the span has none of the session key attributes ${rule.settings.sessionKeyAttributes.join(", ")}`, draw: unsampled.draw }, key };

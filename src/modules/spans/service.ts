@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { Run, Span } from "../../generated/prisma/client.js";
+import type { Evaluator, Run, Span } from "../../generated/prisma/client.js";
 import { BadUserInputError, LimitExceededError, NotFoundError, RateLimitedError, type InputIssue } from "../../lib/errors.js";
 import { isInfrastructureError } from "../../lib/infra-errors.js";
 import { largestField, unstorableValues } from "../../lib/json-safety.js";
@@ -29,7 +29,7 @@ import { kindTraits } from "../evaluators/kinds.js";
 import { settingsOf } from "../evaluators/group-settings.js";
 import { systemClock, type Clock } from "../../lib/clock.js";
 import type { GroupTargetType } from "../../lib/closed-lists.js";
-import { groupTouchesOf, type GroupEvaluatorRule } from "./group-touches.js";
+import { groupTouchesOf, matchGroupSpan, type GroupEvaluatorRule } from "./group-touches.js";
 
 /** Most spans of a trace put in `ctx.trace.spans` (the earliest by start time). */
 export const MAX_TRACE_SPANS = 500;
@@ -128,6 +128,12 @@ export function createSpanService(deps: {
   queueBatches?: (workspaceId: string, batches: readonly SpanBatch[]) => Promise<void>;
   /** Per-workspace bound on queued evaluations (0 or absent: none); see {@link ingestSpans}. */
   maxQueuedEvaluations?: number;
+  /**
+   * A trace or session evaluator's evaluation of a group in words, with its current run
+   * (groups/service.ts, passed by the composition root: groups sit above spans); absent: explainMatch
+   * says only whether the span's rule takes the group.
+   */
+  describeGroup?: (workspaceId: string, evaluatorId: string, targetType: GroupTargetType, groupKey: string) => Promise<{ detail: string; run: Run | null } | null>;
   /** The arrival time of spans for trace and session groups (what quiet periods and maximum waits count from); default the system's. */
   clock?: Clock;
 }) {
@@ -294,6 +300,26 @@ export function createSpanService(deps: {
     return { spans: stored, rejected, evaluationsQueued: queued, backlog };
   }
 
+  /**
+   * explainMatch of a trace or session evaluator: whether this span's rule takes its group (the
+   * rule's conditions, sampled per group), and the group's evaluation in words with its current run.
+   */
+  async function explainGroupMatch(workspaceId: string, evaluator: Evaluator, span: Span): Promise<MatchExplanation> {
+    const target = evaluator.target as GroupTargetType;
+    const rule: GroupEvaluatorRule = { ...evaluator, target, settings: settingsOf(target, evaluator.groupSettings) };
+    const { decision, key } = matchGroupSpan(rule, span, { explain: true });
+    const group = key === null ? null : await deps.describeGroup?.(workspaceId, evaluator.id, target, key);
+    const taken = group ? `the ${target} ${JSON.stringify(key)} is taken: ${group.detail}` : key === null ? `the span names no session (${rule.settings.sessionKeyAttributes.join(", ")})` : `no span of the ${target} ${JSON.stringify(key)} was taken by the rule yet`;
+    return {
+      decision: { ...decision, detail: `${decision.matched ? "this span matches" : `this span does not match (${decision.detail})`}; ${taken}` },
+      ruleChangedSinceIngest: evaluator.updatedAt > span.createdAt,
+      archived: evaluator.archivedAt !== null,
+      waiting: null,
+      run: group?.run ?? null,
+      incomplete: incompleteNote(span.metadata),
+    };
+  }
+
   /** A span of the workspace by its id, or null. */
   async function findSpan(workspaceId: string, id: string): Promise<Span | null> {
     return isUuid(id) ? prisma.span.findFirst({ where: { id, workspaceId } }) : null;
@@ -348,6 +374,7 @@ export function createSpanService(deps: {
       if (!span) throw new NotFoundError("span", spanId);
       const evaluator = isUuid(evaluatorId) ? await prisma.evaluator.findFirst({ where: { id: evaluatorId, workspaceId } }) : null;
       if (!evaluator) throw new NotFoundError("evaluator", evaluatorId);
+      if (evaluator.target !== "span") return explainGroupMatch(workspaceId, evaluator, span);
       const decision = matchSpan(evaluator, span, { explain: true });
       const [[waiting], run] = await Promise.all([
         decision.matched ? dependencyWaits(prisma, workspaceId, { spanId, evaluatorId }) : Promise.resolve([]),
