@@ -4,6 +4,9 @@
 // `oodle traces evaluations` / `oodle sessions evaluations` / get_group_evaluations over schedule
 // and run rows written directly (their writers are the ingest side and the group processor).
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { describe, expect, it } from "vitest";
@@ -129,5 +132,31 @@ describe("trace and session evaluators in the CLI", () => {
     } finally {
       await client.close();
     }
+  });
+
+  it("genai try --trace and --session run code on a stored trace or session; more than one sample is refused", { timeout: T }, async () => {
+    const ws = await service.workspace("cli-groups-try");
+    const oodle = cliRunner(service, ws.key);
+    const workspace = await service.app.prisma.workspace.findFirstOrThrow({ where: { name: ws.name } });
+    const principal = { workspaceId: workspace.id, apiKeyId: randomUUID() };
+    await service.app.services.spans.ingestSpans(principal, [
+      { traceId: "cli-t1", spanId: "a", name: "agent", kind: "agent", attributes: { "session.id": "cli-s" }, input: "hi", output: "hello" },
+      { traceId: "cli-t1", spanId: "b", parentSpanId: "a", name: "lookup", kind: "tool" },
+      { traceId: "cli-t2", spanId: "c", name: "agent", kind: "agent", attributes: { "session.id": "cli-s" }, input: "and?", output: "done" },
+    ]);
+    const dir = mkdtempSync(join(tmpdir(), "oodle-try-groups-"));
+    const file = join(dir, "size.py");
+    writeFileSync(file, 'from oodle_eval.v1 import text\n\ndef evaluate(ctx):\n    n = len(ctx.session.traces) if ctx.session else len(ctx.trace.spans)\n    return EvaluationResult(scores=[Score(name="n", value=n), Score(name="turns", value=len(text.turns(ctx)))])\n');
+    const trace = await oodle(["--json", "genai", "try", file, "--trace", "cli-t1"]);
+    expect(trace.exitCode, trace.stderr).toBe(0);
+    expect(JSON.parse(trace.stdout).scores.map((s: { name: string; value: unknown }) => [s.name, s.value])).toEqual([["n", 2], ["turns", 2]]);
+    const session = await oodle(["--json", "genai", "try", file, "--session", "cli-s"]);
+    expect(session.exitCode, session.stderr).toBe(0);
+    expect(JSON.parse(session.stdout).scores.map((s: { name: string; value: unknown }) => [s.name, s.value])).toEqual([["n", 2], ["turns", 4]]);
+    const both = await oodle(["--json", "genai", "try", file, "--trace", "cli-t1", "--session", "cli-s"]);
+    expect(both.exitCode).toBe(2);
+    expect(JSON.parse(both.stderr).error).toMatchObject({ code: "BAD_USER_INPUT", field: "--session", message: "give one sample: --trace or --session, not both" });
+    const missing = await oodle(["--json", "genai", "try", file, "--trace", "no-such-trace"]);
+    expect(JSON.parse(missing.stderr).error.code).toBe("NOT_FOUND");
   });
 });

@@ -13,13 +13,17 @@ export interface SampleFlags {
   span?: string;
   document?: string;
   scores?: string;
+  trace?: string;
+  session?: string;
 }
 
-/** Adds --span, --document and --scores. */
+/** Adds --span, --document, --trace, --session and --scores. */
 export function sampleOptions(command: Command): Command {
   return command
     .option("--span <file|id>", "a span: a JSON file in the ingestSpans shape, or a stored span (its global id, or TRACE_ID:SPAN_ID)")
     .option("--document <file>", "a sample document (JSON: input, output, attributes, …), e.g. a dataset item's")
+    .option("--trace <trace id>", "a stored trace, as a trace evaluator sees it (every span in ctx.trace.spans)")
+    .option("--session <session key>", "a stored session, as a session evaluator sees it (its traces in ctx.session, every turn in text.turns(ctx))")
     .option("--scores <json|@file>", 'upstream scores by evaluator name, e.g. \'{"JSON check": {"is_json": true}}\'; only with --document FILE or --span <stored span> (an inline span file has none)');
 }
 
@@ -33,7 +37,12 @@ const SCORES_NEED = "needs a sample that carries scores: --document FILE, or --s
  *   of those (or with an inline span file), a --span that is neither a file nor a stored span.
  */
 export async function buildSample(ctx: CommandContext, flags: SampleFlags): Promise<Record<string, unknown>> {
-  if (flags.span && flags.document) throw new CliError("BAD_USER_INPUT", "give --span or --document, not both", "--span");
+  const given = (["span", "document", "trace", "session"] as const).filter((f) => flags[f]);
+  if (given.length > 1) throw new CliError("BAD_USER_INPUT", `give one sample: ${given.map((f) => `--${f}`).join(" or ")}, not ${given.length === 2 ? "both" : "several"}`, `--${given[1]}`);
+  if (flags.trace || flags.session) {
+    if (flags.scores) throw new CliError("BAD_USER_INPUT", `${SCORES_NEED}; a stored ${flags.trace ? "trace" : "session"} carries its spans' scores itself`, "--scores");
+    return flags.trace ? { traceId: flags.trace } : { sessionId: flags.session };
+  }
   const scores = flags.scores ? jsonOrFile(flags.scores, "--scores") : undefined;
   if (flags.document) {
     const document = parseDataFile(flags.document, "--document") as Record<string, unknown>;
@@ -90,7 +99,7 @@ export function tryCommand(genai: Command): void {
   )
     .addHelpText(
       "after",
-      `\nExamples:\n  oodle genai try check.py --param-specs '[{"name": "at", "type": "number", "default": 0.5}]' --params '{"at": 0.7}' --span span.json\n  oodle genai try --starter keyword-check --params '{"required": ["refund"]}' --span span.json\n  oodle genai try --template "Keyword check" --span <span id>`,
+      `\nExamples:\n  oodle genai try check.py --param-specs '[{"name": "at", "type": "number", "default": 0.5}]' --params '{"at": 0.7}' --span span.json\n  oodle genai try --starter keyword-check --params '{"required": ["refund"]}' --span span.json\n  oodle genai try --template "Keyword check" --span <span id>\n  oodle genai try --template "Agent trace size" --trace 4bf92f3577b34da6a3ce929d0e0e4736\n  oodle genai try turns.py --session conv-1042`,
     )
     .action(
       action(async (ctx, file?: string) => {
@@ -105,6 +114,6 @@ export function tryCommand(genai: Command): void {
         const limits = limitFlags(o);
         if (Object.keys(limits).length) input.limits = limits;
         return printTryResult(ctx, await ctx.ops.tryCode(input));
-      }, { sourceCode: "FILE", spanId: "--span", span: "--span" }),
+      }, { sourceCode: "FILE", spanId: "--span", span: "--span", traceId: "--trace", sessionId: "--session", groupSettings: "--trace" }),
     );
 }
