@@ -30,7 +30,7 @@ function isRetryableSqlState(code: string): boolean {
 
 /** Messages of pg, ioredis and BullMQ for the same faults (they carry no code). */
 const MESSAGES =
-  /Connection terminated|Connection is closed|Client has encountered a connection error|connect ECONNREFUSED|Can't reach database server|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode)|Stream isn't writeable|max retries per request|Reached the max retries|Server has closed the connection|timeout exceeded when trying to connect|Connection lost|LOADING Redis is loading|READONLY You can't write against a read only replica|Missing lock for job|Missing key for job/i;
+  /Connection terminated|Connection is closed|Client has encountered a connection error|connect ECONNREFUSED|Can't reach database server|terminating connection due to administrator command|the database system is (starting up|shutting down|in recovery mode)|Stream isn't writeable|max retries per request|Reached the max retries|Server has closed the connection|timeout exceeded when trying to connect|Connection lost|LOADING Redis is loading|READONLY You can't write against a read only replica|Missing lock for job|Missing key for job|deadlock detected|could not serialize access/i;
 
 /** True when `error` (or one of its causes) is an infrastructure fault (see the top of this file). */
 export function isInfrastructureError(error: unknown): boolean {
@@ -56,4 +56,10 @@ export function isInfrastructureError(error: unknown): boolean {
 export function infrastructureBackoffMs(n: number): number {
   const base = Math.min(15_000, 500 * 2 ** Math.min(n, 10));
   return Math.round(base * (0.8 + Math.random() * 0.4));
+}
+
+/** True when `error` is a deadlock or serialization failure (40P01, 40001): the statement or transaction may simply run again. */
+export function isConflictError(error: unknown): boolean {
+  const text = error instanceof Error ? `${error.message} ${JSON.stringify((error as { meta?: unknown }).meta ?? {})}` : String(error);
+  return /40P01|40001|deadlock detected|could not serialize access/.test(text);
 }

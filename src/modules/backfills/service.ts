@@ -121,6 +121,11 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
       issues.push({ path, message: `evaluator "${evaluator.name}" is external: its scores are posted through the API, so it cannot be backfilled` });
       return null;
     }
+    if (evaluator.target !== "span") {
+      // A backfill runs per span; a trace or session evaluator runs per group (docs/evaluation.md § Targets).
+      issues.push({ path, message: `evaluator "${evaluator.name}" is a ${evaluator.target} evaluator: backfills run span evaluators only (try it on a stored ${evaluator.target} with tryCode ${evaluator.target === "trace" ? "traceId" : "sessionId"})` });
+      return null;
+    }
     const number = version ?? evaluator.pinnedVersion ?? evaluator.template.latestVersion;
     const found = await db.templateVersion.findUnique({ where: { templateId_version: { templateId: evaluator.templateId, version: number } } });
     if (!found) {

@@ -128,9 +128,11 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
   async function write(pending: readonly Pending[]): Promise<GroupStatus[]> {
     if (pending.length === 0) return [];
     return prisma.$transaction(async (tx) => {
-      const ids = [...new Set(pending.map((p) => p.schedule.id))].sort();
+      const ids = [...new Set(pending.map((p) => p.schedule.id))];
+      // In the order ingest's upsert locks them (evaluator, target type, group key): the two never wait on each other in a cycle.
       const locked = new Map(
-        (await tx.$queryRaw<{ id: string; ranGeneration: number | null }[]>`SELECT id, "ranGeneration" FROM "GroupSchedule" WHERE id = ANY(${ids}::uuid[]) ORDER BY id FOR UPDATE`).map((r) => [r.id, r.ranGeneration]),
+        (await tx.$queryRaw<{ id: string; ranGeneration: number | null }[]>`
+          SELECT id, "ranGeneration" FROM "GroupSchedule" WHERE id = ANY(${ids}::uuid[]) ORDER BY "evaluatorId", "targetType", "groupKey" FOR UPDATE`).map((r) => [r.id, r.ranGeneration]),
       );
       const statuses: GroupStatus[] = [];
       const toWrite: Pending[] = [];
@@ -146,12 +148,16 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       const evaluatorId = toWrite[0]!.record!.evaluatorId;
       const traceKeys = toWrite.flatMap((p) => ("traceId" in p.record!.target ? [p.record!.target.traceId] : []));
       const sessionKeys = toWrite.flatMap((p) => ("sessionId" in p.record!.target ? [p.record!.target.sessionId] : []));
-      const current = await tx.run.findMany({ where: { evaluatorId, OR: [{ traceId: { in: traceKeys } }, { sessionId: { in: sessionKeys } }] }, select: { id: true } });
-      await moveRunsToHistory(tx, current.map((r) => r.id), { reason: "group_changed" });
-      await insertRuns(tx, toWrite.map((p) => p.record!));
+      const current = await tx.run.findMany({ where: { evaluatorId, OR: [{ traceId: { in: traceKeys } }, { sessionId: { in: sessionKeys } }] }, select: { id: true, traceId: true, sessionId: true, outcome: true } });
+      const currentOf = new Map(current.map((r) => [r.traceId ?? r.sessionId!, r]));
+      // A round not run (skipped: disabled, archived, the cap) never replaces a run that ran: the group keeps it, and the round is done.
+      const kept = toWrite.filter((p) => p.record!.skipReason && (currentOf.get(p.schedule.groupKey)?.outcome ?? "skipped") !== "skipped");
+      const replacing = toWrite.filter((p) => !kept.includes(p));
+      await moveRunsToHistory(tx, replacing.flatMap((p) => (currentOf.has(p.schedule.groupKey) ? [currentOf.get(p.schedule.groupKey)!.id] : [])), { reason: "group_changed" });
+      await insertRuns(tx, replacing.map((p) => p.record!));
       const done = toWrite.map((p) => ({ id: p.schedule.id, g: p.generation }));
       await tx.$executeRaw`
-        UPDATE "GroupSchedule" gs SET "ranGeneration" = d.g, "ranAt" = ${clock.now()}::timestamp(3),
+        UPDATE "GroupSchedule" gs SET "ranGeneration" = d.g, "ranAt" = ${clock.now()}::timestamp(3), requeues = 0,
           "dueAt" = CASE WHEN gs.generation = d.g THEN NULL ELSE gs."dueAt" END,
           "markerAt" = CASE WHEN gs.generation = d.g THEN NULL ELSE gs."markerAt" END,
           "staleSince" = CASE WHEN gs.generation = d.g THEN NULL ELSE gs."staleSince" END
@@ -206,9 +212,12 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       if (waiting.length) {
         // Not queued any more, due again shortly: unless a newer round is pending already (it has its own due time).
         const rows = waiting.map((p) => ({ id: p.schedule.id, g: p.generation }));
-        await prisma.$executeRaw`
-          UPDATE "GroupSchedule" gs SET "queuedGeneration" = gs."ranGeneration", "dueAt" = ${new Date(now + DEPENDENCY_RECHECK_MS)}::timestamp(3)
-          FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS w(id uuid, g int) WHERE gs.id = w.id AND gs.generation = w.g AND gs."queuedGeneration" = w.g`;
+        await prisma.$transaction(async (tx) => {
+          await tx.$queryRaw`SELECT 1 FROM "GroupSchedule" WHERE id = ANY(${rows.map((r) => r.id)}::uuid[]) ORDER BY "evaluatorId", "targetType", "groupKey" FOR UPDATE`;
+          await tx.$executeRaw`
+            UPDATE "GroupSchedule" gs SET "queuedGeneration" = gs."ranGeneration", "dueAt" = ${new Date(now + DEPENDENCY_RECHECK_MS)}::timestamp(3)
+            FROM jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) AS w(id uuid, g int) WHERE gs.id = w.id AND gs.generation = w.g AND gs."queuedGeneration" = w.g`;
+        });
         for (const p of waiting) results[p.index] = ok("waiting");
         live = live.filter((p) => !waiting.includes(p));
       }
@@ -256,7 +265,12 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
     let open = live.filter((p) => !p.record!.skipReason && !p.record!.columns);
     if (open.length && evaluator.maxInvocationsPerHour !== null) {
       const since = new Date(clock.now().getTime() - 3_600_000);
-      const used = await prisma.run.count({ where: { evaluatorId, createdAt: { gte: since }, outcome: { not: "skipped" } } });
+      // A group's re-run moves its earlier run to history: those ran too.
+      const [current, replaced] = await Promise.all([
+        prisma.run.count({ where: { evaluatorId, createdAt: { gte: since }, outcome: { not: "skipped" } } }),
+        prisma.runHistory.count({ where: { evaluatorId, createdAt: { gte: since }, outcome: { not: "skipped" } } }),
+      ]);
+      const used = current + replaced;
       const left = Math.max(0, evaluator.maxInvocationsPerHour - used);
       for (const p of open.slice(left)) skip(p, `${INVOCATION_CAP_REASON} (${evaluator.maxInvocationsPerHour}) reached: ${used} runs in the last hour`);
       open = open.slice(0, left);

@@ -14,8 +14,9 @@ import type { GroupTargetType } from "../../lib/closed-lists.js";
  *   (`FOR UPDATE SKIP LOCKED`: pollers of several workers share the rows) and get one
  *   `evaluate-target` job each, id `<schedule>_g<generation>_<queued at, ms>`;
  * - **lost**: a queued generation with no run after `requeueAfterMs` (Redis lost the job, or the
- *   enqueue failed) is queued again (a fresh id: its queueing time), at most {@link MAX_GROUP_REQUEUES} times (then
- *   logged and left); a duplicate run is impossible, the processor writes a generation once under
+ *   enqueue failed) is queued again (a fresh id: its queueing time), at most {@link MAX_GROUP_REQUEUES} times per
+ *   generation (then logged and left; the count restarts when a generation is queued or written);
+ *   an enqueue that fails puts the rows back for the due pass, spending nothing; a duplicate run is impossible, the processor writes a generation once under
  *   the schedule's row lock (runs/group-processor.ts).
  * Time is the injected clock's, so tests move it instead of sleeping.
  */
@@ -64,7 +65,8 @@ export function createGroupScheduler(deps: { prisma: PrismaClient; queues: Queue
       return true;
     } catch (error) {
       logger.warn({ groups: rows.length, err: error instanceof Error ? error.message : String(error) }, "due trace/session evaluations not queued now; the next pass queues them again");
-      await prisma.$executeRaw`UPDATE "GroupSchedule" SET "queuedAt" = NULL WHERE id = ANY(${rows.map((r) => r.id)}::uuid[])`;
+      // Not queued after all: the due pass takes them again (without spending the lost pass's budget).
+      await prisma.$executeRaw`UPDATE "GroupSchedule" SET "queuedGeneration" = "ranGeneration", "queuedAt" = NULL WHERE id = ANY(${rows.map((r) => r.id)}::uuid[]) AND "queuedGeneration" = generation`;
       return false;
     }
   }
@@ -84,7 +86,7 @@ export function createGroupScheduler(deps: { prisma: PrismaClient; queues: Queue
         WHERE "dueAt" <= ${now}::timestamp(3) AND ("queuedGeneration" IS NULL OR "queuedGeneration" < generation) ${workspace}
         ORDER BY "dueAt" LIMIT ${batch}::int FOR UPDATE SKIP LOCKED
       )
-      UPDATE "GroupSchedule" gs SET "queuedGeneration" = gs.generation, "queuedAt" = ${now}::timestamp(3)
+      UPDATE "GroupSchedule" gs SET "queuedGeneration" = gs.generation, "queuedAt" = ${now}::timestamp(3), requeues = 0
       FROM due WHERE gs.id = due.id
       RETURNING gs.id, gs."workspaceId", gs."evaluatorId", gs."targetType", gs.generation, gs."dueAt", gs.requeues`;
     const queued = (await enqueue(due, now)) ? due.length : 0;

@@ -36,11 +36,17 @@ export interface GroupTouch {
   w: number;
 }
 
-/** The session key of a span: the first of the evaluator's key attributes that holds a string or a number; null when none does. */
+/** The longest session key taken (characters); a longer value is no key (an index row holds at most ~2.7 KB). */
+export const MAX_SESSION_KEY_LENGTH = 256;
+
+/**
+ * The session key of a span: the first of the evaluator's key attributes that holds a string (1 to
+ * {@link MAX_SESSION_KEY_LENGTH} characters) or a finite number; null when none does.
+ */
 export function sessionKeyOf(attributes: unknown, keys: readonly string[]): string | null {
   for (const key of keys) {
     const value = attributeValue(attributes, key);
-    if (typeof value === "string" && value !== "") return value;
+    if (typeof value === "string" && value !== "" && value.length <= MAX_SESSION_KEY_LENGTH) return value;
     if (typeof value === "number" && Number.isFinite(value)) return String(value);
   }
   return null;
@@ -58,7 +64,7 @@ export function matchGroupSpan(rule: GroupEvaluatorRule, span: MatchableSpan, op
   const unsampled = matchSpan({ ...rule, samplingRate: 1 }, span, options);
   if (!unsampled.matched) return { decision: unsampled, key };
   if (key === null) {
-    return { decision: { matched: false, reason: "attributes", detail: `the span has none of the session key attributes ${rule.settings.sessionKeyAttributes.join(", ")}`, draw: unsampled.draw }, key };
+    return { decision: { matched: false, reason: "attributes", detail: `the span has none of the session key attributes ${rule.settings.sessionKeyAttributes.join(", ")} (a string of 1 to ${MAX_SESSION_KEY_LENGTH} characters, or a number)`, draw: unsampled.draw }, key };
   }
   const draw = samplingDraw(key, "", rule.id);
   if (draw < rule.samplingRate) return { decision: { ...unsampled, draw, detail: rule.samplingRate < 1 ? `matched and its ${rule.target} sampled (draw ${draw.toFixed(4)} < ${rule.samplingRate})` : "matched" }, key };
@@ -69,14 +75,15 @@ export function matchGroupSpan(rule: GroupEvaluatorRule, span: MatchableSpan, op
  * The touches of one new span for every enabled trace or session evaluator: one each, taken (the
  * rule matched) or not (it extends the group only if the group exists). Disabled evaluators touch nothing.
  */
-export function groupTouchesOf(id: string, span: NormalisedSpan, rules: readonly GroupEvaluatorRule[]): { touches: GroupTouch[]; decisions: { evaluatorId: string; decision: MatchDecision }[] } {
+export function groupTouchesOf(id: string, span: NormalisedSpan & { endTime?: Date | null }, rules: readonly GroupEvaluatorRule[]): { touches: GroupTouch[]; decisions: { evaluatorId: string; decision: MatchDecision }[] } {
   const touches: GroupTouch[] = [];
   const decisions: { evaluatorId: string; decision: MatchDecision }[] = [];
   for (const rule of rules) {
     const { decision, key } = matchGroupSpan(rule, span);
     decisions.push({ evaluatorId: rule.id, decision });
     if (!rule.enabled) continue;
-    const marker = isEndMarker(attributeValue(span.attributes, rule.settings.endMarkerAttribute)) || (rule.target === "trace" && rule.settings.endOnRootSpan && !span.parentSpanId);
+    // A root counts as the end once it has ended (an exporter may send a root still open).
+    const marker = isEndMarker(attributeValue(span.attributes, rule.settings.endMarkerAttribute)) || (rule.target === "trace" && rule.settings.endOnRootSpan && !span.parentSpanId && span.endTime != null);
     touches.push({ id, e: rule.id, tt: rule.target, k: key, tr: span.traceId, m: decision.matched, mk: marker, q: rule.settings.quietPeriodMs, w: rule.settings.maxWaitMs });
   }
   return { touches, decisions };

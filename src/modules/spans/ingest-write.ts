@@ -42,7 +42,7 @@ export interface IngestWriteResult {
  * the row as it was, EXCLUDED the batch's touch of it). "Next round": the pending generation was
  * already queued (or ran), so these spans start the next one — the group is stale and runs again.
  * - generation + 1 on a next round; firstSpanAt restarts with it (the maximum wait counts from it);
- * - lastSpanAt = now, spanCount adds the batch's spans, traceIds adds its traces;
+ * - lastSpanAt = now (never earlier than it was: arrivals of two instances may commit out of order), spanCount adds the batch's spans, traceIds adds its traces;
  * - markerAt: the batch's marker on a next round, else the round's first marker;
  * - staleSince: set on the first next round (its spans came after the queued round's; cleared
  *   when the run of the newest generation is written);
@@ -55,14 +55,14 @@ const ROUND_MARKER = `(CASE WHEN ${NEXT_ROUND} THEN EXCLUDED."markerAt" ELSE coa
 const GROUP_SCHEDULE_SQL = Prisma.raw(`
         generation = gs.generation + ${NEXT_ROUND}::int,
         "firstSpanAt" = ${ROUND_FIRST},
-        "lastSpanAt" = EXCLUDED."lastSpanAt",
+        "lastSpanAt" = greatest(gs."lastSpanAt", EXCLUDED."lastSpanAt"),
         "spanCount" = gs."spanCount" + EXCLUDED."spanCount",
         "traceIds" = ARRAY(SELECT DISTINCT x FROM unnest(gs."traceIds" || EXCLUDED."traceIds") AS x ORDER BY x),
         "quietPeriodMs" = EXCLUDED."quietPeriodMs",
         "maxWaitMs" = EXCLUDED."maxWaitMs",
         "markerAt" = ${ROUND_MARKER},
         "staleSince" = CASE WHEN ${NEXT_ROUND} THEN coalesce(gs."staleSince", EXCLUDED."lastSpanAt") ELSE gs."staleSince" END,
-        "dueAt" = coalesce(${ROUND_MARKER}, least(EXCLUDED."lastSpanAt" + make_interval(secs => EXCLUDED."quietPeriodMs" / 1000.0), ${ROUND_FIRST} + make_interval(secs => EXCLUDED."maxWaitMs" / 1000.0)))`);
+        "dueAt" = coalesce(${ROUND_MARKER}, least(greatest(gs."lastSpanAt", EXCLUDED."lastSpanAt") + make_interval(secs => EXCLUDED."quietPeriodMs" / 1000.0), ${ROUND_FIRST} + make_interval(secs => EXCLUDED."maxWaitMs" / 1000.0)))`);
 
 /** The key of a span within a workspace. */
 export function spanKey(traceId: string, spanId: string): string {

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Evaluator, Run, Span } from "../../generated/prisma/client.js";
 import { BadUserInputError, LimitExceededError, NotFoundError, RateLimitedError, type InputIssue } from "../../lib/errors.js";
-import { isInfrastructureError } from "../../lib/infra-errors.js";
+import { isConflictError, isInfrastructureError } from "../../lib/infra-errors.js";
 import { largestField, unstorableValues } from "../../lib/json-safety.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
@@ -140,6 +140,23 @@ export function createSpanService(deps: {
   const { prisma, logger } = deps;
   const limit = deps.maxQueuedEvaluations ? deps.maxQueuedEvaluations : null;
 
+  /**
+   * Runs an ingest statement, again (up to 3 times, after 20–80 ms) when Postgres aborted it as a
+   * deadlock or serialization failure: the statement is atomic, so nothing of it was kept, and the
+   * client should not see a conflict between two writers of the same group schedules.
+   */
+  async function writeOnce<T>(write: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await write();
+      } catch (error) {
+        if (attempt >= 2 || !isConflictError(error)) throw error;
+        logger.debug({ attempt, err: error instanceof Error ? error.message : String(error) }, "ingest statement hit a lock conflict; writing it again");
+        await new Promise((r) => setTimeout(r, 20 + Math.random() * 60));
+      }
+    }
+  }
+
   /** The workspace's evaluation backlog now. */
   async function backlogOf(workspaceId: string): Promise<EvaluationBacklog> {
     const [row] = await prisma.$queryRaw<{ queued: number; oldest: Date | null }[]>`
@@ -249,12 +266,12 @@ export function createSpanService(deps: {
     // not at all (ingest-write.ts), so a success answer means nothing can be lost (the reconciler
     // re-queues owed evaluations whose jobs Redis lost) and a failure means nothing was kept. A span
     // a concurrent ingest stored meanwhile is written again, as sent again.
-    let written = rows.length ? await writeIngestBatch(prisma, principal.workspaceId, rows, now, arrivedAt) : null;
+    let written = rows.length ? await writeOnce(() => writeIngestBatch(prisma, principal.workspaceId, rows, now, arrivedAt)) : null;
     const ids = new Map(written?.ids);
     let queued = (written?.owedNew ?? 0) + (written?.owedAgain ?? 0);
     const backlogBefore = written?.backlogBefore;
     for (let retry = 0; retry < 3 && written && ids.size < rows.length; retry++) {
-      written = await writeIngestBatch(prisma, principal.workspaceId, rows.filter((r) => !ids.has(spanKey(r.span.traceId, r.span.spanId))), now, arrivedAt);
+      written = await writeOnce(() => writeIngestBatch(prisma, principal.workspaceId, rows.filter((r) => !ids.has(spanKey(r.span.traceId, r.span.spanId))), now, arrivedAt));
       for (const [key, value] of written.ids) ids.set(key, value);
       queued += written.owedNew + written.owedAgain;
     }
