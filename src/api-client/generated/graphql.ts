@@ -824,21 +824,21 @@ export type SpanRowFieldsFragment = { id: string, traceId: string, spanId: strin
 
 export type PageFieldsFragment = { hasNextPage: boolean, endCursor: string | null };
 
-export type GroupEvaluationFieldsFragment = { targetType: EvaluationTarget, groupKey: string, state: GroupEvaluationState, detail: string, spanCount: number, traceIds: Array<string>, firstSpanAt: string, lastSpanAt: string, markerAt: string | null, dueAt: string | null, queuedAt: string | null, ranAt: string | null, staleSince: string | null, evaluator: { id: string, name: string, target: EvaluationTarget }, run: { id: string, outcome: RunOutcome, skipReason: string | null, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, finishedAt: string | null, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType }> } | null, history: Array<{ reason: RunReplaceReason, outcome: RunOutcome, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, supersededAt: string, scores: unknown }> };
+export type GroupEvaluationFieldsFragment = { targetType: EvaluationTarget, groupKey: string, state: GroupEvaluationState, detail: string, spanCount: number, traceIds: Array<string>, firstSpanAt: string, lastSpanAt: string, markerAt: string | null, dueAt: string | null, queuedAt: string | null, ranAt: string | null, staleSince: string | null, evaluator: { id: string, name: string, target: EvaluationTarget }, run: { id: string, outcome: RunOutcome, skipReason: string | null, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, finishedAt: string | null, error: { type: string, message: string } | null, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType, comment: string | null }> } | null, history: Array<{ reason: RunReplaceReason, outcome: RunOutcome, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, supersededAt: string, scores: unknown }> };
 
 export type TraceEvaluationsQueryVariables = Exact<{
   traceId: string;
 }>;
 
 
-export type TraceEvaluationsQuery = { traceEvaluations: Array<{ targetType: EvaluationTarget, groupKey: string, state: GroupEvaluationState, detail: string, spanCount: number, traceIds: Array<string>, firstSpanAt: string, lastSpanAt: string, markerAt: string | null, dueAt: string | null, queuedAt: string | null, ranAt: string | null, staleSince: string | null, evaluator: { id: string, name: string, target: EvaluationTarget }, run: { id: string, outcome: RunOutcome, skipReason: string | null, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, finishedAt: string | null, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType }> } | null, history: Array<{ reason: RunReplaceReason, outcome: RunOutcome, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, supersededAt: string, scores: unknown }> }> };
+export type TraceEvaluationsQuery = { traceEvaluations: Array<{ targetType: EvaluationTarget, groupKey: string, state: GroupEvaluationState, detail: string, spanCount: number, traceIds: Array<string>, firstSpanAt: string, lastSpanAt: string, markerAt: string | null, dueAt: string | null, queuedAt: string | null, ranAt: string | null, staleSince: string | null, evaluator: { id: string, name: string, target: EvaluationTarget }, run: { id: string, outcome: RunOutcome, skipReason: string | null, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, finishedAt: string | null, error: { type: string, message: string } | null, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType, comment: string | null }> } | null, history: Array<{ reason: RunReplaceReason, outcome: RunOutcome, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, supersededAt: string, scores: unknown }> }> };
 
 export type SessionEvaluationsQueryVariables = Exact<{
   sessionId: string;
 }>;
 
 
-export type SessionEvaluationsQuery = { sessionEvaluations: Array<{ targetType: EvaluationTarget, groupKey: string, state: GroupEvaluationState, detail: string, spanCount: number, traceIds: Array<string>, firstSpanAt: string, lastSpanAt: string, markerAt: string | null, dueAt: string | null, queuedAt: string | null, ranAt: string | null, staleSince: string | null, evaluator: { id: string, name: string, target: EvaluationTarget }, run: { id: string, outcome: RunOutcome, skipReason: string | null, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, finishedAt: string | null, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType }> } | null, history: Array<{ reason: RunReplaceReason, outcome: RunOutcome, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, supersededAt: string, scores: unknown }> }> };
+export type SessionEvaluationsQuery = { sessionEvaluations: Array<{ targetType: EvaluationTarget, groupKey: string, state: GroupEvaluationState, detail: string, spanCount: number, traceIds: Array<string>, firstSpanAt: string, lastSpanAt: string, markerAt: string | null, dueAt: string | null, queuedAt: string | null, ranAt: string | null, staleSince: string | null, evaluator: { id: string, name: string, target: EvaluationTarget }, run: { id: string, outcome: RunOutcome, skipReason: string | null, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, finishedAt: string | null, error: { type: string, message: string } | null, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType, comment: string | null }> } | null, history: Array<{ reason: RunReplaceReason, outcome: RunOutcome, completion: GroupCompletion | null, groupSpanCount: number | null, documentCapped: boolean, supersededAt: string, scores: unknown }> }> };
 
 export type ListLibrariesQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -1540,6 +1540,10 @@ export const GroupEvaluationFieldsFragmentDoc = new TypedDocumentString(`
     id
     outcome
     skipReason
+    error {
+      type
+      message
+    }
     completion
     groupSpanCount
     documentCapped
@@ -1548,6 +1552,7 @@ export const GroupEvaluationFieldsFragmentDoc = new TypedDocumentString(`
       name
       value
       dataType
+      comment
     }
   }
   history {
@@ -2632,6 +2637,10 @@ export const TraceEvaluationsDocument = new TypedDocumentString(`
     id
     outcome
     skipReason
+    error {
+      type
+      message
+    }
     completion
     groupSpanCount
     documentCapped
@@ -2640,6 +2649,7 @@ export const TraceEvaluationsDocument = new TypedDocumentString(`
       name
       value
       dataType
+      comment
     }
   }
   history {
@@ -2681,6 +2691,10 @@ export const SessionEvaluationsDocument = new TypedDocumentString(`
     id
     outcome
     skipReason
+    error {
+      type
+      message
+    }
     completion
     groupSpanCount
     documentCapped
@@ -2689,6 +2703,7 @@ export const SessionEvaluationsDocument = new TypedDocumentString(`
       name
       value
       dataType
+      comment
     }
   }
   history {

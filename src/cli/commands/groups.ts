@@ -17,9 +17,13 @@ function runCell(g: GroupEvaluationRecord): string {
 export function groupEvaluationsText(list: GroupEvaluationRecord[], what: string, key: string): string {
   if (!list.length) return `no ${what} evaluator has a schedule for ${what} "${key}" (none of its spans matched a ${what} evaluator's rule, or no span of it arrived)`;
   return [
-    table(["evaluator", "state", "spans", "due", "run", "replaced"], list.map((g) => [g.evaluator.name, g.state, g.spanCount, g.dueAt, runCell(g), g.history.length])),
+    table(["evaluator", "state", "spans arrived", "due", "run", "replaced"], list.map((g) => [g.evaluator.name, g.state, g.spanCount, g.dueAt, runCell(g), g.history.length])),
     "",
-    ...list.map((g) => `${g.evaluator.name}: ${g.detail}`),
+    ...list.flatMap((g) => [
+      `${g.evaluator.name}: ${g.detail}`,
+      ...(g.run?.error ? [`  error: ${g.run.error.type}: ${g.run.error.message}`] : []),
+      ...(g.run?.skipReason ? [`  skipped: ${g.run.skipReason}`] : []),
+    ]),
   ].join("\n");
 }
 

@@ -28,8 +28,8 @@ export const workbenchInput = z.strictObject({
   params: z.unknown().describe("Setting values for the run {setting name: value}, checked against the settings used; absent ones take their defaults.").optional(),
   span: z.record(z.string(), z.unknown()).describe("Sample: an inline span in the ingestSpans shape, e.g. {input: [{role, content}], output}.").optional(),
   spanId: z.string().describe("A stored span (try_code's sample; explain_match's span): its global id, TRACE_ID:SPAN_ID, or its own span id with traceId.").optional(),
-  traceId: z.string().describe("With spanId: the span's trace id (spanId is then the span's own id). list_spans: only this trace. get_group_evaluations: the trace.").optional(),
-  sessionId: z.string().describe("get_group_evaluations: the session key (instead of traceId).").optional(),
+  traceId: z.string().describe("With spanId: the span's trace id (spanId is then the span's own id). try_code without spanId: a stored trace as the sample (as a trace evaluator sees it). list_spans: only this trace. get_group_evaluations: the trace.").optional(),
+  sessionId: z.string().describe("try_code: a stored session as the sample (as a session evaluator sees it). get_group_evaluations: the session key (instead of traceId).").optional(),
   spanFilter: z
     .strictObject({
       name: z.string().describe("A glob over span names (* and ?).").optional(),
@@ -79,10 +79,13 @@ export const workbenchTool = {
           ["sourceCode", "paramSpecs", "libraryPins", "starterId", "templateVersion", "params", "span", "document", "limits"].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
         );
         if (args.spanId !== undefined) input.spanId = await ops.spanGlobalId(args.spanId, args.traceId, "spanId");
+        // Without spanId, traceId or sessionId is the sample itself: the stored trace or session as its evaluator sees it.
+        else if (args.traceId !== undefined) input.traceId = args.traceId;
+        if (args.sessionId !== undefined) input.sessionId = args.sessionId;
         if (args.templateId) input.templateId = (await ops.getTemplate(args.templateId)).id;
         // The page's calls give no sample: then the run is on an empty sample document, as
         // `python -m oodle_eval run` without --span, and the result says so.
-        const noSample = args.span === undefined && args.spanId === undefined && args.document === undefined;
+        const noSample = args.span === undefined && args.spanId === undefined && args.document === undefined && args.traceId === undefined && args.sessionId === undefined;
         if (noSample) input.document = {};
         const result = await ops.tryCode(input);
         return noSample
