@@ -58,13 +58,17 @@ export function createGroupEvaluationService(deps: { prisma: PrismaClient; clock
 
     /**
      * The evaluation of one group by one evaluator (explainMatch of a trace or session evaluator on
-     * one of its spans): its state in words and its current run; null when it has no schedule.
+     * one of its spans), by its key or, for a session, by one of its traces (the latest such
+     * session): its key, its state in words and its current run; null when it has no schedule.
      */
-    async groupEvaluationOf(workspaceId: string, evaluatorId: string, targetType: GroupTargetType, groupKey: string): Promise<{ detail: string; run: Run | null } | null> {
-      const schedule = await prisma.groupSchedule.findFirst({ where: { workspaceId, evaluatorId, targetType, groupKey } });
+    async groupEvaluationOf(workspaceId: string, evaluatorId: string, targetType: GroupTargetType, group: { groupKey: string } | { traceId: string }): Promise<{ groupKey: string; detail: string; run: Run | null } | null> {
+      // A span without the session key counts for the sessions that hold its trace.
+      const where = "groupKey" in group ? { groupKey: group.groupKey } : { traceIds: { has: group.traceId } };
+      const schedule = await prisma.groupSchedule.findFirst({ where: { workspaceId, evaluatorId, targetType, ...where }, orderBy: { lastSpanAt: "desc" } });
       if (!schedule) return null;
+      const groupKey = schedule.groupKey;
       const run = await prisma.run.findFirst({ where: { workspaceId, evaluatorId, ...(targetType === "trace" ? { traceId: groupKey } : { sessionId: groupKey }) } });
-      return { detail: describeGroupEvaluation(schedule, run, clock.now()).detail, run };
+      return { groupKey, detail: describeGroupEvaluation(schedule, run, clock.now()).detail, run };
     },
 
     /** An evaluator's schedules by state (all zero for a span evaluator, or an evaluator of another workspace). */

@@ -78,8 +78,34 @@ interface Pending {
 const ok = (value: GroupStatus): Settled<GroupStatus> => ({ ok: true, value });
 const failed = (error: unknown): Settled<GroupStatus> => ({ ok: false, error });
 
-/** How group batches form: at most 50 groups (a document may be large), 2 batches per evaluator at once. */
-export const GROUP_BATCH: BatcherOptions = { maxBatch: 50, inFlightPerKey: 2 };
+/** How group batches form: at most 200 groups, 2 batches per evaluator at once (documents go to the sandbox in chunks of {@link MAX_CALL_BYTES}). */
+export const GROUP_BATCH: BatcherOptions = { maxBatch: 200, inFlightPerKey: 2 };
+
+/**
+ * Bytes of documents handed to the sandbox in one call: the runner reads a batch as one frame of
+ * at most 64 MiB (sandbox/runner_protocol.py MAX_FRAME_BYTES), and a document may be 8 MiB
+ * (maxDocumentBytes' ceiling), so a batch of large groups goes in several calls.
+ */
+export const MAX_CALL_BYTES = 24 * 1024 * 1024;
+
+/** Splits items in order into chunks whose sizes add up to at most {@link MAX_CALL_BYTES} (an item alone may be larger). */
+export function chunksByBytes<T>(items: readonly T[], bytesOf: (item: T) => number): T[][] {
+  const chunks: T[][] = [];
+  let current: T[] = [];
+  let bytes = 0;
+  for (const item of items) {
+    const size = bytesOf(item);
+    if (current.length && bytes + size > MAX_CALL_BYTES) {
+      chunks.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(item);
+    bytes += size;
+  }
+  if (current.length) chunks.push(current);
+  return chunks;
+}
 
 /**
  * The driver of trace and session evaluations (docs/evaluation.md § Targets): one job per due
@@ -283,16 +309,19 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
         limits: { own: evaluator.limits, template: evaluator.template?.limits }, dependencies: [], trustDomain: `evaluator:${evaluatorId}`,
       };
       const built = new Map(open.map((p) => [p, documentOf(p.schedule, traces.get(p.schedule.id)!, settings, p.record!.group!.completion, declared.length ? scoresOf.get(p) : undefined)]));
-      const evaluated = await deps.core.evaluateBatch(
-        subject,
-        open.map((p) => ({ target: p, inputs: new Map(), lastAttempt: p.job.job.attemptsMade + 1 >= (p.job.job.opts.attempts ?? 1), document: () => built.get(p)!.document })),
-        { beforeExecute: (targets) => Promise.all(targets.map((p) => p.job.job.enteredSandbox?.())) },
-      );
-      const finishedAt = clock.now();
-      for (const answer of evaluated) {
-        const p = answer.target;
-        if (answer.status === "retry") results[p.index] = failed(new SandboxFaultError(answer.message));
-        else p.record = { ...p.record!, ...answer.run, group: { ...p.record!.group!, capped: built.get(p)!.capped }, finishedAt };
+      // One core call per chunk of at most MAX_CALL_BYTES of documents: the runner reads a batch as one frame (64 MiB at most).
+      for (const chunk of chunksByBytes(open, (p) => Buffer.byteLength(JSON.stringify(built.get(p)!.document), "utf8"))) {
+        const evaluated = await deps.core.evaluateBatch(
+          subject,
+          chunk.map((p) => ({ target: p, inputs: new Map(), lastAttempt: p.job.job.attemptsMade + 1 >= (p.job.job.opts.attempts ?? 1), document: () => built.get(p)!.document })),
+          { beforeExecute: (targets) => Promise.all(targets.map((p) => p.job.job.enteredSandbox?.())) },
+        );
+        const finishedAt = clock.now();
+        for (const answer of evaluated) {
+          const p = answer.target;
+          if (answer.status === "retry") results[p.index] = failed(new SandboxFaultError(answer.message));
+          else p.record = { ...p.record!, ...answer.run, group: { ...p.record!.group!, capped: built.get(p)!.capped }, finishedAt };
+        }
       }
     }
     const toWrite = live.filter((p) => !results[p.index]);

@@ -133,7 +133,7 @@ export function createSpanService(deps: {
    * (groups/service.ts, passed by the composition root: groups sit above spans); absent: explainMatch
    * says only whether the span's rule takes the group.
    */
-  describeGroup?: (workspaceId: string, evaluatorId: string, targetType: GroupTargetType, groupKey: string) => Promise<{ detail: string; run: Run | null } | null>;
+  describeGroup?: (workspaceId: string, evaluatorId: string, targetType: GroupTargetType, group: { groupKey: string } | { traceId: string }) => Promise<{ groupKey: string; detail: string; run: Run | null } | null>;
   /** The arrival time of spans for trace and session groups (what quiet periods and maximum waits count from); default the system's. */
   clock?: Clock;
 }) {
@@ -325,8 +325,12 @@ export function createSpanService(deps: {
     const target = evaluator.target as GroupTargetType;
     const rule: GroupEvaluatorRule = { ...evaluator, target, settings: settingsOf(target, evaluator.groupSettings) };
     const { decision, key } = matchGroupSpan(rule, span, { explain: true });
-    const group = key === null ? null : await deps.describeGroup?.(workspaceId, evaluator.id, target, key);
-    const taken = group ? `the ${target} ${JSON.stringify(key)} is taken: ${group.detail}` : key === null ? `the span names no session (${rule.settings.sessionKeyAttributes.join(", ")})` : `no span of the ${target} ${JSON.stringify(key)} was taken by the rule yet`;
+    const group = await deps.describeGroup?.(workspaceId, evaluator.id, target, key === null ? { traceId: span.traceId } : { groupKey: key });
+    const taken = group
+      ? `the ${target} ${JSON.stringify(group.groupKey)} is taken${key === null ? " (this span counts for it through its trace)" : ""}: ${group.detail}`
+      : key === null
+        ? `the span names no session (${rule.settings.sessionKeyAttributes.join(", ")}) and no session holds its trace`
+        : `no span of the ${target} ${JSON.stringify(key)} was taken by the rule yet`;
     return {
       decision: { ...decision, detail: `${decision.matched ? "this span matches" : `this span does not match (${decision.detail})`}; ${taken}` },
       ruleChangedSinceIngest: evaluator.updatedAt > span.createdAt,
