@@ -113,11 +113,12 @@ export function chunksByBytes<T>(items: readonly T[], bytesOf: (item: T) => numb
  * worker holds at once are coalesced per evaluator (batcher.ts), as the span processor does. A
  * batch reads its schedules and evaluator, loads every group's spans in one query (a trace's, or
  * every trace of a session, earliest first), builds each document with the evaluator's caps
- * (groups/documents.ts), evaluates them in ONE call to the evaluation core (the only way to the
- * sandbox), and writes in ONE transaction under the schedules' row locks: a generation is written
+ * (groups/documents.ts), evaluates them through the evaluation core (the only way to the sandbox) in
+ * one call per chunk of at most {@link MAX_CALL_BYTES}, and writes in ONE transaction under the schedules' row locks: a generation is written
  * once (a duplicate job finds it done), each group's current run moves to RunHistory with reason
  * `group_changed`, the new runs are inserted, and each schedule marks its generation ran (nothing
- * is pending unless spans arrived meanwhile: then it stays stale and its next generation comes due).
+ * is pending unless spans arrived meanwhile: then it stays stale and its next generation comes due);
+ * a round not run (skipped) keeps a run that ran instead of replacing it.
  * Gates as on spans: archived, disabled, the invocation cap and a worker that crashed on it
  * {@link WORKER_CRASH_LIMIT} times are recorded with the reason; a sandbox fault fails its own job
  * with {@link SandboxFaultError} (retried); a database error fails the batch's jobs (retried).
@@ -148,7 +149,7 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
   }
 
   /**
-   * Writes the batch's runs under the schedules' row locks (taken in id order); @returns each
+   * Writes the batch's runs under the schedules' row locks (taken in ingest's order); @returns each
    * pending's status: recorded, or already-recorded when another job wrote its generation first.
    */
   async function write(pending: readonly Pending[]): Promise<GroupStatus[]> {
