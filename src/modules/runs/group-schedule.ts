@@ -54,7 +54,7 @@ export function createGroupScheduler(deps: { prisma: PrismaClient; queues: Queue
   const batch = deps.options?.batch ?? 500;
   const requeueAfterMs = deps.options?.requeueAfterMs ?? 120_000;
 
-  /** Adds the jobs of rows just marked queued; on failure the rows are left for the lost pass at once (queuedAt NULL). */
+  /** Adds the jobs of rows just marked queued; on failure the rows are put back as not queued, for the next due pass. */
   async function enqueue(rows: DueRow[], queuedAt: Date): Promise<boolean> {
     if (rows.length === 0) return true;
     try {
