@@ -91,7 +91,7 @@ describe("trace and session evaluators in the CLI", () => {
     const table = await oodle(["traces", "evaluations", traceId]);
     expect(table.exitCode, table.stderr).toBe(0);
     const lines = table.stdout.split("\n");
-    expect(lines[0]).toMatch(/^EVALUATOR\s+STATE\s+SPANS\s+DUE\s+RUN\s+REPLACED$/);
+    expect(lines[0]).toMatch(/^EVALUATOR\s+STATE\s+SPANS ARRIVED\s+DUE\s+RUN\s+REPLACED$/);
     expect(lines[1]).toMatch(/^Agent trace\s+ran\s+5\s+-\s+ok: matched=true\s+1$/);
     expect(lines[2]).toMatch(/^Slow trace\s+waiting\s+5\s+2099-01-01T10:05:04\.000Z\s+-\s+0$/);
     expect(lines).toContain("Agent trace: ran at 2099-01-01T10:01:06.000Z (quiet period, 5 spans)");
