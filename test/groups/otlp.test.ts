@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Clock } from "../../src/lib/clock.js";
 import { liveHarness, waitFor } from "../runs/helpers.js";
 import { listen } from "../otlp/helpers.js";
+import { OPIK_THREAD_EXAMPLE } from "../fixtures/opik-examples.js";
 
 const clock: Clock & { offsetMs: number } = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
 
@@ -43,23 +44,6 @@ def evaluate(ctx):
     ])
 `;
 
-/** Opik's docstring example of ConversationThreadMetric (test/runs/opik-port.test.ts), unchanged. */
-const OPIK_THREAD_METRIC = `from opik.evaluation.metrics.conversation import conversation_thread_metric, types
-from opik.evaluation.metrics import score_result
-from typing import Any
-
-class ConversationLengthMetric(conversation_thread_metric.ConversationThreadMetric):
-    def __init__(self, name: str = "conversation_length_score"):
-        super().__init__(name)
-
-    def score(self, conversation: types.Conversation, **kwargs: Any):
-        num_turns = sum(1 for msg in conversation if msg["role"] == "assistant")
-        return score_result.ScoreResult(
-            name=self.name,
-            value=num_turns,
-            reason=f"Conversation has {num_turns} turns"
-        )
-`;
 
 async function evaluator(ws: Awaited<ReturnType<typeof h.workspace>>, name: string, source: string, target: "trace" | "session", spanKind: string, groupSettings: Record<string, number | boolean> = {}) {
   const { template } = await h.app.services.templates.createTemplate(ws.principal, { name, sourceCode: source });
@@ -148,7 +132,7 @@ describe("trace and session evaluators on OTLP spans", () => {
   it("runs a session evaluator on all three turns of a conversation across its traces, and Opik's ConversationThreadMetric on it unchanged", async () => {
     const ws = await h.workspace();
     const session = await evaluator(ws, "Conversation turns", SESSION_SOURCE, "session", "chat");
-    const opik = await evaluator(ws, "Conversation length", OPIK_THREAD_METRIC, "session", "chat");
+    const opik = await evaluator(ws, "Conversation length", OPIK_THREAD_EXAMPLE, "session", "chat");
     const sdk = tracerFor(ws.secret);
     clock.offsetMs = 0;
     // Each call of the chat app sends the history so far and gets one reply: one trace per turn.

@@ -8,26 +8,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BUILTIN_PLUS_OWN_OPIK } from "../fixtures/cookbook-recipes.js";
+import { OPIK_THREAD_EXAMPLE } from "../fixtures/opik-examples.js";
 import { importFile, waitForExperiment } from "../experiments/helpers.js";
 import { liveHarness, waitFor } from "./helpers.js";
 
-/** Opik's docstring example of ConversationThreadMetric, without its `>>>` prompts. */
-const OPIK_THREAD_EXAMPLE = `from opik.evaluation.metrics.conversation import conversation_thread_metric, types
-from opik.evaluation.metrics import score_result
-from typing import Any
-
-class ConversationLengthMetric(conversation_thread_metric.ConversationThreadMetric):
-    def __init__(self, name: str = "conversation_length_score"):
-        super().__init__(name)
-
-    def score(self, conversation: types.Conversation, **kwargs: Any):
-        num_turns = sum(1 for msg in conversation if msg["role"] == "assistant")
-        return score_result.ScoreResult(
-            name=self.name,
-            value=num_turns,
-            reason=f"Conversation has {num_turns} turns"
-        )
-`;
 
 /** Healthy support chats (degeneration 0.0 by Opik's formula: no repeated trigram, no stock phrase). */
 const HEALTHY = [

@@ -28,13 +28,18 @@ export async function sessionTracesOf(prisma: PrismaClient, workspaceId: string,
     UNION SELECT DISTINCT unnest("traceIds") FROM "GroupSchedule" WHERE "workspaceId" = ${workspaceId}::uuid AND "targetType" = 'session' AND "groupKey" = ${sessionId}`;
   if (rows.length === 0) return [];
   const spans = await prisma.span.findMany({ where: { workspaceId, traceId: { in: rows.map((r) => r.traceId) } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] });
-  const byTrace = new Map<string, Span[]>();
+  return [...spansByTrace(spans).values()];
+}
+
+/** Spans by trace id, each trace's in the given order; traces in the order of their first span given. */
+export function spansByTrace<S extends { traceId: string }>(spans: readonly S[]): Map<string, S[]> {
+  const byTrace = new Map<string, S[]>();
   for (const span of spans) {
     const list = byTrace.get(span.traceId);
     if (list) list.push(span);
     else byTrace.set(span.traceId, [span]);
   }
-  return [...byTrace.values()];
+  return byTrace;
 }
 
 /** The document of a stored trace; null when the workspace has no span of it. */

@@ -1,4 +1,5 @@
 import type { GroupSchedule, Run } from "../../generated/prisma/client.js";
+import type { GroupCompletion } from "../../lib/closed-lists.js";
 import { formatDuration } from "../evaluators/group-completion.js";
 
 /**
@@ -56,18 +57,32 @@ export const GROUP_STATE_SQL = `CASE
   ELSE 'waiting'
 END`;
 
+/** The columns that decide when a pending round is due and why. */
+export type RoundTiming = Pick<GroupSchedule, "markerAt" | "firstSpanAt" | "lastSpanAt" | "quietPeriodMs" | "maxWaitMs">;
+
+/**
+ * Why a pending round is (or was) due, one rule for the views and the runs: the end marker when one
+ * arrived; else the maximum wait when `firstSpanAt + maxWaitMs` comes first (or at the same time);
+ * else the quiet period (`lastSpanAt + quietPeriodMs`). The durations are the schedule's own: those
+ * its `dueAt` was computed with.
+ */
+export function completionOf(s: RoundTiming): GroupCompletion {
+  if (s.markerAt) return "end_marker";
+  return s.firstSpanAt.getTime() + s.maxWaitMs <= s.lastSpanAt.getTime() + s.quietPeriodMs ? "max_wait" : "quiet_period";
+}
+
+/** When a pending round came (or comes) due by {@link completionOf}'s rule, ms (ingest's `dueAt` before any dependency wait moved it). */
+export function roundDueMs(s: RoundTiming): number {
+  return s.markerAt ? s.markerAt.getTime() : Math.min(s.lastSpanAt.getTime() + s.quietPeriodMs, s.firstSpanAt.getTime() + s.maxWaitMs);
+}
+
 /** Why the pending generation is due when it is. */
 type DueReason = { kind: "marker"; at: Date } | { kind: "max_wait" } | { kind: "quiet" };
 
-/**
- * Why `dueAt` is what it is: the end marker when one arrived; else the maximum wait when `dueAt` is
- * `firstSpanAt + maxWaitMs` (it came first, or at the same time); else the quiet period
- * (`lastSpanAt + quietPeriodMs`). The durations are the schedule's own: those `dueAt` was computed with.
- */
 function dueReason(s: ScheduleView): DueReason {
-  if (s.markerAt) return { kind: "marker", at: s.markerAt };
-  if (s.dueAt && s.dueAt.getTime() === s.firstSpanAt.getTime() + s.maxWaitMs) return { kind: "max_wait" };
-  return { kind: "quiet" };
+  const completion = completionOf(s);
+  if (completion === "end_marker") return { kind: "marker", at: s.markerAt! };
+  return completion === "max_wait" ? { kind: "max_wait" } : { kind: "quiet" };
 }
 
 const iso = (d: Date) => d.toISOString();

@@ -16,6 +16,8 @@ import { crashesOf, SandboxFaultError, WORKER_CRASH_LIMIT, type JobAttempts, typ
 import { specsOf } from "../templates/store.js";
 import { resolveParams } from "../templates/values.js";
 import { groupSpanKey, sessionDocument, traceDocument, type SpanScores } from "../groups/documents.js";
+import { spansByTrace } from "../groups/stored.js";
+import { completionOf, roundDueMs } from "../groups/waiting.js";
 import { declaredDependencies } from "../dependencies/input-runs.js";
 
 /** The ids of a due generation (the `evaluate-target` pair payload of a trace or session). */
@@ -41,23 +43,9 @@ export const GROUP_DEPENDENCY_WAIT_MS = 5 * 60_000;
 /** How soon a group waiting for its dependencies is due again (ms). */
 export const DEPENDENCY_RECHECK_MS = 1_000;
 
-/** When a schedule's pending round came due: its marker, else min(last span + quiet, first span + maximum wait). */
-function naturalDueOf(s: Pick<GroupSchedule, "markerAt" | "firstSpanAt" | "lastSpanAt" | "quietPeriodMs" | "maxWaitMs">): number {
-  return s.markerAt ? s.markerAt.getTime() : Math.min(s.lastSpanAt.getTime() + s.quietPeriodMs, s.firstSpanAt.getTime() + s.maxWaitMs);
-}
-
 /** The writer's target of a group run: the trace id or the session key. */
 function targetOf(schedule: Pick<GroupSchedule, "targetType" | "groupKey">): TraceTarget | SessionTarget {
   return schedule.targetType === "trace" ? { traceId: schedule.groupKey } : { sessionId: schedule.groupKey };
-}
-
-/**
- * Why a generation ran when it did, from its schedule: the end marker when one arrived; else the
- * maximum wait when it came before the quiet period's end; else the quiet period.
- */
-export function completionOf(schedule: Pick<GroupSchedule, "markerAt" | "firstSpanAt" | "lastSpanAt" | "quietPeriodMs" | "maxWaitMs">): GroupCompletion {
-  if (schedule.markerAt) return "end_marker";
-  return schedule.firstSpanAt.getTime() + schedule.maxWaitMs < schedule.lastSpanAt.getTime() + schedule.quietPeriodMs ? "max_wait" : "quiet_period";
 }
 
 /** One job of a batch: its payload and attempts. */
@@ -130,12 +118,7 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
   async function spansOf(workspaceId: string, schedules: readonly GroupSchedule[]): Promise<Map<string, Span[][]>> {
     const traceIds = [...new Set(schedules.flatMap((s) => (s.targetType === "trace" ? [s.groupKey] : s.traceIds)))];
     const spans = await prisma.span.findMany({ where: { workspaceId, traceId: { in: traceIds } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] });
-    const byTrace = new Map<string, Span[]>();
-    for (const span of spans) {
-      const list = byTrace.get(span.traceId);
-      if (list) list.push(span);
-      else byTrace.set(span.traceId, [span]);
-    }
+    const byTrace = spansByTrace(spans);
     const out = new Map<string, Span[][]>();
     for (const s of schedules) out.set(s.id, (s.targetType === "trace" ? [s.groupKey] : s.traceIds).flatMap((t) => (byTrace.has(t) ? [byTrace.get(t)!] : [])));
     return out;
@@ -235,7 +218,7 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       ]);
       const owedSpans = new Set(owed.map((o) => o.targetId));
       const now = clock.now().getTime();
-      const waiting = live.filter((p) => traces.get(p.schedule.id)!.some((t) => t.some((span) => owedSpans.has(span.id))) && now - naturalDueOf(p.schedule) < GROUP_DEPENDENCY_WAIT_MS);
+      const waiting = live.filter((p) => traces.get(p.schedule.id)!.some((t) => t.some((span) => owedSpans.has(span.id))) && now - roundDueMs(p.schedule) < GROUP_DEPENDENCY_WAIT_MS);
       if (waiting.length) {
         // Not queued any more, due again shortly: unless a newer round is pending already (it has its own due time).
         const rows = waiting.map((p) => ({ id: p.schedule.id, g: p.generation }));
