@@ -146,6 +146,21 @@ describe("traceDocument", () => {
     expect([orphans.input, orphans.trace!.spans.map((s) => s.span_id)]).toStrictEqual(["from a", ["a", "b"]]);
   });
 
+  it("at equal starts puts a parent before its children, however they arrived, then keeps arrival order", () => {
+    // A child started in its parent's millisecond (the OTel SDK's spans, stored in whole ms).
+    const parent = span({ spanId: "p", name: "agent", startTime: at("10:00:00.000") });
+    const first = span({ spanId: "c1", name: "tool one", parentSpanId: "p", startTime: at("10:00:00.000") });
+    const grandchild = span({ spanId: "g", name: "nested", parentSpanId: "c1", startTime: at("10:00:00.000") });
+    const second = span({ spanId: "c2", name: "tool two", parentSpanId: "p", startTime: at("10:00:00.000") });
+    const ids = (spans: GroupSpan[]) => traceDocument(spans).trace!.spans.map((s) => s.span_id);
+    expect(ids([grandchild, first, second, parent])).toStrictEqual(["p", "c1", "c2", "g"]);
+    expect(ids([second, grandchild, parent, first])).toStrictEqual(["p", "c2", "c1", "g"]);
+    // A parent cycle (bad data) still ends.
+    const loopA = span({ spanId: "a", name: "a", parentSpanId: "b", startTime: at("10:00:01") });
+    const loopB = span({ spanId: "b", name: "b", parentSpanId: "a", startTime: at("10:00:01") });
+    expect(ids([loopB, loopA])).toStrictEqual(["b", "a"]);
+  });
+
   it("maxSpans keeps the earliest spans (the root always) and says capped", () => {
     const caps = resolveGroupCaps({ maxSpans: 2 });
     expectSame(traceDocument([chat, format, root, weather], caps), agentDocument([rootEntry, chatEntry], true));

@@ -68,10 +68,13 @@ describe("trace and session evaluators on OTLP spans", () => {
     const quiet = await evaluator(ws, "Agent trace", TRACE_SOURCE, "trace", "agent");
     const sdk = tracerFor(ws.secret);
     clock.offsetMs = 0;
-    const root = sdk.tracer.startSpan("invoke_agent support", { kind: SpanKind.INTERNAL, attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "support" } });
+    // The first tool starts in the root's millisecond (a parent comes first at equal starts), the
+    // second 5 ms later: explicit times, so the order does not depend on the machine's speed.
+    const startedAt = Date.now();
+    const root = sdk.tracer.startSpan("invoke_agent support", { kind: SpanKind.INTERNAL, startTime: startedAt, attributes: { "gen_ai.operation.name": "invoke_agent", "gen_ai.agent.name": "support" } });
     const parent = trace.setSpan(context.active(), root);
-    for (const tool of ["lookup_order", "create_refund"]) {
-      sdk.tracer.startSpan(`execute_tool ${tool}`, { kind: SpanKind.INTERNAL, attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool } }, parent).end();
+    for (const [i, tool] of ["lookup_order", "create_refund"].entries()) {
+      sdk.tracer.startSpan(`execute_tool ${tool}`, { kind: SpanKind.INTERNAL, startTime: startedAt + 5 * i, attributes: { "gen_ai.operation.name": "execute_tool", "gen_ai.tool.name": tool } }, parent).end();
     }
     root.end();
     await sdk.flush();

@@ -53,11 +53,31 @@ function millis(value: Date | string | null | undefined): number {
   return Number.isNaN(ms) ? Number.POSITIVE_INFINITY : ms;
 }
 
-/** The spans ordered by start time, ties (and spans without a time, last) in their given order. */
+/**
+ * Depth of each span in its trace's tree (a root, or a span whose parent is not among them, is 0).
+ * Stored start times are whole milliseconds, so a parent and the child it starts at once tie.
+ */
+function depths(spans: readonly GroupSpan[]): number[] {
+  const byId = new Map(spans.map((s) => [`${s.traceId}:${s.spanId}`, s]));
+  return spans.map((span) => {
+    let depth = 0;
+    const seen = new Set<string>();
+    for (let at = span; at.parentSpanId && !seen.has(at.spanId); depth += 1) {
+      seen.add(at.spanId);
+      const parent = byId.get(`${at.traceId}:${at.parentSpanId}`);
+      if (parent === undefined) break;
+      at = parent;
+    }
+    return depth;
+  });
+}
+
+/** The spans ordered by start time; at equal starts a parent before its children, then their given order; spans without a time last. */
 function byStart<T extends GroupSpan>(spans: readonly T[]): T[] {
+  const depth = depths(spans);
   return spans
-    .map((s, i) => ({ s, i, t: millis(s.startTime) }))
-    .sort((a, b) => a.t - b.t || a.i - b.i)
+    .map((s, i) => ({ s, i, t: millis(s.startTime), d: depth[i]! }))
+    .sort((a, b) => a.t - b.t || a.d - b.d || a.i - b.i)
     .map(({ s }) => s);
 }
 
