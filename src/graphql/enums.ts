@@ -4,6 +4,7 @@ import {
   EXPERIMENT_EVALUATOR_SOURCES,
   EXPERIMENT_STATUSES,
   GROUP_COMPLETIONS,
+  GATE_SPANS,
   ISOLATIONS,
   RUN_OUTCOMES,
   RUN_REPLACE_REASONS,
@@ -40,6 +41,12 @@ export const EvaluationTargetEnum = builder.enumType("EvaluationTarget", {
 export const GroupCompletionEnum = builder.enumType("GroupCompletion", {
   description: "Why a trace or session run ran when it did: end_marker (a span carried the end marker); quiet_period (no new span for the quiet period); max_wait (the maximum wait after the first pending span passed: it ran on what had arrived).",
   values: GROUP_COMPLETIONS,
+});
+
+/** Which spans of a trace or session must pass a gate. */
+export const GateSpansEnum = builder.enumType("GateSpans", {
+  description: "Which spans of a trace or session must pass a trace or session evaluator's gate: any (at least one span where the dependency ran) or all (every span where it ran, and there is at least one).",
+  values: GATE_SPANS,
 });
 
 /** The kind of a span. */

@@ -47,6 +47,15 @@ export const GROUP_COMPLETIONS = ["end_marker", "quiet_period", "max_wait"] as c
 /** One group completion. */
 export type GroupCompletion = (typeof GROUP_COMPLETIONS)[number];
 
+/**
+ * Which spans of a trace or session must pass a trace or session evaluator's gate
+ * (EvaluatorDependency.gateSpans): `any` (at least one span where the dependency ran) or `all`
+ * (every such span, and there is at least one).
+ */
+export const GATE_SPANS = ["any", "all"] as const;
+/** One gate span rule. */
+export type GateSpans = (typeof GATE_SPANS)[number];
+
 /** The kinds of span (of the span model): what an evaluator's rule can ask for. */
 export const SPAN_KINDS = ["chat", "tool", "agent", "retrieval", "other"] as const;
 /** One span kind. */
@@ -175,5 +184,6 @@ export const CLOSED_COLUMNS = [
   { table: "GroupSchedule", column: "targetType", values: GROUP_TARGET_TYPES },
   { table: "Run", column: "completion", values: GROUP_COMPLETIONS },
   { table: "RunHistory", column: "completion", values: GROUP_COMPLETIONS },
+  { table: "EvaluatorDependency", column: "gateSpans", values: GATE_SPANS },
   ...MONITOR_CLOSED_COLUMNS,
 ] as const;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from "vitest";
 import { BARRIER_DELAY_MS } from "../../src/modules/dependencies/barriers.js";
 import { planSpanJobs } from "../../src/modules/runs/flows.js";
-import { dependencyLayers, downstreamOf, findCycle, gatePasses, orderEvaluators } from "../../src/modules/dependencies/graph.js";
+import { dependencyLayers, downstreamOf, findCycle, gatePasses, groupGatePasses, orderEvaluators } from "../../src/modules/dependencies/graph.js";
 
 const diamond = new Map([["B", ["A"]], ["C", ["A"]], ["D", ["B", "C"]]]);
 
@@ -32,6 +32,18 @@ describe("dependency graphs", () => {
     expect(gatePasses(num(1), { score: "other" }).reason).toMatch(/missing/);
     expect(gatePasses(null, { score: "ok" }).reason).toMatch(/has no run here/);
     expect(gatePasses([{ name: "ok", dataType: "CATEGORICAL", numericValue: null, higherIsBetter: true }], { score: "ok" }).passed).toBe(false);
+  });
+
+  it("applies a trace or session gate over the spans its dependency ran on: all, or any, and none ran fails", () => {
+    const run = (spanId: string, v: number | null, dataType = "NUMERIC") => ({ spanName: `step ${spanId}`, spanId, scores: [{ name: "ok", dataType, numericValue: v, higherIsBetter: true }] });
+    const runs = [run("a", 0.9), run("b", 0.2), run("c", 0.7)];
+    expect(groupGatePasses(runs, { score: "ok", spans: "any" }, "Check")).toEqual({ passed: true });
+    expect(groupGatePasses(runs, { score: "ok", spans: "all" }, "Check")).toEqual({ passed: false, reason: 'gate on "Check" score "ok" (all spans): span "step b" (b) did not pass (value 0.2 (passes at >= 0.5))' });
+    expect(groupGatePasses([run("a", 0.9), run("c", 0.7)], { score: "ok", spans: "all" }, "Check").passed).toBe(true);
+    // at 0.95 none passes: "any" names how many ran and the first failure.
+    expect(groupGatePasses(runs, { score: "ok", at: 0.95, spans: "any" }, "Check")).toEqual({ passed: false, reason: 'gate on "Check" score "ok" (any span): none of the 3 spans it ran on passed (first: span "step a" (a) did not pass (value 0.9 (passes at >= 0.95)))' });
+    expect(groupGatePasses([run("a", 1, "BOOLEAN"), run("b", null, "BOOLEAN")], { score: "ok", spans: "all" }, "Check").reason).toBe('gate on "Check" score "ok" (all spans): span "step b" (b) the score has no value');
+    for (const spans of ["any", "all"] as const) expect(groupGatePasses([], { score: "ok", spans }, "Check").reason).toMatch(/"Check" has no run on any span/);
   });
 
   it("plans one job per evaluator and one barrier per matched dependency (a diamond needs no shared child)", () => {

@@ -118,16 +118,20 @@ describe("trace and session evaluators: create, update, read", () => {
       { path: "dependencies[1].evaluator", message: '"Conversation" is a session evaluator: a trace or session evaluator depends on span evaluators only (it reads their scores on each span of the group)' },
     ]);
     expect(await h.app.prisma.evaluatorDependency.count({ where: { evaluator: { workspaceId: ws.workspace.id } } })).toBe(0);
-    // A trace evaluator on a span evaluator: saved without a gate; a gate is refused (a group has many spans of it).
+    // A trace evaluator on a span evaluator: a gate must say which spans pass (any or all); a span evaluator's gate takes no `spans`.
     const gated = await update(ws, { id: trace.evaluator.id, dependencies: [{ evaluator: "Check", gate: { score: "keyword_check" } }] });
     expect(issuesOf(gated.error)).toEqual([
-      { path: "dependencies[0].gate", message: `a trace evaluator's dependencies take no gate: it reads "Check"'s scores on each span (ctx.trace.spans[i].scores) and decides itself` },
+      { path: "dependencies[0].gate.spans", message: `a trace evaluator's gate says which spans of the trace must pass "Check"'s score: any or all` },
     ]);
-    const traceOnSpan = await ws.gql(`mutation($input: UpdateEvaluatorInput!) { updateEvaluator(input: $input) { evaluator { dependencies { dependsOn { name } gate { score } } } } }`, {
-      input: { id: trace.evaluator.id, dependencies: [{ evaluator: "Check" }] },
+    const spanGate = await create(ws, { name: "Per span", ...base, dependencies: [{ evaluator: "Check", gate: { score: "keyword_check", spans: "any" } }] });
+    expect(issuesOf(spanGate.error)).toEqual([{ path: "dependencies[0].gate.spans", message: "is for a trace or session evaluator's gate only: a span evaluator's gate decides its one span" }]);
+    const traceOnSpan = await ws.gql(`mutation($input: UpdateEvaluatorInput!) { updateEvaluator(input: $input) { evaluator { dependencies { dependsOn { name } gate { score at spans } } } } }`, {
+      input: { id: trace.evaluator.id, dependencies: [{ evaluator: "Check", gate: { score: "keyword_check", spans: "all" } }] },
     });
     expect(traceOnSpan.errors).toBeUndefined();
-    expect(traceOnSpan.data!.updateEvaluator.evaluator.dependencies).toEqual([{ dependsOn: { name: "Check" }, gate: null }]);
+    expect(traceOnSpan.data!.updateEvaluator.evaluator.dependencies).toEqual([{ dependsOn: { name: "Check" }, gate: { score: "keyword_check", at: null, spans: "all" } }]);
+    const ungated = await update(ws, { id: trace.evaluator.id, dependencies: [{ evaluator: "Check" }] });
+    expect(ungated.error).toBeUndefined();
     // A literal ctx.score("Agent trace") in a span evaluator's code is refused the same way, at templateId.
     const reader = await ws.createTemplate({ name: "Reads the trace", sourceCode: 'def evaluate(ctx):\n    v = ctx.score("Agent trace", "matched")\n    return EvaluationResult(scores=[Score(name="x", value=v)])\n', params: [] });
     expect(reader.error).toBeUndefined();

@@ -166,4 +166,52 @@ describe("trace evaluators", () => {
     expect(run).toMatchObject({ outcome: "ok", missingDependencies: [] });
     expect(run!.scores.map((s) => [s.name, s.value, s.comment])).toEqual([["any_pii", true, "[None, False, True]"]]);
   });
+  it("runs only when its gate passes on all, or any, of the spans its dependency ran on; a failed gate skips the round and replaces the run", async () => {
+    const { ws, evaluator } = await traceEvaluator();
+    const pii = await h.app.services.templates.createTemplate(ws.principal, { name: "PII", sourceCode: `def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name="pii_free", value="@" not in str(ctx.output))])\n` });
+    await h.app.services.evaluators.createEvaluator(ws.principal, { name: "PII", templateId: pii.template.id, spanKind: "chat" });
+    // The gate says which spans must pass: required on a trace evaluator, named when missing.
+    await expect(h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { dependencies: [{ evaluator: "PII", gate: { score: "pii_free" } }] })).rejects.toMatchObject({
+      issues: [{ path: "dependencies[0].gate.spans", message: `a trace evaluator's gate says which spans of the trace must pass "PII"'s score: any or all` }],
+    });
+    await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { dependencies: [{ evaluator: "PII", gate: { score: "pii_free", spans: "all" } }] });
+    expect(await h.app.prisma.evaluatorDependency.findMany({ where: { evaluatorId: evaluator.id }, select: { gateScore: true, gateSpans: true } })).toEqual([{ gateScore: "pii_free", gateSpans: "all" }]);
+
+    clock.offsetMs = 0;
+    // t-clean: both chat spans pass; t-leak: the second leaks an address. The agent span has no PII run (kind agent).
+    for (const [traceId, second] of [["t-clean", "no address here"], ["t-leak", "write to me at a@b.example"]] as const) {
+      await h.app.services.spans.ingestSpans(ws.principal, [
+        span(traceId, "agent", "agent", "agent", 0),
+        span(traceId, "c1", "greet", "chat", 1, { parentSpanId: "agent", input: "hi", output: "hello" }),
+        span(traceId, "c2", "answer", "chat", 2, { parentSpanId: "agent", input: "hi", output: second }),
+      ]);
+    }
+    await waitFor(() => h.app.prisma.run.count({ where: { workspaceId: ws.workspace.id, evaluator: { name: "PII" } } }), 4);
+    clock.offsetMs = 31_000;
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(2);
+    await waitFor(async () => (await runsOf(evaluator.id)).length, 2);
+    const byTrace = async () => Object.fromEntries((await runsOf(evaluator.id)).map((r) => [r.traceId, [r.outcome, r.skipReason, r.scores.map((x) => x.value)]]));
+    expect(await byTrace()).toEqual({
+      "t-clean": ["ok", null, [3]],
+      "t-leak": ["skipped", `gate on "PII" score "pii_free" (all spans): span "answer" (c2) did not pass (value false)`, []],
+    });
+
+    // With "any", t-leak passes (c1 is clean). A late clean span re-runs both; the gate's skipped run on t-leak is replaced.
+    await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { dependencies: [{ evaluator: "PII", gate: { score: "pii_free", spans: "any" } }] });
+    for (const traceId of ["t-clean", "t-leak"]) await h.app.services.spans.ingestSpans(ws.principal, [span(traceId, "c3", "bye", "chat", 3, { parentSpanId: "agent", input: "bye", output: "bye" })]);
+    await waitFor(() => h.app.prisma.run.count({ where: { workspaceId: ws.workspace.id, evaluator: { name: "PII" } } }), 6);
+    clock.offsetMs = 62_000;
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(2);
+    await waitFor(() => h.app.prisma.runHistory.count({ where: { evaluatorId: evaluator.id } }), 2);
+    expect(await byTrace()).toEqual({ "t-clean": ["ok", null, [4]], "t-leak": ["ok", null, [4]] });
+
+    // A gate whose dependency ran on none of the spans (a score it never writes is "missing" on each; a dependency with no run is named).
+    await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { dependencies: [{ evaluator: "PII", gate: { score: "no_such_score", spans: "any" } }] });
+    await h.app.services.spans.ingestSpans(ws.principal, [span("t-clean", "c4", "again", "chat", 4, { parentSpanId: "agent", input: "x", output: "y" })]);
+    await waitFor(() => h.app.prisma.run.count({ where: { workspaceId: ws.workspace.id, evaluator: { name: "PII" } } }), 7);
+    clock.offsetMs = 93_000;
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
+    await waitFor(() => h.app.prisma.runHistory.count({ where: { evaluatorId: evaluator.id } }), 3);
+    expect((await byTrace())["t-clean"]).toEqual(["skipped", `gate on "PII" score "no_such_score" (any span): none of the 4 spans it ran on passed (first: span "greet" (c1) the score is missing)`, []]);
+  });
 });

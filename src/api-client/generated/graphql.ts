@@ -257,12 +257,14 @@ export type DeleteMonitorInput = {
   id: string | number;
 };
 
-/** Run only when this score of the dependency passes (combine.passed): a BOOLEAN when True (False when lower is better), a NUMERIC at >= `at`; a missing score fails. */
+/** Run only when this score of the dependency passes (combine.passed): a BOOLEAN when True (False when lower is better), a NUMERIC at >= `at`; a missing score fails. A trace or session evaluator's gate also says which spans of the group must pass (`spans`: any or all). */
 export type DependencyGateInput = {
   /** The threshold of a NUMERIC score (default 0.5). */
   at?: number | null | undefined;
   /** The dependency's score name, e.g. is_json. */
   score: string;
+  /** A trace or session evaluator's gate only, and required there: which spans of the group must pass, any (at least one where the dependency ran) or all (every one where it ran). */
+  spans?: GateSpans | null | undefined;
 };
 
 export type DeprecateSharedLibraryInput = {
@@ -310,6 +312,11 @@ export type ExperimentStatus =
   | 'completed'
   | 'queued'
   | 'running';
+
+/** Which spans of a trace or session must pass a trace or session evaluator's gate: any (at least one span where the dependency ran) or all (every span where it ran, and there is at least one). */
+export type GateSpans =
+  | 'all'
+  | 'any';
 
 /** Why a trace or session run ran when it did: end_marker (a span carried the end marker); quiet_period (no new span for the quiet period); max_wait (the maximum wait after the first pending span passed: it ran on what had arrived). */
 export type GroupCompletion =
@@ -720,7 +727,7 @@ export type ListEvaluatorsQueryVariables = Exact<{
 }>;
 
 
-export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type GetEvaluatorQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -728,21 +735,21 @@ export type GetEvaluatorQueryVariables = Exact<{
 }>;
 
 
-export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } };
+export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } };
 
 export type CreateEvaluatorMutationVariables = Exact<{
   input: CreateEvaluatorInput;
 }>;
 
 
-export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } } };
+export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
 
 export type UpdateEvaluatorMutationVariables = Exact<{
   input: UpdateEvaluatorInput;
 }>;
 
 
-export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> } } };
+export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
 
 export type DeleteEvaluatorMutationVariables = Exact<{
   id: string | number;
@@ -806,7 +813,7 @@ export type TemplateVersionFieldsFragment = { version: number, sourceCode: strin
 
 export type TemplateFieldsFragment = { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
 
-export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null } | null }> };
+export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> };
 
 export type GroupSettingsFieldsFragment = { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number };
 
@@ -1321,6 +1328,7 @@ export const EvaluatorFieldsFragmentDoc = new TypedDocumentString(`
     gate {
       score
       at
+      spans
     }
   }
   createdAt
@@ -2080,6 +2088,7 @@ fragment EvaluatorFields on Evaluator {
     gate {
       score
       at
+      spans
     }
   }
   createdAt
@@ -2161,6 +2170,7 @@ fragment EvaluatorFields on Evaluator {
     gate {
       score
       at
+      spans
     }
   }
   createdAt
@@ -2240,6 +2250,7 @@ fragment EvaluatorFields on Evaluator {
     gate {
       score
       at
+      spans
     }
   }
   createdAt
@@ -2319,6 +2330,7 @@ fragment EvaluatorFields on Evaluator {
     gate {
       score
       at
+      spans
     }
   }
   createdAt

@@ -73,7 +73,7 @@ function evaluatorText(e: EvaluatorRecord): string {
       ["rule", describeRule(e)],
       ["isolation", e.isolation],
       ["limits", `${limitsText(e.runLimits)}${Object.keys(e.limits ?? {}).length ? " (its own)" : ""}`],
-      ["dependencies", e.dependencies.length ? e.dependencies.map((d) => d.dependsOn.name + (d.gate ? ` (gate ${d.gate.score}${d.gate.at !== null ? ` at ${d.gate.at}` : ""})` : "")).join(", ") : "none"],
+      ["dependencies", e.dependencies.length ? e.dependencies.map((d) => d.dependsOn.name + (d.gate ? ` (gate ${d.gate.score}${d.gate.at !== null ? ` at ${d.gate.at}` : ""}${d.gate.spans ? ` on ${d.gate.spans === "any" ? "any span" : "all spans"}` : ""})` : "")).join(", ") : "none"],
     ]),
     set.length ? `values set:\n${set.map(([k, v]) => `  ${k} = ${JSON.stringify(v)}`).join("\n")}` : "values set: none (every setting takes its default)",
     `ctx.params: ${JSON.stringify(e.resolvedParams)}`,

@@ -1,3 +1,4 @@
+import type { GateSpans } from "../../lib/closed-lists.js";
 import { scorePasses } from "./passed.js";
 
 /**
@@ -14,6 +15,8 @@ export interface Gate {
   score: string;
   /** The threshold of a NUMERIC score; default 0.5. */
   at?: number | null;
+  /** A trace or session evaluator's gate: which spans of the group must pass (`any`, `all`); null or absent on a span evaluator's. */
+  spans?: GateSpans | null;
 }
 
 /**
@@ -122,15 +125,52 @@ export interface GateDecision {
  * @param dependencyName - for the reason.
  */
 export function gatePasses(scores: readonly GateScore[] | null, gate: Gate, dependencyName = "the dependency"): GateDecision {
-  const at = gate.at ?? 0.5;
   const where = `gate on "${dependencyName}" score "${gate.score}"`;
   if (scores === null) return { passed: false, reason: `${where}: "${dependencyName}" has no run here (did not match, or no scores posted)` };
+  const failure = scoreFailure(scores, gate);
+  return failure === null ? { passed: true } : { passed: false, reason: `${where}: ${failure}` };
+}
+
+/** Why the gate's score in `scores` does not pass (the missing score, no value, CATEGORICAL, the value), or null when it passes. */
+function scoreFailure(scores: readonly GateScore[], gate: Gate): string | null {
+  const at = gate.at ?? 0.5;
   const score = scores.find((s) => s.name === gate.score);
-  if (!score) return { passed: false, reason: `${where}: the score is missing` };
-  if (score.dataType === "CATEGORICAL") return { passed: false, reason: `${where}: a CATEGORICAL score has no pass or fail` };
-  if (score.numericValue === null) return { passed: false, reason: `${where}: the score has no value` };
-  if (scorePasses(score, at)) return { passed: true };
+  if (!score) return "the score is missing";
+  if (score.dataType === "CATEGORICAL") return "a CATEGORICAL score has no pass or fail";
+  if (score.numericValue === null) return "the score has no value";
+  if (scorePasses(score, at)) return null;
   const shown = score.dataType === "BOOLEAN" ? String(score.numericValue === 1) : String(score.numericValue);
   const rule = score.dataType === "BOOLEAN" ? "" : ` (passes at ${score.higherIsBetter ? ">=" : "<"} ${at})`;
-  return { passed: false, reason: `${where}: did not pass (value ${shown}${rule})` };
+  return `did not pass (value ${shown}${rule})`;
+}
+
+/** A dependency's run on one span of a trace or session, as a group gate reads it. */
+export interface GroupGateRun {
+  /** The span's name and id, for the reason. */
+  spanName: string;
+  spanId: string;
+  scores: readonly GateScore[];
+}
+
+/**
+ * Applies a trace or session evaluator's gate to its dependency's runs on the group's spans (the
+ * spans the dependency did not match have no run and do not count). `spans: "all"` passes when
+ * every run passes the score rule of {@link gatePasses}, `"any"` when at least one does; with no
+ * run on any span it fails (as a span's gate fails without a run). Pure.
+ * @param runs - the dependency's runs on the group's spans, in span order.
+ * @param dependencyName - for the reason.
+ * @returns the decision; its reason names the first span that failed (`all`) or how many ran (`any`).
+ */
+export function groupGatePasses(runs: readonly GroupGateRun[], gate: Gate & { spans: GateSpans }, dependencyName: string): GateDecision {
+  const where = `gate on "${dependencyName}" score "${gate.score}" (${gate.spans === "any" ? "any span" : "all spans"})`;
+  if (runs.length === 0) return { passed: false, reason: `${where}: "${dependencyName}" has no run on any span (did not match, or no scores posted)` };
+  const failed = runs.flatMap((run) => {
+    const failure = scoreFailure(run.scores, gate);
+    return failure === null ? [] : [{ run, failure }];
+  });
+  if (gate.spans === "all" ? failed.length === 0 : failed.length < runs.length) return { passed: true };
+  const first = failed[0]!;
+  const span = `span "${first.run.spanName}" (${first.run.spanId})`;
+  if (gate.spans === "all") return { passed: false, reason: `${where}: ${span} ${first.failure}` };
+  return { passed: false, reason: `${where}: none of the ${runs.length} spans it ran on passed (first: ${span} ${first.failure})` };
 }

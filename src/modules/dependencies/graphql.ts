@@ -1,4 +1,5 @@
 import { builder } from "../../graphql/builder.js";
+import { GateSpansEnum } from "../../graphql/enums.js";
 import type { DependencyEdge, Gate } from "./service.js";
 
 /** A gate as read back. */
@@ -7,6 +8,7 @@ const GateRef = builder.objectRef<Gate>("DependencyGate").implement({
   fields: (t) => ({
     score: t.exposeString("score"),
     at: t.float({ nullable: true, description: "The threshold of a NUMERIC score (null: 0.5).", resolve: (g) => g.at ?? null }),
+    spans: t.field({ type: GateSpansEnum, nullable: true, description: "A trace or session evaluator's gate: which spans of the group must pass (any, all); null on a span evaluator's.", resolve: (g) => g.spans ?? null }),
   }),
 });
 

@@ -2,6 +2,7 @@ import type { Prisma } from "../../generated/prisma/client.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { Tx } from "../../lib/prisma.js";
 import { gatePasses, type Gate, type GateScore } from "./graph.js";
+import { gateOf } from "./store.js";
 
 /** One declared dependency of an evaluator, with the dependency's current name. */
 export interface DeclaredDependency {
@@ -29,7 +30,7 @@ export async function declaredDependencies(prisma: PrismaClient | Tx, evaluatorI
     include: { dependsOn: { select: { name: true } } },
     orderBy: { position: "asc" },
   });
-  return rows.map((r) => ({ dependsOnId: r.dependsOnId, name: r.dependsOn.name, gate: r.gateScore === null ? null : { score: r.gateScore, at: r.gateAt } }));
+  return rows.map((r) => ({ dependsOnId: r.dependsOnId, name: r.dependsOn.name, gate: gateOf(r) }));
 }
 
 /** The current runs of the dependencies on a span (a dependency with no run is absent). */

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { nameSchema } from "../../lib/text-rules.js";
 import { typeError } from "../../lib/validation.js";
+import { GATE_SPANS } from "../../lib/closed-lists.js";
 
 /** Most dependencies of one evaluator. */
 export const MAX_DEPENDENCIES = 20;
@@ -9,6 +10,11 @@ export const MAX_DEPENDENCIES = 20;
 export const gateInputSchema = z.object({
   score: nameSchema(100).describe("The dependency's score name, e.g. is_json."),
   at: z.number({ error: typeError("a number") }).finite("must be a finite number").nullable().optional().describe("The threshold of a NUMERIC score (default 0.5)."),
+  spans: z
+    .enum(GATE_SPANS, { error: `must be one of ${GATE_SPANS.join(", ")}` })
+    .nullable()
+    .optional()
+    .describe("A trace or session evaluator's gate only, and required there: which spans of the group must pass, any (at least one where the dependency ran) or all (every one where it ran)."),
 });
 
 /** One dependency of an evaluator input: another evaluator of the workspace (its name or id), optionally a gate. */

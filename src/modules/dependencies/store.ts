@@ -4,7 +4,7 @@ import { isUuid } from "../../lib/uuid.js";
 import type { Tx } from "../../lib/prisma.js";
 import { findCycle, type DependencyMap, type Gate } from "./graph.js";
 import type { DependencyInput } from "./schemas.js";
-import { GROUP_TARGET_TYPES } from "../../lib/closed-lists.js";
+import { GROUP_TARGET_TYPES, type GateSpans } from "../../lib/closed-lists.js";
 
 /** One saved dependency edge. */
 export interface DependencyEdge {
@@ -45,9 +45,14 @@ function groupEdgeIssue(evaluator: { name: string; target?: string }, dependsOn:
   return `"${dependsOn.name}" is a ${dependsOn.target} evaluator: a span evaluator cannot depend on a trace or session evaluator (its span is evaluated before the ${dependsOn.target} is done)`;
 }
 
+/** The gate of a stored dependency row (EvaluatorDependency's gate columns), or null. */
+export function gateOf(row: { gateScore: string | null; gateAt: number | null; gateSpans: string | null }): Gate | null {
+  return row.gateScore === null ? null : { score: row.gateScore, at: row.gateAt, spans: (row.gateSpans as GateSpans | null) ?? null };
+}
+
 /** A stored row as an edge. */
-function edgeOf(row: { evaluatorId: string; dependsOnId: string; gateScore: string | null; gateAt: number | null; inferred: boolean }): DependencyEdge {
-  return { evaluatorId: row.evaluatorId, dependsOnId: row.dependsOnId, gate: row.gateScore === null ? null : { score: row.gateScore, at: row.gateAt }, inferred: row.inferred };
+function edgeOf(row: { evaluatorId: string; dependsOnId: string; gateScore: string | null; gateAt: number | null; gateSpans: string | null; inferred: boolean }): DependencyEdge {
+  return { evaluatorId: row.evaluatorId, dependsOnId: row.dependsOnId, gate: gateOf(row), inferred: row.inferred };
 }
 
 /**
@@ -95,11 +100,14 @@ export async function saveDependencies(
     else if (target.id === evaluator.id) issues.push({ path: `dependencies[${i}].evaluator`, message: "an evaluator cannot depend on itself" });
     else if (resolved.some((r) => r.dependsOnId === target.id)) issues.push({ path: `dependencies[${i}].evaluator`, message: `"${target.name}" is listed twice` });
     else if (groupEdgeIssue(evaluator, target)) issues.push({ path: `dependencies[${i}].evaluator`, message: groupEdgeIssue(evaluator, target)! });
-    else if (d.gate && isGroupTarget(evaluator.target)) {
-      // A gate decides one span; a group has many spans of each dependency, and no rule says yet which must pass.
-      issues.push({ path: `dependencies[${i}].gate`, message: `a ${evaluator.target} evaluator's dependencies take no gate: it reads "${target.name}"'s scores on each span (ctx.trace.spans[i].scores) and decides itself` });
+    else if (d.gate && isGroupTarget(evaluator.target) && !d.gate.spans) {
+      // A group holds many spans of the dependency: which must pass is the caller's choice, never a silent default.
+      issues.push({ path: `dependencies[${i}].gate.spans`, message: `a ${evaluator.target} evaluator's gate says which spans of the ${evaluator.target} must pass "${target.name}"'s score: any or all` });
     }
-    else resolved.push({ dependsOnId: target.id, gate: d.gate ? { score: d.gate.score, at: d.gate.at ?? null } : null });
+    else if (d.gate?.spans && !isGroupTarget(evaluator.target)) {
+      issues.push({ path: `dependencies[${i}].gate.spans`, message: "is for a trace or session evaluator's gate only: a span evaluator's gate decides its one span" });
+    }
+    else resolved.push({ dependsOnId: target.id, gate: d.gate ? { score: d.gate.score, at: d.gate.at ?? null, spans: d.gate.spans ?? null } : null });
   });
   if (issues.length) return issues;
   const edges = (await workspaceEdges(tx, evaluator.workspaceId)).filter((e) => e.evaluatorId !== evaluator.id);
@@ -112,7 +120,7 @@ export async function saveDependencies(
   }
   await tx.evaluatorDependency.deleteMany({ where: { evaluatorId: evaluator.id } });
   await tx.evaluatorDependency.createMany({
-    data: resolved.map((r, position) => ({ evaluatorId: evaluator.id, dependsOnId: r.dependsOnId, position, gateScore: r.gate?.score ?? null, gateAt: r.gate?.at ?? null })),
+    data: resolved.map((r, position) => ({ evaluatorId: evaluator.id, dependsOnId: r.dependsOnId, position, gateScore: r.gate?.score ?? null, gateAt: r.gate?.at ?? null, gateSpans: r.gate?.spans ?? null })),
   });
   return [];
 }

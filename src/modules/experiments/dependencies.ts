@@ -1,6 +1,7 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { DependencyMap, Gate } from "../dependencies/graph.js";
 import { kindTraits } from "../evaluators/kinds.js";
+import { gateOf } from "../dependencies/store.js";
 
 /** One dependency of an evaluator, as an experiment uses it. */
 export interface ExperimentDependency {
@@ -33,7 +34,7 @@ export async function loadDependencies(prisma: PrismaClient, evaluatorIds: reado
   const map = new Map<string, ExperimentDependency[]>();
   for (const row of rows) {
     const list = map.get(row.evaluatorId) ?? [];
-    list.push({ dependsOnId: row.dependsOnId, name: row.dependsOn.name, gate: row.gateScore ? { score: row.gateScore, at: row.gateAt } : null, external: kindTraits(row.dependsOn.kind).canBePosted });
+    list.push({ dependsOnId: row.dependsOnId, name: row.dependsOn.name, gate: gateOf(row), external: kindTraits(row.dependsOn.kind).canBePosted });
     map.set(row.evaluatorId, list);
   }
   return map;

@@ -18,7 +18,8 @@ import { resolveParams } from "../templates/values.js";
 import { groupSpanKey, sessionDocument, traceDocument, type SpanScores } from "../groups/documents.js";
 import { spansByTrace } from "../groups/stored.js";
 import { completionOf, roundDueMs } from "../groups/waiting.js";
-import { declaredDependencies } from "../dependencies/input-runs.js";
+import { declaredDependencies, spansInputs } from "../dependencies/input-runs.js";
+import { groupGatePasses } from "../dependencies/graph.js";
 
 /** The ids of a due generation (the `evaluate-target` pair payload of a trace or session). */
 export interface GroupPayload {
@@ -61,6 +62,8 @@ interface Pending {
   schedule: GroupSchedule;
   generation: number;
   record?: RunRecord<TraceTarget | SessionTarget>;
+  /** True when a gate skipped the round: its skipped run replaces the group's run, unlike a round not run for the evaluator's sake (disabled, the cap). */
+  gateFailed?: boolean;
 }
 
 const ok = (value: GroupStatus): Settled<GroupStatus> => ({ ok: true, value });
@@ -160,8 +163,9 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       const sessionKeys = toWrite.flatMap((p) => ("sessionId" in p.record!.target ? [p.record!.target.sessionId] : []));
       const current = await tx.run.findMany({ where: { evaluatorId, OR: [{ traceId: { in: traceKeys } }, { sessionId: { in: sessionKeys } }] }, select: { id: true, traceId: true, sessionId: true, outcome: true } });
       const currentOf = new Map(current.map((r) => [r.traceId ?? r.sessionId!, r]));
-      // A round not run (skipped: disabled, archived, the cap) never replaces a run that ran: the group keeps it, and the round is done.
-      const kept = toWrite.filter((p) => p.record!.skipReason && (currentOf.get(p.schedule.groupKey)?.outcome ?? "skipped") !== "skipped");
+      // A round not run for the evaluator's sake (disabled, archived, the cap) never replaces a run that ran: the group keeps it, and the round
+      // is done. A failed gate does replace it: the run said what the group was before it changed.
+      const kept = toWrite.filter((p) => p.record!.skipReason && !p.gateFailed && (currentOf.get(p.schedule.groupKey)?.outcome ?? "skipped") !== "skipped");
       const replacing = toWrite.filter((p) => !kept.includes(p));
       await moveRunsToHistory(tx, replacing.flatMap((p) => (currentOf.has(p.schedule.groupKey) ? [currentOf.get(p.schedule.groupKey)!.id] : [])), { reason: "group_changed" });
       await insertRuns(tx, replacing.map((p) => p.record!));
@@ -207,6 +211,8 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
     const declared = live.length ? await declaredDependencies(prisma, evaluatorId) : [];
     const scoresOf = new Map<Pending, SpanScores>();
     const missingOf = new Map<Pending, string[]>();
+    /** Rounds whose gate did not pass, with the reason. */
+    const gateFailures = new Map<Pending, string>();
     if (declared.length) {
       // Span evaluators this one depends on: wait while their runs on the group's spans are owed (bounded), then read their scores per span.
       const spanRows = live.flatMap((p) => traces.get(p.schedule.id)!.flat());
@@ -251,6 +257,26 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
         scoresOf.set(p, map);
         missingOf.set(p, declared.filter((d) => !seen.has(d.name)).map((d) => d.name));
       }
+      const gated = declared.filter((d) => d.gate !== null);
+      if (gated.length) {
+        // Gates read the dependency's runs span by span (docs/evaluation.md § Targets): the first that does not pass skips the round.
+        const inputs = await spansInputs(prisma, ids, gated);
+        for (const p of live) {
+          const spans = traces.get(p.schedule.id)!.flat();
+          for (const d of gated) {
+            const runs = spans.flatMap((span) => {
+              const run = inputs.get(span.id)?.get(d.dependsOnId);
+              return run ? [{ spanName: span.name, spanId: span.spanId, scores: run.scores }] : [];
+            });
+            // Saving refuses a group gate without `spans` (dependencies/store.ts), so the fallback is never taken; "all" is the stricter.
+            const decision = groupGatePasses(runs, { ...d.gate!, spans: d.gate!.spans ?? "all" }, d.name);
+            if (!decision.passed) {
+              gateFailures.set(p, decision.reason!);
+              break;
+            }
+          }
+        }
+      }
     }
     const startedAt = clock.now();
     for (const p of live) {
@@ -270,6 +296,9 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
         logger.error({ ...p.job.payload, crashes }, "group evaluation job ended its worker repeatedly; recorded as sandbox_error, not run again");
         const message = `the worker running this evaluation ended ${crashes} times before it finished; it is not run again`;
         p.record = { ...p.record!, columns: runColumns({ outcome: "sandbox_error", scores: [], stdout: "", stderr: "", durationMs: 0, error: { type: "WorkerCrashed", message, traceback: "" } }) };
+      } else if (gateFailures.has(p)) {
+        skip(p, gateFailures.get(p)!);
+        p.gateFailed = true;
       }
     }
     let open = live.filter((p) => !p.record!.skipReason && !p.record!.columns);
