@@ -204,6 +204,16 @@ describe("trace evaluators", () => {
     expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(2);
     await waitFor(() => h.app.prisma.runHistory.count({ where: { evaluatorId: evaluator.id } }), 2);
     expect(await byTrace()).toEqual({ "t-clean": ["ok", null, [4]], "t-leak": ["ok", null, [4]] });
+    // The runs query lists the trace runs beside the span runs, or one kind with `target`.
+    const listed = async (target: string | null) => {
+      const res = await ws.gql(`query($t: EvaluationTarget) { runs(first: 50, target: $t) { edges { node { traceId sessionId span { spanId } evaluator { name } } } } }`, { t: target });
+      expect(res.errors).toBeUndefined();
+      return (res.data as { runs: { edges: { node: { traceId: string | null; span: { spanId: string } | null; evaluator: { name: string } } }[] } }).runs.edges.map(({ node }) => `${node.evaluator.name}:${node.traceId ?? "-"}:${node.span?.spanId ?? "-"}`).sort();
+    };
+    expect(await listed("trace")).toEqual(["Trace size:t-clean:-", "Trace size:t-leak:-"]);
+    expect(await listed("span")).toEqual(["PII:-:c1", "PII:-:c1", "PII:-:c2", "PII:-:c2", "PII:-:c3", "PII:-:c3"]);
+    expect(await listed(null)).toEqual([...(await listed("span")), ...(await listed("trace"))].sort());
+    expect(await listed("session")).toEqual([]);
 
     // A gate whose dependency ran on none of the spans (a score it never writes is "missing" on each; a dependency with no run is named).
     await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { dependencies: [{ evaluator: "PII", gate: { score: "no_such_score", spans: "any" } }] });

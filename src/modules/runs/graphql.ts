@@ -1,7 +1,7 @@
-import type { Run } from "../../generated/prisma/client.js";
+import type { Prisma, Run } from "../../generated/prisma/client.js";
 import { builder } from "../../graphql/builder.js";
-import type { GroupCompletion, RunOutcome, ScoreDataType } from "../../lib/closed-lists.js";
-import { GroupCompletionEnum, RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
+import type { GroupCompletion, RunOutcome, ScoreDataType, TargetType } from "../../lib/closed-lists.js";
+import { EvaluationTargetEnum, GroupCompletionEnum, RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { MatchExplanationRef } from "../spans/graphql.js";
 import { GroupStateCountsRef } from "../groups/graphql.js";
@@ -138,13 +138,22 @@ builder.objectField(EvaluatorRef, "stats", (t) =>
   }),
 );
 
+/** The live runs of one target type (a span, trace or session run has that column set), or of all three. */
+function liveTargetWhere(target: TargetType | null): Prisma.RunWhereInput {
+  if (target === "span") return { spanId: { not: null } };
+  if (target === "trace") return { traceId: { not: null } };
+  if (target === "session") return { sessionId: { not: null } };
+  return { OR: [{ spanId: { not: null } }, { traceId: { not: null } }, { sessionId: { not: null } }] };
+}
+
 builder.queryFields((t) => ({
   runs: t.prismaConnection({
     type: "Run",
     cursor: "id",
-    description: "Runs on live spans, newest first; filter by outcome to find a failing evaluator.",
+    description: "Live runs (on spans, traces and sessions; not experiment items), newest first; filter by outcome to find a failing evaluator, by target for one kind of run.",
     args: {
       outcome: t.arg({ type: RunOutcomeEnum }),
+      target: t.arg({ type: EvaluationTargetEnum, description: "Only runs on this kind of target: span, trace or session (omitted: all three)." }),
       evaluatorId: t.arg.globalID({ for: EvaluatorRef }),
       from: t.arg({ type: "DateTime", description: "Runs created at or after." }),
       to: t.arg({ type: "DateTime", description: "Runs created before." }),
@@ -154,7 +163,7 @@ builder.queryFields((t) => ({
         ...query,
         where: {
           workspaceId: ctx.principal.workspaceId,
-          spanId: { not: null },
+          ...liveTargetWhere(args.target ?? null),
           ...(args.outcome ? { outcome: args.outcome } : {}),
           ...(args.evaluatorId ? { evaluatorId: uuidOrNil(args.evaluatorId.id) } : {}),
           ...(args.from || args.to ? { createdAt: { ...(args.from ? { gte: args.from } : {}), ...(args.to ? { lt: args.to } : {}) } } : {}),
