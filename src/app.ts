@@ -176,9 +176,9 @@ export function createApp(
     createSpanService({ prisma, logger, enqueue, ...(queueBatches ? { queueBatches } : {}), maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE, clock, describeGroup: groupEvaluations.groupEvaluationOf }),
     metrics,
   );
-  const dependencies = { ...createDependencyService({ prisma }), ...createPostedScoreService({ prisma, queues }) };
+  const dependencies = { ...createDependencyService({ prisma }), ...createPostedScoreService({ prisma, queues, clock }) };
   // The processors' hook after evaluations: releases dependents, re-runs stale ones (runs/release.ts).
-  const afterEvaluation = createAfterEvaluation({ prisma, queues });
+  const afterEvaluation = createAfterEvaluation({ prisma, queues, clock });
   // After a span's run committed (live or backfill): count it, and export its scores (in the background) when configured.
   const onRecorded = (run: RecordedRun) => {
     metrics.runRecorded(run);

@@ -224,4 +224,52 @@ describe("trace evaluators", () => {
     await waitFor(() => h.app.prisma.runHistory.count({ where: { evaluatorId: evaluator.id } }), 3);
     expect((await byTrace())["t-clean"]).toEqual(["skipped", `gate on "PII" score "no_such_score" (any span): none of the 4 spans it ran on passed (first: span "greet" (c1) the score is missing)`, []]);
   });
+  it("runs again when a dependency's run on one of its spans changes after it ran (scores posted, then posted again), and not for another trace's", async () => {
+    const { ws, evaluator } = await traceEvaluator();
+    await h.app.services.evaluators.createEvaluator(ws.principal, { name: "Judge", kind: "external" });
+    const reader = await h.app.services.templates.createTemplate(ws.principal, {
+      name: "Judged",
+      sourceCode: `def evaluate(ctx):\n    vals = [s.scores.get("Judge", {}).get("helpful") for s in ctx.trace.spans]\n    return EvaluationResult(scores=[Score(name="judged", value=len([v for v in vals if v is not None]), comment=repr(vals))])\n`,
+    });
+    await h.app.prisma.evaluator.update({ where: { id: evaluator.id }, data: { templateId: reader.template.id } });
+    await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { dependencies: [{ evaluator: "Judge" }] });
+    clock.offsetMs = 0;
+    const ingested = await h.app.services.spans.ingestSpans(ws.principal, [
+      span("t-judged", "agent", "agent", "agent", 0),
+      span("t-judged", "c1", "answer", "chat", 1, { parentSpanId: "agent", input: "hi", output: "hello" }),
+      span("t-other", "agent", "agent", "agent", 0),
+    ]);
+    const c1 = ingested.spans.find((x) => x.traceId === "t-judged" && x.spanId === "c1")!.id;
+    const otherAgent = ingested.spans.find((x) => x.traceId === "t-other")!.id;
+    clock.offsetMs = 31_000;
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(2);
+    await waitFor(async () => (await runsOf(evaluator.id)).length, 2);
+    const judged = () => h.app.prisma.run.findFirstOrThrow({ where: { evaluatorId: evaluator.id, traceId: "t-judged" }, include: { scores: true } });
+    const first = await judged();
+    expect([first.scores[0]!.value, first.scores[0]!.comment, first.missingDependencies]).toEqual([0, "[None, None]", ["Judge"]]);
+    const scheduleOf = (traceId: string) => h.app.prisma.groupSchedule.findFirstOrThrow({ where: { evaluatorId: evaluator.id, groupKey: traceId } });
+    expect(await scheduleOf("t-judged")).toMatchObject({ generation: 1, ranGeneration: 1, dueAt: null, staleSince: null });
+
+    // The judge's scores arrive on c1 after the trace ran: stale, due one quiet period later; t-other is not touched.
+    clock.offsetMs = 40_000;
+    await h.app.services.dependencies.submitScores(ws.principal, { spanId: c1, evaluator: "Judge", scores: [{ name: "helpful", value: 0.9 }] });
+    const stale = await scheduleOf("t-judged");
+    expect(stale).toMatchObject({ generation: 2, ranGeneration: 1 });
+    expect(stale.staleSince!.getTime() - (Date.now() + 40_000)).toBeLessThanOrEqual(0);
+    expect(stale.dueAt!.getTime() - stale.staleSince!.getTime()).toBe(30_000);
+    expect(await scheduleOf("t-other")).toMatchObject({ generation: 1, ranGeneration: 1, dueAt: null });
+    clock.offsetMs = 71_000;
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
+    await waitFor(() => h.app.prisma.runHistory.count({ where: { evaluatorId: evaluator.id } }), 1);
+    const second = await judged();
+    expect([second.scores[0]!.value, second.scores[0]!.comment, second.missingDependencies]).toEqual([1, "[None, 0.9]", []]);
+    expect(await h.app.prisma.runHistory.findMany({ where: { evaluatorId: evaluator.id }, select: { id: true, reason: true } })).toEqual([{ id: first.id, reason: "inputs_changed" }]);
+
+    // Posted again: a new run of the judge on c1, so stale again. A post on t-other's span moves t-other's schedule only.
+    await h.app.services.dependencies.submitScores(ws.principal, { spanId: c1, evaluator: "Judge", scores: [{ name: "helpful", value: 0.2 }] });
+    expect(await scheduleOf("t-judged")).toMatchObject({ generation: 3, ranGeneration: 2 });
+    await h.app.services.dependencies.submitScores(ws.principal, { spanId: otherAgent, evaluator: "Judge", scores: [{ name: "helpful", value: 1 }] });
+    expect(await scheduleOf("t-judged")).toMatchObject({ generation: 3 });
+    expect(await scheduleOf("t-other")).toMatchObject({ generation: 2, ranGeneration: 1 });
+  });
 });

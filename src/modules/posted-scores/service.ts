@@ -5,6 +5,7 @@ import { isUuid } from "../../lib/uuid.js";
 import type { Queues } from "../../queues/queues.js";
 import { submitScores, type SubmitScoresInput, type SubmitScoresResult } from "./submit.js";
 import { submitExperimentScores, type SubmitExperimentScoresInput } from "./submit-experiment.js";
+import type { ReleaseDeps } from "../runs/release.js";
 
 export type { SubmitScoresResult } from "./submit.js";
 
@@ -22,7 +23,7 @@ export interface PostScoresInput {
  * Posted scores of external evaluators: written as their runs through the evaluation core
  * (evaluation/write.ts), then the dependents waiting for them are released (runs/release.ts).
  */
-export function createPostedScoreService(deps: { prisma: PrismaClient; queues: Queues }) {
+export function createPostedScoreService(deps: ReleaseDeps) {
   return {
     /** Posts scores of an external evaluator on a span (see submit.ts). */
     submitScores: (principal: Principal, input: SubmitScoresInput): Promise<SubmitScoresResult> => submitScores(deps, principal, input),

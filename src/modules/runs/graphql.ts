@@ -67,7 +67,7 @@ export const RunRef = builder.prismaNode("Run", {
     }),
     inputRunIds: t.expose("inputRunIds", {
       type: "JSON",
-      description: "The runs of its dependencies it read on its span: dependency evaluator id → run id ({} without dependencies). A run whose map names a replaced run is stale and runs again.",
+      description: "The runs of its dependencies it read on its span: dependency evaluator id → run id ({} without dependencies). A run whose map names a replaced run is stale and runs again. A trace or session run: dependency evaluator id → `sha256:` of the runs it read on the group's spans (docs/evaluation.md § Targets).",
     }),
     params: t.expose("params", { type: "JSON", description: "ctx.params as the run saw them (value → default → null)." }),
     libraryVersions: t.expose("libraryVersions", { type: "JSON", description: "Shared library name → version used." }),

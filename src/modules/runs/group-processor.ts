@@ -18,7 +18,8 @@ import { resolveParams } from "../templates/values.js";
 import { groupSpanKey, sessionDocument, traceDocument, type SpanScores } from "../groups/documents.js";
 import { spansByTrace } from "../groups/stored.js";
 import { completionOf, roundDueMs } from "../groups/waiting.js";
-import { declaredDependencies, spansInputs } from "../dependencies/input-runs.js";
+import { declaredDependencies, documentScores, spansInputs } from "../dependencies/input-runs.js";
+import { groupInputDigests } from "../groups/input-digest.js";
 import { groupGatePasses } from "../dependencies/graph.js";
 
 /** The ids of a due generation (the `evaluate-target` pair payload of a trace or session). */
@@ -64,6 +65,14 @@ interface Pending {
   record?: RunRecord<TraceTarget | SessionTarget>;
   /** True when a gate skipped the round: its skipped run replaces the group's run, unlike a round not run for the evaluator's sake (disabled, the cap). */
   gateFailed?: boolean;
+}
+
+/** True when two runs' `inputRunIds` name the same digests (jsonb keeps its own key order). */
+function sameDigests(a: unknown, b: Record<string, string> | undefined): boolean {
+  const left = (typeof a === "object" && a !== null ? a : {}) as Record<string, unknown>;
+  const right = b ?? {};
+  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
+  return [...keys].every((k) => left[k] === right[k]);
 }
 
 const ok = (value: GroupStatus): Settled<GroupStatus> => ({ ok: true, value });
@@ -161,13 +170,17 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       const evaluatorId = toWrite[0]!.record!.evaluatorId;
       const traceKeys = toWrite.flatMap((p) => ("traceId" in p.record!.target ? [p.record!.target.traceId] : []));
       const sessionKeys = toWrite.flatMap((p) => ("sessionId" in p.record!.target ? [p.record!.target.sessionId] : []));
-      const current = await tx.run.findMany({ where: { evaluatorId, OR: [{ traceId: { in: traceKeys } }, { sessionId: { in: sessionKeys } }] }, select: { id: true, traceId: true, sessionId: true, outcome: true } });
+      const current = await tx.run.findMany({ where: { evaluatorId, OR: [{ traceId: { in: traceKeys } }, { sessionId: { in: sessionKeys } }] }, select: { id: true, traceId: true, sessionId: true, outcome: true, groupSpanCount: true, inputRunIds: true } });
       const currentOf = new Map(current.map((r) => [r.traceId ?? r.sessionId!, r]));
       // A round not run for the evaluator's sake (disabled, archived, the cap) never replaces a run that ran: the group keeps it, and the round
       // is done. A failed gate does replace it: the run said what the group was before it changed.
       const kept = toWrite.filter((p) => p.record!.skipReason && !p.gateFailed && (currentOf.get(p.schedule.groupKey)?.outcome ?? "skipped") !== "skipped");
       const replacing = toWrite.filter((p) => !kept.includes(p));
-      await moveRunsToHistory(tx, replacing.flatMap((p) => (currentOf.has(p.schedule.groupKey) ? [currentOf.get(p.schedule.groupKey)!.id] : [])), { reason: "group_changed" });
+      // The same spans read other dependency runs: inputs_changed; else spans arrived: group_changed.
+      const replaced = replacing.flatMap((p) => (currentOf.has(p.schedule.groupKey) ? [{ old: currentOf.get(p.schedule.groupKey)!, record: p.record! }] : []));
+      const inputsOnly = ({ old, record }: (typeof replaced)[number]) => old.groupSpanCount === record.group?.spanCount && !sameDigests(old.inputRunIds, record.inputRunIds);
+      await moveRunsToHistory(tx, replaced.filter(inputsOnly).map((r) => r.old.id), { reason: "inputs_changed" });
+      await moveRunsToHistory(tx, replaced.filter((r) => !inputsOnly(r)).map((r) => r.old.id), { reason: "group_changed" });
       await insertRuns(tx, replacing.map((p) => p.record!));
       const done = toWrite.map((p) => ({ id: p.schedule.id, g: p.generation }));
       await tx.$executeRaw`
@@ -211,6 +224,8 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
     const declared = live.length ? await declaredDependencies(prisma, evaluatorId) : [];
     const scoresOf = new Map<Pending, SpanScores>();
     const missingOf = new Map<Pending, string[]>();
+    /** What each round read of its dependencies (groups/input-digest.ts), kept as the run's inputRunIds. */
+    const digestsOf = new Map<Pending, Record<string, string>>();
     /** Rounds whose gate did not pass, with the reason. */
     const gateFailures = new Map<Pending, string>();
     if (declared.length) {
@@ -218,9 +233,9 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       const spanRows = live.flatMap((p) => traces.get(p.schedule.id)!.flat());
       const ids = spanRows.map((s) => s.id);
       const dependsOn = declared.map((d) => d.dependsOnId);
-      const [owed, scores] = await Promise.all([
+      const [owed, inputs] = await Promise.all([
         prisma.owedEvaluation.findMany({ where: { targetType: "span", targetId: { in: ids }, evaluatorId: { in: dependsOn } }, select: { targetId: true } }),
-        prisma.score.findMany({ where: { spanId: { in: ids }, evaluatorId: { in: dependsOn } }, select: { spanId: true, evaluatorId: true, name: true, value: true }, orderBy: { position: "asc" } }),
+        spansInputs(prisma, ids, declared),
       ]);
       const owedSpans = new Set(owed.map((o) => o.targetId));
       const now = clock.now().getTime();
@@ -237,30 +252,25 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
         for (const p of waiting) results[p.index] = ok("waiting");
         live = live.filter((p) => !waiting.includes(p));
       }
-      const nameOf = new Map(declared.map((d) => [d.dependsOnId, d.name]));
-      const bySpan = new Map<string, Record<string, Record<string, unknown>>>();
-      for (const score of scores) {
-        const perSpan = bySpan.get(score.spanId!) ?? {};
-        const name = nameOf.get(score.evaluatorId)!;
-        (perSpan[name] ??= {})[score.name] = score.value;
-        bySpan.set(score.spanId!, perSpan);
-      }
       for (const p of live) {
         const map: Record<string, Record<string, Record<string, unknown>>> = {};
         const seen = new Set<string>();
+        const read: { evaluatorId: string; spanId: string; id: string }[] = [];
         for (const span of traces.get(p.schedule.id)!.flat()) {
-          const perSpan = bySpan.get(span.id);
-          if (!perSpan) continue;
+          for (const run of inputs.get(span.id)?.values() ?? []) read.push({ evaluatorId: run.evaluatorId, spanId: span.id, id: run.id });
+          // A dependency's run without scores (skipped, failed) puts no entry on the span, as no run does.
+          const perSpan = Object.fromEntries(Object.entries(documentScores(declared, inputs.get(span.id) ?? new Map())).filter(([, scores]) => Object.keys(scores).length > 0));
+          if (Object.keys(perSpan).length === 0) continue;
           map[groupSpanKey(span)] = perSpan;
           for (const name of Object.keys(perSpan)) seen.add(name);
         }
         scoresOf.set(p, map);
         missingOf.set(p, declared.filter((d) => !seen.has(d.name)).map((d) => d.name));
+        digestsOf.set(p, groupInputDigests(dependsOn, read));
       }
       const gated = declared.filter((d) => d.gate !== null);
       if (gated.length) {
         // Gates read the dependency's runs span by span (docs/evaluation.md § Targets): the first that does not pass skips the round.
-        const inputs = await spansInputs(prisma, ids, gated);
         for (const p of live) {
           const spans = traces.get(p.schedule.id)!.flat();
           for (const d of gated) {
@@ -284,7 +294,7 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       p.record = {
         workspaceId, evaluatorId, templateVersionId: null, target: targetOf(p.schedule), params: {}, libraryVersions: {}, result: null,
         attempts: p.job.job.attemptsMade + 1, startedAt, finishedAt: startedAt, group: { completion: completionOf(p.schedule), spanCount, capped: false },
-        ...(declared.length ? { missingDependencies: missingOf.get(p) ?? [] } : {}),
+        ...(declared.length ? { missingDependencies: missingOf.get(p) ?? [], inputRunIds: digestsOf.get(p) ?? {} } : {}),
       };
     }
     const skip = (p: Pending, reason: string) => (p.record = { ...p.record!, skipReason: reason });

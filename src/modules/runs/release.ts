@@ -9,11 +9,15 @@ import { downstreamOf } from "../dependencies/graph.js";
 import { declaredDependencies, isCurrent, spanInputs, spansInputs } from "../dependencies/input-runs.js";
 import { toDependencyMap, workspaceEdges } from "../dependencies/store.js";
 import { SANDBOX_KINDS } from "../evaluators/kinds.js";
+import { systemClock, type Clock } from "../../lib/clock.js";
+import { staleGroupsAfter } from "./group-staleness.js";
 
 /** What releasing and re-running need. */
 export interface ReleaseDeps {
   prisma: PrismaClient;
   queues: Queues;
+  /** Where a stale group's next due time is read from (default: the machine's clock). */
+  clock?: Clock;
 }
 
 /**
@@ -22,7 +26,8 @@ export interface ReleaseDeps {
  * the job's tag), and (2) queues a re-run of each direct dependent whose run on the span is now
  * stale (it read an older run of this evaluator): with the job's tag when there is one, so a
  * dependent that is already part of the re-run flow is not queued twice (same job id), else
- * tagged with this evaluator's run id. Reads are per batch: the dependents of each evaluator
+ * tagged with this evaluator's run id; (3) makes stale the trace and session runs that read
+ * another of its runs on those spans (group-staleness.ts). Reads are per batch: the dependents of each evaluator
  * once, their runs on the batch's spans in one query.
  */
 export function createAfterEvaluation(deps: ReleaseDeps): AfterEvaluation {
@@ -33,6 +38,7 @@ export function createAfterEvaluation(deps: ReleaseDeps): AfterEvaluation {
     for (const [evaluatorId, list] of byEvaluator) {
       const dependents = (await prisma.evaluatorDependency.findMany({ where: { dependsOnId: evaluatorId }, select: { evaluatorId: true } })).map((d) => d.evaluatorId);
       if (dependents.length === 0) continue;
+      await staleGroupsAfter({ prisma, clock: deps.clock ?? systemClock }, { workspaceId: list[0]!.workspaceId, evaluatorId, spanIds: list.filter((p) => p.targetType === "span").map((p) => p.targetId) });
       await Promise.all(list.flatMap((p) => dependents.map((d) => queues.promote("evaluation-barrier", barrierJobId(p.targetId, d, evaluatorId, p.tag)))));
       // Span targets only (the targets of dependencies today).
       const spanIds = [...new Set(list.filter((p) => p.targetType === "span").map((p) => p.targetId))];
@@ -82,6 +88,7 @@ export async function rerunAfterPost(deps: ReleaseDeps, args: { workspaceId: str
     const kinds = new Map(evaluators.map((e) => [e.id, e.kind]));
     await addSpanJobs(queues, planSpanJobs({ workspaceId, spanId, run: affected, waitFor: new Set(affected), dependsOn, kinds, tag }));
   }
+  await staleGroupsAfter({ prisma, clock: deps.clock ?? systemClock }, { workspaceId, evaluatorId, spanIds: [spanId] });
   await releaseDependents(deps, spanId, evaluatorId);
   return affected;
 }
