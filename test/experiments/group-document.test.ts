@@ -61,7 +61,7 @@ describe("item documents of trace and session evaluators", () => {
   });
 
   it("a session document: traces by trace_id in start order, turns deduped, the session key of the evaluator, caps", () => {
-    const chat = (trace: string, start: string, input: unknown, output: string) => ({ name: "chat", kind: "chat", trace_id: trace, span_id: "s", start_time: start, input, output, attributes: { "app.conv": "c-9" } });
+    const chat = (trace: string, start: string, input: { role: string; content: string }[], output: string) => ({ name: "chat", kind: "chat", trace_id: trace, span_id: "s", start_time: start, input, output, attributes: { "app.conv": "c-9" } });
     const traceSpans = [
       chat("t2", "2026-12-03T10:01:00Z", [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }, { role: "user", content: "bye" }], "ciao"),
       chat("t1", "2026-12-03T10:00:00Z", [{ role: "user", content: "hi" }], "hello"),

@@ -163,7 +163,7 @@ describe("trace and session evaluators over dataset items", () => {
       ["turns", 4, "user: Is 17 prime? | assistant: Yes. | user: And 21? | assistant: No: 21 = 3 × 7."],
       ["traces", 1, null],
     ]);
-    const [[, id, comment]] = scores(item.id, shape.id) as [string, unknown, string][];
+    const [, id, comment] = scores(item.id, shape.id)[0] as [string, unknown, string];
     expect(id).toBe(item.id);
     expect(JSON.parse(comment)).toEqual({
       input: line.input,
