@@ -7,10 +7,10 @@ import { sessionKeyOf } from "../spans/group-touches.js";
 import { itemToDocument, traceSpansOf, type DocumentItem } from "./document.js";
 
 /**
- * The documents of a dataset item for trace and session evaluators (docs/document.md § From a
- * dataset item): the item's own spans built by groups/documents.ts exactly as live spans are, so
- * an item that holds the spans of a stored trace or session gives the document (and the score)
- * that trace or session gives live.
+ * The documents of a dataset item for trace and session evaluators, as
+ * docs/document.md § From a dataset item says: the item's own spans built by groups/documents.ts
+ * exactly as live spans are, so an item that holds the spans of a stored trace or session gives
+ * the document (and the score) that trace or session gives live.
  */
 
 /** An item as its documents read it: the document columns and its id (a session's id when no span names one). */
