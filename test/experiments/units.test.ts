@@ -79,6 +79,13 @@ describe("itemColumnsOf (one items.jsonl line)", () => {
     expect(ok.columns).toMatchObject({ externalId: "7", input: "hi", output: null, traceSpans: [{ name: "s", kind: "tool" }], metadata: {} });
     expect(itemColumnsOf({ id: "x", outptu: "typo" }).issues).toEqual([{ path: "outptu", message: "unknown field" }]);
     expect(itemColumnsOf([1, 2]).issues).toEqual([{ path: "", message: "must be a JSON object" }]);
+    // The ids trace and session evaluators read: strings or numbers, kept as given.
+    const spans = [{ name: "root", span_id: "r", trace_id: 7 }, { name: "child", span_id: "c", parent_span_id: "r", trace_id: 7, metadata: { k: 1 } }];
+    expect(itemColumnsOf({ trace: spans }).columns?.traceSpans).toEqual(spans);
+    expect(itemColumnsOf({ trace: [{ name: "s", span_id: { id: 1 } }, { name: "t", metadata: [] }] }).issues).toEqual([
+      { path: "trace[0].span_id", message: "must be a string or a number" },
+      { path: "trace[1].metadata", message: "must be an object" },
+    ]);
     expect(itemColumnsOf({ output: "a\u0000b" }).issues).toEqual([{ path: "output", message: "must not contain the character U+0000 (PostgreSQL cannot store it)" }]);
   });
 });

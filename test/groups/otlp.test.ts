@@ -11,6 +11,7 @@ import type { Clock } from "../../src/lib/clock.js";
 import { liveHarness, waitFor } from "../runs/helpers.js";
 import { listen } from "../otlp/helpers.js";
 import { OPIK_THREAD_EXAMPLE } from "../fixtures/opik-examples.js";
+import { SESSION_SOURCE, TRACE_SOURCE } from "../fixtures/group-sources.js";
 
 const clock: Clock & { offsetMs: number } = { offsetMs: 0, now: () => new Date(Date.now() + clock.offsetMs) };
 
@@ -24,26 +25,6 @@ afterAll(async () => {
   await service?.close();
   await h?.close();
 });
-
-/** Every span of the trace, by kind and name in start order (a comment), and how many. */
-const TRACE_SOURCE = `
-def evaluate(ctx):
-    names = ",".join(f"{s.kind}:{s.name}" for s in ctx.trace.spans)
-    return EvaluationResult(scores=[Score(name="spans", value=len(ctx.trace.spans), comment=names)])
-`;
-
-/** Every turn of the conversation across its traces. */
-const SESSION_SOURCE = `
-from oodle_eval.v1 import text
-
-def evaluate(ctx):
-    turns = text.turns(ctx)
-    return EvaluationResult(scores=[
-        Score(name="turns", value=len(turns), comment=" | ".join(f"{t['role']}: {t['content']}" for t in turns)),
-        Score(name="traces", value=len(ctx.session.traces)),
-    ])
-`;
-
 
 async function evaluator(ws: Awaited<ReturnType<typeof h.workspace>>, name: string, source: string, target: "trace" | "session", spanKind: string, groupSettings: Record<string, number | boolean> = {}) {
   const { template } = await h.app.services.templates.createTemplate(ws.principal, { name, sourceCode: source });

@@ -181,7 +181,8 @@ class Trace:
 
     Attributes:
         spans: the spans (TraceSpan), ordered by start time, a span without a time last.
-        trace_id: the trace's id (trace and session documents); None in a span's or item's document.
+        trace_id: the trace's id (trace and session documents); None in a span's document and in
+            a span evaluator's item document.
         span_count: spans the trace has in all, before caps; None when the document does not say.
         capped: True when caps left spans of the trace out of ``spans``.
         completion: why a trace evaluator ran (one of COMPLETIONS); None when absent.

@@ -24,7 +24,14 @@ export const toolCallSchema = z
   })
   .loose();
 
-/** One span of an item's trace (docs/document.md § From a dataset item: `trace.spans`). */
+/** A span's, its parent's or its trace's id on an item's span: a string or a number. */
+const spanIdSchema = z.union([z.string(), z.number()], { error: "must be a string or a number" }).nullish();
+
+/**
+ * One span of an item's trace (docs/document.md § From a dataset item: `trace.spans`): the seven
+ * keys of a span document, and the ids and metadata that trace and session evaluators read (an
+ * item exported from a stored trace or session holds them); other keys are kept.
+ */
 export const traceSpanSchema = z
   .object({
     name: z.string({ error: typeError("a string") }),
@@ -34,6 +41,10 @@ export const traceSpanSchema = z
     attributes: z.record(z.string(), z.unknown(), { error: "must be an object" }).nullish(),
     start_time: z.union([z.string(), z.number()]).nullish(),
     end_time: z.union([z.string(), z.number()]).nullish(),
+    span_id: spanIdSchema,
+    parent_span_id: spanIdSchema,
+    trace_id: spanIdSchema,
+    metadata: z.record(z.string(), z.unknown(), { error: "must be an object" }).nullish(),
   })
   .loose();
 
@@ -54,10 +65,18 @@ export const itemLineSchema = z
     expected_tool_calls: z.array(z.unknown(), { error: "must be a list" }).nullish(),
     metadata: z.record(z.string(), z.unknown(), { error: "must be an object" }).nullish(),
     trace: z
-      .union([z.object({ spans: z.array(traceSpanSchema) }).loose(), z.array(traceSpanSchema)], {
+      .union([z.object({ spans: z.array(z.unknown()) }).loose(), z.array(z.unknown())], {
         error: "must be {spans: [...]} or a list of spans",
       })
-      .nullish(),
+      .nullish()
+      .superRefine((trace, ctx) => {
+        // Each span checked apart from the union, so a bad span is named (`trace[0].span_id`), not the whole trace.
+        const [spans, at] = Array.isArray(trace) ? [trace, []] : [trace?.spans ?? [], ["spans"]];
+        spans.forEach((span, i) => {
+          const checked = traceSpanSchema.safeParse(span);
+          for (const issue of checked.error?.issues ?? []) ctx.addIssue({ code: "custom", path: [...at, i, ...issue.path], message: issue.message });
+        });
+      }),
   })
   .strict();
 

@@ -10,7 +10,9 @@ import { objectOf } from "../../lib/json-column.js";
 import { batchRange } from "./batch-plan.js";
 import { orderEvaluators } from "../dependencies/graph.js";
 import { dependencyIds, loadDependencies } from "./dependencies.js";
-import { itemToDocument } from "./document.js";
+import { itemDocumentFor } from "./group-document.js";
+import { settingsOf } from "../evaluators/group-settings.js";
+import type { GroupTargetType, TargetType } from "../../lib/closed-lists.js";
 import { experimentProgress } from "./progress.js";
 import { recordExperimentRuns, type ExperimentRunRecord } from "./record.js";
 
@@ -46,7 +48,7 @@ export class BatchRetryError extends Error {
   }
 }
 
-type Member = ExperimentEvaluator & { templateVersion: TemplateVersion; evaluator: { name: string; kind: string; isolation: string; limits: unknown; template: { limits: unknown } | null } };
+type Member = ExperimentEvaluator & { templateVersion: TemplateVersion; evaluator: { name: string; kind: string; isolation: string; limits: unknown; target: string; groupSettings: unknown; template: { limits: unknown } | null } };
 
 /**
  * The processor of the `experiment-batch` queue: runs the experiment's evaluators over the items
@@ -84,7 +86,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; co
     const outcome: BatchOutcome = { recorded: 0, alreadyDone: 0, deferred: 0, waiting: 0, stopped: false };
     const experiment = await prisma.experiment.findUnique({
       where: { id: payload.experimentId },
-      include: { evaluators: { include: { templateVersion: true, evaluator: { select: { name: true, kind: true, isolation: true, limits: true, template: { select: { limits: true } } } } }, orderBy: { position: "asc" } } },
+      include: { evaluators: { include: { templateVersion: true, evaluator: { select: { name: true, kind: true, isolation: true, limits: true, target: true, groupSettings: true, template: { select: { limits: true } } } } }, orderBy: { position: "asc" } } },
     });
     if (!experiment || experiment.status === "cancelled") return { ...outcome, stopped: true };
     if (experiment.status === "queued") {
@@ -157,9 +159,12 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; co
       const base = { workspaceId: experiment.workspaceId, experimentId: experiment.id, evaluatorId, attempts: attempt.attempt };
       const subject = memberSubject(experiment.workspaceId, evaluatorId, member, deps);
       const dependsOn = deps.map((d) => d.dependsOnId);
+      // A trace or session evaluator sees the item as a trace or a session, with its caps as they are now (experiments/group-document.ts).
+      const target = member.evaluator.target as TargetType;
+      const settings = target === "span" ? null : settingsOf(target as GroupTargetType, member.evaluator.groupSettings);
       const evaluated = await core.evaluateBatch(
         subject,
-        ready.map((item) => ({ target: item, inputs: current.inputsOf(item.id, dependsOn), lastAttempt: attempt.last, document: (scores) => itemToDocument(item, scores) })),
+        ready.map((item) => ({ target: item, inputs: current.inputsOf(item.id, dependsOn), lastAttempt: attempt.last, document: (scores) => itemDocumentFor(target, settings, item, scores) })),
       );
       const records: ExperimentRunRecord[] = [];
       for (const answer of evaluated) {
