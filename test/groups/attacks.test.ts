@@ -121,6 +121,8 @@ describe("trace and session groups under attack", () => {
           if (deliver) return (h.app.queues as unknown as { addBulk: (n: string, j: unknown) => Promise<unknown> }).addBulk(name, jobs);
           dropped.push(...jobs);
         },
+        // The dropped jobs are gone from Redis; the delivered ones are in the real queue.
+        states: (name: string, ids: string[]) => h.app.queues.states(name as never, ids),
       } as never,
     });
     const scope = { workspaceId: ws.workspace.id };
@@ -145,6 +147,38 @@ describe("trace and session groups under attack", () => {
     // Every generation's one lost job is re-queued once.
     expect(requeued).toEqual(Array(11).fill(1));
   }, 120_000);
+
+  it("attack: slow job: a queued generation whose job is still waiting or running past requeueAfterMs is not queued a second time", async () => {
+    const { ws, evaluator } = await groupEvaluator("trace", { quietPeriodMs: 1_000, maxWaitMs: 60_000 });
+    const added: string[] = [];
+    let state = "active";
+    const slow = createGroupScheduler({
+      prisma: h.app.prisma,
+      logger: h.app.logger,
+      clock,
+      options: { requeueAfterMs: 10_000 },
+      // A queue that keeps every job (never run here) and answers its state as the test says.
+      queues: { addBulk: async (_name: string, jobs: { jobId: string }[]) => void added.push(...jobs.map((j) => j.jobId)), states: async (_name: string, ids: string[]) => ids.map((id) => (added.includes(id) ? state : "unknown")) } as never,
+    });
+    const scope = { workspaceId: ws.workspace.id };
+    clock.offsetMs = 0;
+    await h.app.services.spans.ingestSpans(ws.principal, [span("t-slow", "a", 0)]);
+    clock.offsetMs = 2_000;
+    expect((await slow.poll(scope)).queued).toBe(1);
+    // Still running 11 s later: its check moves on (queuedAt now), nothing is queued, no budget is spent.
+    clock.offsetMs = 13_000;
+    expect(await slow.poll(scope)).toMatchObject({ queued: 0, requeued: 0 });
+    const row = () => h.app.prisma.groupSchedule.findFirstOrThrow({ where: { evaluatorId: evaluator.id } });
+    expect(await row()).toMatchObject({ queuedGeneration: 1, requeues: 0 });
+    expect((await row()).queuedAt!.getTime() - (Date.now() + 13_000)).toBeLessThanOrEqual(0);
+    expect(added).toHaveLength(1);
+    // Once the job is gone (it failed, or Redis lost it), the next overdue check queues it again.
+    state = "failed";
+    clock.offsetMs = 25_000;
+    expect(await slow.poll(scope)).toMatchObject({ requeued: 1 });
+    expect(added).toHaveLength(2);
+    expect(await row()).toMatchObject({ queuedGeneration: 1, requeues: 1 });
+  });
 
   it("attack: arrival order: lastSpanAt takes the committing ingest's arrival even when older (two instances, or a statement that waited), so dueAt moves earlier", async () => {
     const { ws, evaluator } = await groupEvaluator("trace");
@@ -174,6 +208,7 @@ describe("trace and session groups under attack", () => {
           if (failing) throw new Error("redis unavailable");
           added.push(...jobs);
         },
+        states: async (_name: string, ids: string[]) => ids.map(() => "unknown"),
       } as never,
     });
     const scope = { workspaceId: ws.workspace.id };
@@ -221,7 +256,7 @@ describe("trace and session groups under attack", () => {
   it("holds: a job whose schedule moved on (a span arrived after it was queued): it writes its generation, the group stays stale and runs again", async () => {
     const { ws, evaluator } = await groupEvaluator("trace", { quietPeriodMs: 1_000, maxWaitMs: 60_000 });
     const held: { payload: unknown; jobId?: string }[] = [];
-    const holding = createGroupScheduler({ prisma: h.app.prisma, logger: h.app.logger, clock, queues: { addBulk: async (_n: string, jobs: { payload: unknown; jobId?: string }[]) => void held.push(...jobs) } as never });
+    const holding = createGroupScheduler({ prisma: h.app.prisma, logger: h.app.logger, clock, queues: { addBulk: async (_n: string, jobs: { payload: unknown; jobId?: string }[]) => void held.push(...jobs), states: async (_n: string, ids: string[]) => ids.map(() => "unknown") } as never });
     const scope = { workspaceId: ws.workspace.id };
     clock.offsetMs = 0;
     await h.app.services.spans.ingestSpans(ws.principal, [span("t-moved", "root", 0)]);

@@ -13,13 +13,17 @@ import type { GroupTargetType } from "../../lib/closed-lists.js";
  * - **due**: rows whose `dueAt` passed and whose pending generation is not queued are marked queued
  *   (`FOR UPDATE SKIP LOCKED`: pollers of several workers share the rows) and get one
  *   `evaluate-target` job each, id `<schedule>_g<generation>_<queued at, ms>`;
- * - **lost**: a queued generation with no run after `requeueAfterMs` (Redis lost the job, or the
- *   enqueue failed) is queued again (a fresh id: its queueing time), at most {@link MAX_GROUP_REQUEUES} times per
+ * - **lost**: a queued generation with no run after `requeueAfterMs` whose job is not waiting or
+ *   running any more (Redis lost it, or it failed) is queued again (a fresh id: its queueing time); one
+ *   still waiting or running only has its check moved on, so a slow job is never run twice; at most {@link MAX_GROUP_REQUEUES} times per
  *   generation (then logged and left; the count restarts when a generation is queued or written);
  *   an enqueue that fails puts the rows back for the due pass, spending nothing; a duplicate run is impossible, the processor writes a generation once under
  *   the schedule's row lock (runs/group-processor.ts).
  * Time is the injected clock's, so tests move it instead of sleeping.
  */
+
+/** BullMQ states of a job that will still run: a generation whose job is in one is not lost. */
+const ALIVE_JOB_STATES = new Set(["waiting", "active", "delayed", "prioritized", "waiting-children"]);
 
 /** A queued generation is queued again at most this many times. */
 export const MAX_GROUP_REQUEUES = 10;
@@ -90,13 +94,26 @@ export function createGroupScheduler(deps: { prisma: PrismaClient; queues: Queue
       FROM due WHERE gs.id = due.id
       RETURNING gs.id, gs."workspaceId", gs."evaluatorId", gs."targetType", gs.generation, gs."dueAt", gs.requeues`;
     const queued = (await enqueue(due, now)) ? due.length : 0;
+    const overdue = Prisma.sql`"queuedGeneration" IS NOT NULL AND ("ranGeneration" IS NULL OR "ranGeneration" < "queuedGeneration")
+          AND ("queuedAt" IS NULL OR "queuedAt" < ${new Date(now.getTime() - requeueAfterMs)}::timestamp(3))
+          AND requeues < ${MAX_GROUP_REQUEUES}::int ${workspace}`;
+    const candidates = await prisma.$queryRaw<{ id: string; generation: number; queuedAt: Date | null }[]>`
+      SELECT id, "queuedGeneration" AS generation, "queuedAt" FROM "GroupSchedule" WHERE ${overdue} ORDER BY "queuedAt" NULLS FIRST LIMIT ${batch}::int`;
+    // A job still waiting or running (a slow sandbox, a long backlog) is not lost: its check moves on, and it is not queued twice.
+    const states = await queues.states("evaluate-target", candidates.map((c) => (c.queuedAt ? groupJobId(c.id, c.generation, c.queuedAt) : "")));
+    const alive = candidates.filter((c, i) => c.queuedAt !== null && ALIVE_JOB_STATES.has(states[i]!));
+    if (alive.length) {
+      await prisma.$executeRaw`
+        UPDATE "GroupSchedule" gs SET "queuedAt" = ${now}::timestamp(3)
+        FROM jsonb_to_recordset(${JSON.stringify(alive.map((c) => ({ id: c.id, g: c.generation, at: c.queuedAt!.toISOString() })))}::jsonb) AS a(id uuid, g int, at timestamptz)
+        WHERE gs.id = a.id AND gs."queuedGeneration" = a.g AND gs."queuedAt" = (a.at AT TIME ZONE 'UTC')::timestamp(3)`;
+    }
+    const dead = candidates.filter((c) => !alive.includes(c)).map((c) => c.id);
     const lost = await prisma.$queryRaw<DueRow[]>`
       WITH lost AS (
         SELECT id FROM "GroupSchedule"
-        WHERE "queuedGeneration" IS NOT NULL AND ("ranGeneration" IS NULL OR "ranGeneration" < "queuedGeneration")
-          AND ("queuedAt" IS NULL OR "queuedAt" < ${new Date(now.getTime() - requeueAfterMs)}::timestamp(3))
-          AND requeues < ${MAX_GROUP_REQUEUES}::int ${workspace}
-        ORDER BY "queuedAt" NULLS FIRST LIMIT ${batch}::int FOR UPDATE SKIP LOCKED
+        WHERE id = ANY(${dead}::uuid[]) AND ${overdue}
+        FOR UPDATE SKIP LOCKED
       )
       UPDATE "GroupSchedule" gs SET "queuedAt" = ${now}::timestamp(3), requeues = gs.requeues + 1
       FROM lost WHERE gs.id = lost.id
