@@ -96,6 +96,40 @@ export function chunksByBytes<T>(items: readonly T[], bytesOf: (item: T) => numb
 }
 
 /**
+ * What a trace or session evaluator reads of the span evaluators it depends on, per group: their
+ * current scores on each of the group's spans (keyed by groupSpanKey: `traceId:spanId`, by the
+ * dependency's name), and the dependencies with no score on any of its spans (Run.missingDependencies).
+ * One query for every group. The live processor and a backfill read them the same way.
+ */
+export async function dependencyScoresOf<K>(prisma: PrismaClient, declared: readonly { dependsOnId: string; name: string }[], groups: ReadonlyMap<K, readonly Span[][]>): Promise<Map<K, { scores: SpanScores; missing: string[] }>> {
+  const ids = [...groups.values()].flatMap((traces) => traces.flat().map((s) => s.id));
+  const scores = ids.length && declared.length
+    ? await prisma.score.findMany({ where: { spanId: { in: ids }, evaluatorId: { in: declared.map((d) => d.dependsOnId) } }, select: { spanId: true, evaluatorId: true, name: true, value: true }, orderBy: { position: "asc" } })
+    : [];
+  const nameOf = new Map(declared.map((d) => [d.dependsOnId, d.name]));
+  const bySpan = new Map<string, Record<string, Record<string, unknown>>>();
+  for (const score of scores) {
+    const perSpan = bySpan.get(score.spanId!) ?? {};
+    const name = nameOf.get(score.evaluatorId)!;
+    (perSpan[name] ??= {})[score.name] = score.value;
+    bySpan.set(score.spanId!, perSpan);
+  }
+  const out = new Map<K, { scores: SpanScores; missing: string[] }>();
+  for (const [key, traces] of groups) {
+    const map: Record<string, Record<string, Record<string, unknown>>> = {};
+    const seen = new Set<string>();
+    for (const span of traces.flat()) {
+      const perSpan = bySpan.get(span.id);
+      if (!perSpan) continue;
+      map[groupSpanKey(span)] = perSpan;
+      for (const name of Object.keys(perSpan)) seen.add(name);
+    }
+    out.set(key, { scores: map, missing: declared.filter((d) => !seen.has(d.name)).map((d) => d.name) });
+  }
+  return out;
+}
+
+/**
  * The driver of trace and session evaluations (docs/evaluation.md § Targets): one job per due
  * generation of a (group, evaluator), queued by the due poller (group-schedule.ts); the jobs a
  * worker holds at once are coalesced per evaluator (batcher.ts), as the span processor does. A
@@ -212,10 +246,7 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       const spanRows = live.flatMap((p) => traces.get(p.schedule.id)!.flat());
       const ids = spanRows.map((s) => s.id);
       const dependsOn = declared.map((d) => d.dependsOnId);
-      const [owed, scores] = await Promise.all([
-        prisma.owedEvaluation.findMany({ where: { targetType: "span", targetId: { in: ids }, evaluatorId: { in: dependsOn } }, select: { targetId: true } }),
-        prisma.score.findMany({ where: { spanId: { in: ids }, evaluatorId: { in: dependsOn } }, select: { spanId: true, evaluatorId: true, name: true, value: true }, orderBy: { position: "asc" } }),
-      ]);
+      const owed = await prisma.owedEvaluation.findMany({ where: { targetType: "span", targetId: { in: ids }, evaluatorId: { in: dependsOn } }, select: { targetId: true } });
       const owedSpans = new Set(owed.map((o) => o.targetId));
       const now = clock.now().getTime();
       const waiting = live.filter((p) => traces.get(p.schedule.id)!.some((t) => t.some((span) => owedSpans.has(span.id))) && now - roundDueMs(p.schedule) < GROUP_DEPENDENCY_WAIT_MS);
@@ -231,25 +262,10 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
         for (const p of waiting) results[p.index] = ok("waiting");
         live = live.filter((p) => !waiting.includes(p));
       }
-      const nameOf = new Map(declared.map((d) => [d.dependsOnId, d.name]));
-      const bySpan = new Map<string, Record<string, Record<string, unknown>>>();
-      for (const score of scores) {
-        const perSpan = bySpan.get(score.spanId!) ?? {};
-        const name = nameOf.get(score.evaluatorId)!;
-        (perSpan[name] ??= {})[score.name] = score.value;
-        bySpan.set(score.spanId!, perSpan);
-      }
+      const read = await dependencyScoresOf(prisma, declared, new Map(live.map((p) => [p, traces.get(p.schedule.id)!])));
       for (const p of live) {
-        const map: Record<string, Record<string, Record<string, unknown>>> = {};
-        const seen = new Set<string>();
-        for (const span of traces.get(p.schedule.id)!.flat()) {
-          const perSpan = bySpan.get(span.id);
-          if (!perSpan) continue;
-          map[groupSpanKey(span)] = perSpan;
-          for (const name of Object.keys(perSpan)) seen.add(name);
-        }
-        scoresOf.set(p, map);
-        missingOf.set(p, declared.filter((d) => !seen.has(d.name)).map((d) => d.name));
+        scoresOf.set(p, read.get(p)!.scores);
+        missingOf.set(p, read.get(p)!.missing);
       }
     }
     const startedAt = clock.now();
@@ -292,7 +308,7 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
         workspaceId, evaluatorId, kind: evaluator.kind, version, params, isolation: evaluator.isolation,
         limits: { own: evaluator.limits, template: evaluator.template?.limits }, dependencies: [], trustDomain: `evaluator:${evaluatorId}`,
       };
-      const built = new Map(open.map((p) => [p, documentOf(p.schedule, traces.get(p.schedule.id)!, settings, p.record!.group!.completion, declared.length ? scoresOf.get(p) : undefined)]));
+      const built = new Map(open.map((p) => [p, documentOf(p.schedule, traces.get(p.schedule.id)!, settings, completionOf(p.schedule), declared.length ? scoresOf.get(p) : undefined)]));
       // One core call per chunk of at most MAX_CALL_BYTES of documents: the runner reads a batch as one frame (64 MiB at most).
       for (const chunk of chunksByBytes(open, (p) => Buffer.byteLength(JSON.stringify(built.get(p)!.document), "utf8"))) {
         const evaluated = await deps.core.evaluateBatch(
