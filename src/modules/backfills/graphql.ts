@@ -17,7 +17,7 @@ const StatusRef = builder.enumType("BackfillStatus", {
 const ProgressRef = builder.objectRef<BackfillProgress>("BackfillProgress").implement({
   description: "What a backfill has done so far, counted from its finished batches and the runs it wrote.",
   fields: (t) => ({
-    spansTotal: t.exposeInt("spansTotal", { description: "Spans chosen at creation." }),
+    spansTotal: t.exposeInt("spansTotal", { description: "Spans chosen at creation (traces or sessions for a trace or session evaluator)." }),
     spansDone: t.exposeInt("spansDone", { description: "Spans of the finished batches." }),
     batchesTotal: t.exposeInt("batchesTotal"),
     batchesDone: t.exposeInt("batchesDone"),
@@ -96,7 +96,7 @@ export const BackfillRef = builder.prismaNode("Backfill", {
     maxSpans: t.exposeInt("maxSpans"),
     rerun: t.exposeBoolean("rerun", { description: "Spans already evaluated are run again (the earlier run kept in history)." }),
     includeDependencies: t.exposeBoolean("includeDependencies"),
-    spanCount: t.exposeInt("spanCount", { description: "Spans chosen at creation." }),
+    spanCount: t.exposeInt("spanCount", { description: "Spans chosen at creation (traces or sessions for a trace or session evaluator: one run each)." }),
     batchSize: t.exposeInt("batchSize", { description: "Spans per queued job." }),
     progress: t.field({ type: ProgressRef, resolve: (b, _a, ctx) => ctx.services.backfills.progress(b) }),
     summary: t.field({ type: [ScoreSummaryRef], description: "Per evaluator and score name: count, mean, pass rate.", resolve: (b, _a, ctx) => ctx.services.backfills.summary(b) }),

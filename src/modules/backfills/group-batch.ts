@@ -52,6 +52,7 @@ export async function runGroupBatch(
   keys: readonly string[],
   attempt: BatchAttempt,
 ): Promise<GroupBatchOutcome> {
+  // No afterEvaluation hook here: no evaluator depends on a trace or session evaluator (dependencies/store.ts refuses it).
   const { prisma, core } = deps;
   const outcome: GroupBatchOutcome = { recorded: 0, superseded: 0, skipped: 0, deferred: 0, stopped: false, ours: 0 };
   const type = member.evaluator.target as GroupTargetType;

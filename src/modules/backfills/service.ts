@@ -333,6 +333,9 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
             },
           });
           if (spans.length) {
+            // A trace or session backfill keeps one BackfillSpan per group (its first selected span, and the key read now, so a
+            // later change of the evaluator's session keys does not move it): batches, progress, the resumer and cancel then
+            // work on positions as for spans, and the group is read whole from the stored spans when its batch runs.
             await tx.$executeRaw`
               INSERT INTO "BackfillSpan" ("backfillId", position, "spanId", "groupKey")
               SELECT ${created.id}::uuid, (t.ord - 1)::int, t.id, NULLIF(t.key, '') FROM unnest(${spans.map((s) => s.spanId)}::uuid[], ${spans.map((s) => s.groupKey ?? "")}::text[]) WITH ORDINALITY AS t(id, key, ord)`;
