@@ -187,6 +187,11 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
           }
           const found = await member(db, workspaceId, edge.dependsOnId, undefined, "includeDependencies", issues);
           if (!found) continue;
+          if (found.groupRule) {
+            // Refused when the dependency is declared (dependencies/store.ts); an older edge is not run per span here.
+            issues.push({ path: "includeDependencies", message: `evaluator "${found.name}" is a ${found.target} evaluator: a span evaluator's dependencies run per span, so it cannot be one` });
+            continue;
+          }
           const added: Member = { ...found, source: "dependency", readBy: [edge.evaluator.name] };
           byId.set(added.evaluatorId, added);
           list.push(added);
