@@ -41,6 +41,8 @@ const RULE = { ...RULE_SELECT, name: true, kind: true, isolation: true, limits: 
  * taken over from a killed worker, redoes only what was not committed. Cancel is checked before
  * each evaluator and again, under lock, by every write. A user fault is recorded (never retried);
  * a sandbox fault leaves the run for the job's next attempt and is recorded on the last one.
+ * A backfill of a trace or session evaluator runs it alone, once per group of the batch, by the
+ * same rules (group-batch.ts).
  *
  * As a live run, each run written is told to `onRecorded` (metrics, OpenTelemetry score export),
  * and once the batch ends (finished or cancelled) the live path's `afterEvaluation` hook gets
