@@ -170,8 +170,8 @@ describe("a backfill of a trace evaluator", () => {
     ]);
     const len = await evaluatorOf(ws, "Len", LEN_SOURCE, { spanKind: "chat" });
     const sum = await evaluatorOf(ws, "Sum", SUM_SOURCE, { spanKind: "agent", target: "trace", dependencies: [{ evaluator: len.id }] });
-    await expect(h.app.services.backfills.estimateBackfill(ws.principal, { evaluatorId: sum.id, ...WINDOW, includeDependencies: true })).rejects.toMatchObject({ issues: [{ path: "includeDependencies" }] });
-    await expect(h.app.services.backfills.estimateBackfill(ws.principal, { evaluatorId: sum.id, ...WINDOW, rerun: true, filter: { outcomes: ["ok"] } })).rejects.toMatchObject({ issues: [{ path: "filter.outcomes" }] });
+    await expect(h.app.services.backfills.estimateBackfill(ws.principal, { evaluatorId: sum.id, ...WINDOW, includeDependencies: true })).rejects.toMatchObject({ issues: [{ path: "includeDependencies", message: expect.stringContaining('"Sum" is a trace evaluator') }] });
+    await expect(h.app.services.backfills.estimateBackfill(ws.principal, { evaluatorId: sum.id, ...WINDOW, filter: { outcomes: ["ok"] } })).rejects.toMatchObject({ issues: [{ path: "filter.outcomes", message: expect.stringContaining("its runs are on traces, not spans") }] });
     const spans = (await h.app.services.backfills.createBackfill(ws.principal, { evaluatorId: len.id, ...WINDOW })).backfill;
     expect((await finished(spans.id)).status).toBe("completed");
     const groups = (await h.app.services.backfills.createBackfill(ws.principal, { evaluatorId: sum.id, ...WINDOW })).backfill;
@@ -215,5 +215,10 @@ describe("a backfill of a session evaluator", () => {
       const tried = await h.app.services.tryCode.tryCode(ws.principal, { templateId: evaluator.templateId!, sessionId: run.sessionId! });
       expect(tried.scores.map((s) => [s.name, s.value, s.comment])).toEqual(run.scores.map((s) => [s.name, s.value, s.comment]));
     }
+    // maxSpans counts sessions; a later span of conv-1 (c3) does not make it a second group.
+    const one = (await h.app.services.backfills.createBackfill(ws.principal, { ...input, maxSpans: 1, rerun: true })).backfill;
+    expect([await keysOf(one.id), one.spanCount]).toEqual([["conv-1"], 1]);
+    expect((await finished(one.id)).status).toBe("completed");
+    expect(await h.app.prisma.runHistory.findMany({ where: { evaluatorId: evaluator.id }, select: { sessionId: true, reason: true, completion: true } })).toEqual([{ sessionId: "conv-1", reason: "backfill_rerun", completion: null }]);
   });
 });

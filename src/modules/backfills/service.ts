@@ -112,10 +112,6 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
     if (windowEnd.getTime() > Date.now() + WINDOW_END_SKEW_MS) problems.push({ path: "windowEnd", message: "is in the future: a backfill reads spans that already arrived" });
     if (data.windowStart.getTime() >= windowEnd.getTime()) problems.push({ path: "windowStart", message: "must be before windowEnd" });
     else if (windowEnd.getTime() - data.windowStart.getTime() > MAX_WINDOW_MS) problems.push({ path: "windowStart", message: "the window must be at most 90 days" });
-    // Spans chosen by the evaluator's own runs already have a run: without rerun every one would be skipped.
-    if (!data.rerun && data.filter?.outcomes?.length) problems.push({ path: "filter.outcomes", message: "selects spans the evaluator already ran on: set rerun: true to run them again" });
-    const ownScore = data.filter?.scoreName !== undefined && (data.filter.scoreEvaluatorId === undefined || data.filter.scoreEvaluatorId === data.evaluatorId);
-    if (!data.rerun && ownScore) problems.push({ path: "filter.scoreName", message: "selects spans by the evaluator's own score, so it already ran on them: set rerun: true to run them again" });
     if (problems.length) throw new BadUserInputError(problems);
     return { ...data, windowEnd };
   }
@@ -168,6 +164,10 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
       if (issues.length) throw new BadUserInputError(issues);
       return list;
     }
+    // Spans chosen by the evaluator's own runs already have a run: without rerun every one would be skipped.
+    if (!data.rerun && data.filter?.outcomes?.length) issues.push({ path: "filter.outcomes", message: "selects spans the evaluator already ran on: set rerun: true to run them again" });
+    const ownScore = data.filter?.scoreName !== undefined && (data.filter.scoreEvaluatorId === undefined || data.filter.scoreEvaluatorId === data.evaluatorId);
+    if (!data.rerun && ownScore) issues.push({ path: "filter.scoreName", message: "selects spans by the evaluator's own score, so it already ran on them: set rerun: true to run them again" });
     if (data.includeDependencies) {
       const byId = new Map(list.map((m) => [m.evaluatorId, m]));
       let frontier = [first.evaluatorId];
