@@ -87,7 +87,7 @@ describe("input descriptions declared once, in the zod schemas", () => {
         if (text) expect(field.description, `${typeName}.${name}`).toBe(text);
       }
     }
-    expect(inputType("BackfillInput").getFields().maxSpans!.description).toBe("At most this many spans, the earliest first (default 10,000; at most 100,000).");
+    expect(inputType("BackfillInput").getFields().maxSpans!.description).toBe("At most this many spans, the earliest first (default 10,000; at most 100,000); for a trace or session evaluator, this many traces or sessions.");
   });
 
   it("the JSON Schema an MCP tool would publish carries the same texts", () => {

@@ -278,14 +278,14 @@ describe("trace and session groups under attack", () => {
     expect([s.generation, s.ranGeneration, s.staleSince, s.dueAt]).toEqual([2, 2, null, null]);
     expect(await h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } })).toBe(1);
   });
-  it("attack: other paths: a backfill of a trace evaluator runs it per span (the target is not checked), and a span evaluator may depend on a trace evaluator", async () => {
+  it("holds: other paths: a backfill of a trace evaluator selects traces (one run per trace, not per span), and a span evaluator may not depend on a trace evaluator", async () => {
     const { ws, evaluator } = await groupEvaluator("trace");
     clock.offsetMs = 0;
     await h.app.services.spans.ingestSpans(ws.principal, [span("t-bf", "root", 0), span("t-bf", "child", 1, { parentSpanId: "root" })]);
     const gid = (type: string, id: string) => Buffer.from(`${type}:${id}`).toString("base64");
-    const estimate = await ws.gql(`query($input: BackfillInput!) { estimateBackfill(input: $input) { spans runs } }`, { input: { evaluatorId: gid("Evaluator", evaluator.id), windowStart: new Date(base - 86_400_000).toISOString() } });
-    // A trace evaluator's backfill must select traces (or be refused), not run per span.
-    const perSpan = (estimate as { data?: { estimateBackfill?: { runs: number } } }).data?.estimateBackfill?.runs ?? 0;
+    const estimate = await ws.gql(`query($input: BackfillInput!) { estimateBackfill(input: $input) { target spans groups runs } }`, { input: { evaluatorId: gid("Evaluator", evaluator.id), windowStart: new Date(base - 86_400_000).toISOString() } });
+    // A trace evaluator's backfill selects traces: the two spans of t-bf make one group, one run.
+    const selected = (estimate as { data?: { estimateBackfill?: unknown } }).data?.estimateBackfill;
     // And a span evaluator depending on a trace evaluator must be refused (the issue: "A span evaluator cannot depend on a group evaluator").
     const spanTemplate = await h.app.services.templates.createTemplate(ws.principal, { name: "Dep", sourceCode: "def evaluate(ctx):\n    return EvaluationResult(scores=[])\n" });
     let refused = false;
@@ -294,7 +294,7 @@ describe("trace and session groups under attack", () => {
     } catch {
       refused = true;
     }
-    expect({ perSpan, refused }).toEqual({ perSpan: 0, refused: true });
+    expect({ selected, refused }).toEqual({ selected: { target: "trace", spans: 1, groups: 1, runs: 1 }, refused: true });
   });
   it("attack: explainability: explainMatch on a session evaluator says a span without a session key matched (ingest took no group) (explainMatch is not group-aware: span sampling seed, span run lookup, no schedule state)", async () => {
     const { ws, evaluator } = await groupEvaluator("session");

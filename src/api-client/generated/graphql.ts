@@ -25,23 +25,23 @@ export type AlertEvent =
   | 'resolved'
   | 'test';
 
-/** What selects a backfill's spans and how it runs (estimateBackfill; createBackfill takes the same fields). */
+/** What selects a backfill's spans (or, for a trace or session evaluator, its traces or sessions) and how it runs (estimateBackfill; createBackfill takes the same fields). */
 export type BackfillInput = {
   /** Spans per queued job (default 200). */
   batchSize?: number | null | undefined;
-  /** The evaluator to run. */
+  /** The evaluator to run: a span evaluator runs on each chosen span, a trace or session evaluator once on each chosen trace or session (one of whose spans its rule matches in the window). */
   evaluatorId: string | number;
   /** A span filter on top of the evaluator's rule. */
   filter?: BackfillSpanFilterInput | null | undefined;
-  /** Also run its code dependencies first, transitively (each where its own rule matches). */
+  /** Also run its code dependencies first, transitively (each where its own rule matches). Not for a trace or session evaluator: it reads its span dependencies' current scores. */
   includeDependencies?: boolean | null | undefined;
-  /** At most this many spans, the earliest first (default 10,000; at most 100,000). */
+  /** At most this many spans, the earliest first (default 10,000; at most 100,000); for a trace or session evaluator, this many traces or sessions. */
   maxSpans?: number | null | undefined;
   /** Defaults to the evaluator's name and the window to the second (UTC), with a suffix (2), (3), … when the workspace already has that name. */
   name?: string | null | undefined;
   /** Run again on spans it already ran on; the earlier run is kept in Run.history (default false: they are skipped). */
   rerun?: boolean | null | undefined;
-  /** The share of the selected spans read, above 0 and at most 1 (default 1): a deterministic draw per span. */
+  /** The share of the selected spans read, above 0 and at most 1 (default 1): a deterministic draw per span (per trace or session for a trace or session evaluator). */
   sampleRate?: number | null | undefined;
   /** Run this version of its template (default: the version it runs now: its pin, else the latest). */
   templateVersion?: number | null | undefined;
@@ -99,23 +99,23 @@ export type CreateAlertDestinationInput = {
   url: string;
 };
 
-/** Queues a backfill: its spans are chosen now (see estimateBackfill), then run in batches. */
+/** Queues a backfill: its spans (or traces, sessions for a trace or session evaluator) are chosen now (see estimateBackfill), then run in batches. */
 export type CreateBackfillInput = {
   /** Spans per queued job (default 200). */
   batchSize?: number | null | undefined;
-  /** The evaluator to run. */
+  /** The evaluator to run: a span evaluator runs on each chosen span, a trace or session evaluator once on each chosen trace or session (one of whose spans its rule matches in the window). */
   evaluatorId: string | number;
   /** A span filter on top of the evaluator's rule. */
   filter?: BackfillSpanFilterInput | null | undefined;
-  /** Also run its code dependencies first, transitively (each where its own rule matches). */
+  /** Also run its code dependencies first, transitively (each where its own rule matches). Not for a trace or session evaluator: it reads its span dependencies' current scores. */
   includeDependencies?: boolean | null | undefined;
-  /** At most this many spans, the earliest first (default 10,000; at most 100,000). */
+  /** At most this many spans, the earliest first (default 10,000; at most 100,000); for a trace or session evaluator, this many traces or sessions. */
   maxSpans?: number | null | undefined;
   /** Defaults to the evaluator's name and the window to the second (UTC), with a suffix (2), (3), … when the workspace already has that name. */
   name?: string | null | undefined;
   /** Run again on spans it already ran on; the earlier run is kept in Run.history (default false: they are skipped). */
   rerun?: boolean | null | undefined;
-  /** The share of the selected spans read, above 0 and at most 1 (default 1): a deterministic draw per span. */
+  /** The share of the selected spans read, above 0 and at most 1 (default 1): a deterministic draw per span (per trace or session for a trace or session evaluator). */
   sampleRate?: number | null | undefined;
   /** Run this version of its template (default: the version it runs now: its pin, else the latest). */
   templateVersion?: number | null | undefined;
@@ -663,14 +663,14 @@ export type EstimateBackfillQueryVariables = Exact<{
 }>;
 
 
-export type EstimateBackfillQuery = { estimateBackfill: { windowStart: string, windowEnd: string, spans: number, runs: number, reruns: number, evaluators: Array<{ name: string, source: string, readBy: Array<string>, templateVersion: number, spansMatched: number, alreadyEvaluated: number, toRun: number }> } };
+export type EstimateBackfillQuery = { estimateBackfill: { windowStart: string, windowEnd: string, target: EvaluationTarget, spans: number, groups: number | null, runs: number, reruns: number, evaluators: Array<{ name: string, source: string, readBy: Array<string>, templateVersion: number, spansMatched: number, alreadyEvaluated: number, toRun: number }> } };
 
 export type CreateBackfillMutationVariables = Exact<{
   input: CreateBackfillInput;
 }>;
 
 
-export type CreateBackfillMutation = { createBackfill: { backfill: { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, evaluators: Array<{ source: string, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } }, estimate: { windowStart: string, windowEnd: string, spans: number, runs: number, reruns: number, evaluators: Array<{ name: string, source: string, readBy: Array<string>, templateVersion: number, spansMatched: number, alreadyEvaluated: number, toRun: number }> } | null } };
+export type CreateBackfillMutation = { createBackfill: { backfill: { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, evaluators: Array<{ source: string, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } }, estimate: { windowStart: string, windowEnd: string, target: EvaluationTarget, spans: number, groups: number | null, runs: number, reruns: number, evaluators: Array<{ name: string, source: string, readBy: Array<string>, templateVersion: number, spansMatched: number, alreadyEvaluated: number, toRun: number }> } | null } };
 
 export type GetBackfillQueryVariables = Exact<{
   id: string | number;
@@ -825,7 +825,7 @@ export type ExperimentFieldsFragment = { id: string, name: string, status: Exper
 
 export type BackfillFieldsFragment = { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, evaluators: Array<{ source: string, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } };
 
-export type BackfillEstimateFieldsFragment = { windowStart: string, windowEnd: string, spans: number, runs: number, reruns: number, evaluators: Array<{ name: string, source: string, readBy: Array<string>, templateVersion: number, spansMatched: number, alreadyEvaluated: number, toRun: number }> };
+export type BackfillEstimateFieldsFragment = { windowStart: string, windowEnd: string, target: EvaluationTarget, spans: number, groups: number | null, runs: number, reruns: number, evaluators: Array<{ name: string, source: string, readBy: Array<string>, templateVersion: number, spansMatched: number, alreadyEvaluated: number, toRun: number }> };
 
 export type SpanRowFieldsFragment = { id: string, traceId: string, spanId: string, parentSpanId: string | null, name: string, kind: SpanKind, status: SpanStatus, startTime: string, endTime: string | null, scores: Array<{ name: string, value: unknown, evaluator: { name: string } }> };
 
@@ -1484,7 +1484,9 @@ export const BackfillEstimateFieldsFragmentDoc = new TypedDocumentString(`
     fragment BackfillEstimateFields on BackfillEstimate {
   windowStart
   windowEnd
+  target
   spans
+  groups
   runs
   reruns
   evaluators {
@@ -1705,7 +1707,9 @@ export const EstimateBackfillDocument = new TypedDocumentString(`
     fragment BackfillEstimateFields on BackfillEstimate {
   windowStart
   windowEnd
+  target
   spans
+  groups
   runs
   reruns
   evaluators {
@@ -1774,7 +1778,9 @@ export const CreateBackfillDocument = new TypedDocumentString(`
 fragment BackfillEstimateFields on BackfillEstimate {
   windowStart
   windowEnd
+  target
   spans
+  groups
   runs
   reruns
   evaluators {

@@ -41,8 +41,8 @@ export function backfillText(b: BackfillRecord): string {
 /** The estimate as a table per evaluator. */
 export function estimateText(e: BackfillEstimateRecord): string {
   return [
-    `${e.spans} span(s) in ${e.windowStart} – ${e.windowEnd}: ${e.runs} run(s) to record${e.reruns ? ` (${e.reruns} replace an earlier run)` : ""}`,
-    table(["evaluator", "source", "version", "spans matched", "already evaluated", "to run"], e.evaluators.map((x) => [x.name, x.source, x.templateVersion, x.spansMatched, x.alreadyEvaluated, x.toRun])),
+    `${e.groups !== null && e.groups !== undefined ? `${e.groups} ${e.target}(s)` : `${e.spans} span(s)`} in ${e.windowStart} – ${e.windowEnd}: ${e.runs} run(s) to record${e.reruns ? ` (${e.reruns} replace an earlier run)` : ""}`,
+    table(["evaluator", "source", "version", e.groups !== null && e.groups !== undefined ? `${e.target}s matched` : "spans matched", "already evaluated", "to run"], e.evaluators.map((x) => [x.name, x.source, x.templateVersion, x.spansMatched, x.alreadyEvaluated, x.toRun])),
   ].join("\n");
 }
 
@@ -131,7 +131,7 @@ export function backfillsCommand(parent: Command): void {
   const backfills = parent
     .command("backfills")
     .alias("backfill")
-    .description("run an evaluator over stored spans of a past window (its live rule, a filter, a sample rate), and follow it");
+    .description("run an evaluator over stored spans of a past window (its live rule, a filter, a sample rate), and follow it; a trace or session evaluator runs once on each trace or session one of whose spans it matches there");
 
   backfills
     .command("list")
@@ -171,7 +171,7 @@ export function backfillsCommand(parent: Command): void {
     .option("--start <time>", "start of the window: -7d, -12h, now, ISO 8601, or epoch seconds/ms/µs/ns (told apart by size)")
     .option("--end <time>", "end of the window (default now), as --start")
     .option("--sample-rate <rate>", "share of the selected spans read, above 0 and at most 1 (default 1)")
-    .option("--max-spans <n>", "at most this many spans, the earliest first (default 10000)")
+    .option("--max-spans <n>", "at most this many spans, the earliest first (default 10000); traces or sessions for a trace or session evaluator")
     .option("--template-version <n>", "run this version of the evaluator's template (default: the one it runs now)")
     .option("--filter <json>", "a span filter {spanNamePattern, attributeEquals, attributeContains, resourceAttributeEquals, rootSpansOnly, traceIds, status, outcomes, scoreName, scoreMin, scoreMax, scoreValue} (JSON or @file)")
     .option("--outcome <outcome>", "only spans whose run of the evaluator ended so, e.g. user_error (repeatable; needs --rerun)", collectFlag)

@@ -37,7 +37,7 @@ const PASSED = ["name", "templateVersion", "filter", "sampleRate", "maxSpans", "
 export const backfillsTool = {
   name: "genai_backfills",
   description:
-    "Run an Oodle code evaluator over spans that already arrived (its live rule, a window of at most 90 days, a span filter, a sample rate, a maximum), and follow it. " +
+    "Run an Oodle code evaluator over spans that already arrived (its live rule, a window of at most 90 days, a span filter, a sample rate, a maximum), and follow it; a trace or session evaluator runs once per trace or session one of whose spans it matches in the window (maxSpans then counts those; no includeDependencies). " +
     'Estimate first: {"action": "estimate", "evaluator": "Refund mentioned", "windowStart": "-7d", "sampleRate": 0.1}; then {"action": "create", …}, {"action": "get", "id": …}, {"action": "cancel", "id": …}. ' +
     "Spans it already ran on are skipped unless rerun (the earlier run is kept as history); includeDependencies runs the evaluators it reads first. " +
     'Re-run what failed: {"action": "create", "evaluator": "Refund mentioned", "windowStart": "-7d", "rerun": true, "filter": {"outcomes": ["user_error", "timeout"]}}; by score: "filter": {"scoreName": "relevance", "scoreMax": 0.5}.',

@@ -14,6 +14,7 @@ import { RULE_SELECT } from "../spans/matching.js";
 import { MAX_TRACE_SPANS } from "../spans/service.js";
 import { recordBackfillRuns, type BackfillRunRecord } from "./record.js";
 import { ruleMatches } from "./selection.js";
+import { runGroupBatch } from "./group-batch.js";
 
 /** What one batch did, for logs and tests. */
 export interface BackfillBatchOutcome {
@@ -30,7 +31,7 @@ export interface BackfillBatchOutcome {
 }
 
 /** The rule fields read of a member evaluator. */
-const RULE = { ...RULE_SELECT, name: true, kind: true, isolation: true, limits: true, template: { select: { limits: true } } } as const;
+const RULE = { ...RULE_SELECT, name: true, kind: true, isolation: true, limits: true, target: true, groupSettings: true, template: { select: { limits: true } } } as const;
 
 /**
  * The processor of the `backfill-batch` queue: runs a backfill's evaluators (dependencies first)
@@ -40,6 +41,8 @@ const RULE = { ...RULE_SELECT, name: true, kind: true, isolation: true, limits: 
  * taken over from a killed worker, redoes only what was not committed. Cancel is checked before
  * each evaluator and again, under lock, by every write. A user fault is recorded (never retried);
  * a sandbox fault leaves the run for the job's next attempt and is recorded on the last one.
+ * A backfill of a trace or session evaluator runs it alone, once per group of the batch, by the
+ * same rules (group-batch.ts).
  *
  * As a live run, each run written is told to `onRecorded` (metrics, OpenTelemetry score export),
  * and once the batch ends (finished or cancelled) the live path's `afterEvaluation` hook gets
@@ -97,6 +100,29 @@ export function createBackfillBatchProcessor(deps_: {
     const from = payload.batch * backfill.batchSize;
     const rows = await prisma.backfillSpan.findMany({ where: { backfillId: backfill.id, position: { gte: from, lt: from + backfill.batchSize } }, include: { span: true }, orderBy: { position: "asc" } });
     const spans = rows.map((r) => r.span);
+    /** Records the finished batch (a retry rewrites the same numbers) and completes the backfill after its last. */
+    const finish = async (count: number, ours: number, pairs: number) => {
+      await prisma.backfillBatch.upsert({
+        where: { backfillId_batch: { backfillId: backfill.id, batch: payload.batch } },
+        create: { backfillId: backfill.id, batch: payload.batch, spans: count, runsRecorded: ours, pairsSkipped: pairs - ours },
+        update: { spans: count, runsRecorded: ours, pairsSkipped: pairs - ours, finishedAt: new Date() },
+      });
+      await completeIfDone(backfill);
+    };
+    const asked = backfill.evaluators.find((m) => m.source === "evaluator");
+    if (asked && asked.evaluator.target !== "span") {
+      // A trace or session evaluator runs alone, once per group (BackfillSpan.groupKey): group-batch.ts.
+      const keys = rows.map((r) => r.groupKey ?? r.span.traceId);
+      const done = await runGroupBatch({ prisma, core, live: () => live(backfill.id), ...(deps_.onRecorded ? { onRecorded: deps_.onRecorded } : {}) }, backfill, asked, keys, attempt);
+      const { ours, ...counts } = done;
+      if (done.stopped) return counts;
+      if (done.deferred > 0) {
+        logger.warn({ backfillId: backfill.id, batch: payload.batch, deferred: done.deferred }, "backfill batch: sandbox faults, retrying");
+        throw new BatchRetryError(done.deferred);
+      }
+      await finish(rows.length, ours, rows.length);
+      return counts;
+    }
     const byTrace = await traces(backfill.workspaceId, spans);
     const members = new Map(backfill.evaluators.map((m) => [m.evaluatorId, m]));
     const dependencies = await loadDependencies(prisma, [...members.keys()]);
@@ -168,13 +194,7 @@ export function createBackfillBatchProcessor(deps_: {
     }
     // This batch is finished: what the backfill holds for its spans now (a retry rewrites the same numbers).
     const ours = [...current.entries()].map(([, r]) => r).filter((r) => r.backfillId === backfill.id && members.has(r.evaluatorId)).length;
-    const pairs = spans.length * members.size;
-    await prisma.backfillBatch.upsert({
-      where: { backfillId_batch: { backfillId: backfill.id, batch: payload.batch } },
-      create: { backfillId: backfill.id, batch: payload.batch, spans: spans.length, runsRecorded: ours, pairsSkipped: pairs - ours },
-      update: { spans: spans.length, runsRecorded: ours, pairsSkipped: pairs - ours, finishedAt: new Date() },
-    });
-    await completeIfDone(backfill);
+    await finish(spans.length, ours, spans.length * members.size);
     return outcome;
   };
 }

@@ -1,6 +1,6 @@
 import { builder } from "../../graphql/builder.js";
 import { describedBy } from "../../graphql/input-descriptions.js";
-import { GroupCompletionEnum, RunOutcomeEnum, RunReplaceReasonEnum } from "../../graphql/enums.js";
+import { EvaluationTargetEnum, GroupCompletionEnum, RunOutcomeEnum, RunReplaceReasonEnum } from "../../graphql/enums.js";
 import type { GroupCompletion, RunOutcome, RunReplaceReason } from "../../lib/closed-lists.js";
 import { EvaluatorRef } from "../evaluators/graphql.js";
 import { scoreSummaryFields } from "../runs/score-summary-graphql.js";
@@ -17,7 +17,7 @@ const StatusRef = builder.enumType("BackfillStatus", {
 const ProgressRef = builder.objectRef<BackfillProgress>("BackfillProgress").implement({
   description: "What a backfill has done so far, counted from its finished batches and the runs it wrote.",
   fields: (t) => ({
-    spansTotal: t.exposeInt("spansTotal", { description: "Spans chosen at creation." }),
+    spansTotal: t.exposeInt("spansTotal", { description: "Spans chosen at creation (traces or sessions for a trace or session evaluator)." }),
     spansDone: t.exposeInt("spansDone", { description: "Spans of the finished batches." }),
     batchesTotal: t.exposeInt("batchesTotal"),
     batchesDone: t.exposeInt("batchesDone"),
@@ -51,8 +51,8 @@ const EstimateEvaluatorRef = builder.objectRef<BackfillEstimateEvaluator>("Backf
     source: t.exposeString("source", { description: "evaluator: the one asked for; dependency: added because an evaluator of the backfill reads its scores (includeDependencies)." }),
     readBy: t.exposeStringList("readBy", { description: "The evaluators of the backfill whose code reads its scores." }),
     templateVersion: t.exposeInt("templateVersion", { description: "The template version it runs." }),
-    spansMatched: t.exposeInt("spansMatched", { description: "Chosen spans its rule matches (all of them for the evaluator asked for)." }),
-    alreadyEvaluated: t.exposeInt("alreadyEvaluated", { description: "Of those, spans it already has a run on (skipped unless rerun)." }),
+    spansMatched: t.exposeInt("spansMatched", { description: "Chosen spans its rule matches (all of them for the evaluator asked for); for a trace or session evaluator, the chosen traces or sessions." }),
+    alreadyEvaluated: t.exposeInt("alreadyEvaluated", { description: "Of those, spans (or traces, sessions) it already has a current run on (skipped unless rerun)." }),
     toRun: t.exposeInt("toRun", { description: "Runs it would record." }),
   }),
 });
@@ -62,7 +62,9 @@ const EstimateRef = builder.objectRef<BackfillEstimate>("BackfillEstimate").impl
   fields: (t) => ({
     windowStart: t.expose("windowStart", { type: "DateTime" }),
     windowEnd: t.expose("windowEnd", { type: "DateTime" }),
-    spans: t.exposeInt("spans", { description: "Spans it would read." }),
+    target: t.field({ type: EvaluationTargetEnum, description: "What the evaluator asked for runs on: span (one run per chosen span), trace or session (one run per chosen group).", resolve: (e) => e.target }),
+    spans: t.exposeInt("spans", { description: "Spans it would read; for a trace or session evaluator, the traces or sessions chosen (the same as groups)." }),
+    groups: t.exposeInt("groups", { nullable: true, description: "A trace or session evaluator: the traces or sessions chosen (maxSpans counts these), one run each; null for a span evaluator." }),
     runs: t.exposeInt("runs", { description: "Runs it would record, every evaluator together." }),
     reruns: t.exposeInt("reruns", { description: "Of those, runs that replace an earlier run (rerun): the earlier one is kept in Run.history." }),
     evaluators: t.field({ type: [EstimateEvaluatorRef], resolve: (e) => e.evaluators }),
@@ -94,7 +96,7 @@ export const BackfillRef = builder.prismaNode("Backfill", {
     maxSpans: t.exposeInt("maxSpans"),
     rerun: t.exposeBoolean("rerun", { description: "Spans already evaluated are run again (the earlier run kept in history)." }),
     includeDependencies: t.exposeBoolean("includeDependencies"),
-    spanCount: t.exposeInt("spanCount", { description: "Spans chosen at creation." }),
+    spanCount: t.exposeInt("spanCount", { description: "Spans chosen at creation (traces or sessions for a trace or session evaluator: one run each)." }),
     batchSize: t.exposeInt("batchSize", { description: "Spans per queued job." }),
     progress: t.field({ type: ProgressRef, resolve: (b, _a, ctx) => ctx.services.backfills.progress(b) }),
     summary: t.field({ type: [ScoreSummaryRef], description: "Per evaluator and score name: count, mean, pass rate.", resolve: (b, _a, ctx) => ctx.services.backfills.summary(b) }),
@@ -130,7 +132,7 @@ builder.prismaObject("RunHistory", {
     completion: t.field({
       type: GroupCompletionEnum,
       nullable: true,
-      description: "A trace or session run: why it ran when it did (end_marker, quiet_period, max_wait); null for a span or item run.",
+      description: "A trace or session run: why it ran when it did (end_marker, quiet_period, max_wait); null for a span or item run, and for a backfill's run.",
       resolve: (h) => h.completion as GroupCompletion | null,
     }),
     groupSpanCount: t.exposeInt("groupSpanCount", { nullable: true, description: "A trace or session run: the spans the group had when it ran (before the caps)." }),
@@ -216,7 +218,7 @@ const backfillFields = (t: PothosSchemaTypes.InputFieldBuilder<Types, "InputObje
 });
 
 const BackfillInput = builder.inputType("BackfillInput", {
-  description: "What selects a backfill's spans and how it runs (estimateBackfill; createBackfill takes the same fields).",
+  description: "What selects a backfill's spans (or, for a trace or session evaluator, its traces or sessions) and how it runs (estimateBackfill; createBackfill takes the same fields).",
   fields: backfillFields,
 });
 
@@ -268,7 +270,7 @@ const backfillPayload = {
 
 builder.relayMutationField(
   "createBackfill",
-  { description: "Queues a backfill: its spans are chosen now (see estimateBackfill), then run in batches.", inputFields: backfillFields },
+  { description: "Queues a backfill: its spans (or traces, sessions for a trace or session evaluator) are chosen now (see estimateBackfill), then run in batches.", inputFields: backfillFields },
   { resolve: (_root, { input }, ctx) => ctx.services.backfills.createBackfill(ctx.principal, serviceInput(input as typeof BackfillInput.$inferInput)) },
   backfillPayload,
 );

@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import { moveRunsToHistory } from "../evaluation/history.js";
 import type { RunColumns } from "../evaluation/record.js";
-import { insertRuns, type RunRecord, type SpanTarget } from "../evaluation/write.js";
+import { insertRuns, type RunRecord, type SessionTarget, type SpanTarget, type TraceTarget } from "../evaluation/write.js";
 
 /** What one run of a backfill on a span records (the backfill's id is added by {@link recordBackfillRuns}). */
 export type BackfillRunRecord = Omit<RunRecord<SpanTarget>, "backfillId">;
@@ -66,6 +66,66 @@ export async function recordBackfillRuns(prisma: PrismaClient, backfill: { id: s
       }
       const written = (await insertRuns(tx, keep)).map(({ record, runId, columns }) => ({ id: runId, spanId: record.target.spanId, evaluatorId: record.evaluatorId, outcome: columns.outcome, columns }));
       return { written, superseded: supersede.length, dropped: records.length - written.length, stopped: false };
+    },
+    { maxWait: 10_000, timeout: 60_000 },
+  );
+}
+
+/** What one run of a trace or session backfill records (the backfill's id is added by {@link recordBackfillGroupRuns}). */
+export type BackfillGroupRunRecord = Omit<RunRecord<TraceTarget | SessionTarget>, "backfillId">;
+
+/** A group run the writer inserted: its group key. */
+export interface WrittenGroupRun {
+  id: string;
+  groupKey: string;
+  evaluatorId: string;
+  outcome: string;
+  columns: RunColumns;
+}
+
+/** The group key of a trace or session target. */
+function keyOf(target: TraceTarget | SessionTarget): string {
+  return "traceId" in target ? target.traceId : target.sessionId;
+}
+
+/**
+ * Writes a trace or session backfill's runs of its evaluator over a batch, in ONE transaction, by
+ * the rules of {@link recordBackfillRuns}: the backfill's row FOR SHARE (nothing after a cancel),
+ * the groups' current runs locked (unique per (evaluator, traceId) and (evaluator, sessionId)); a
+ * group that already has this backfill's run is dropped (a retried batch), one with another run is
+ * dropped unless `rerun`, which moves that run to RunHistory (reason `backfill_rerun`) first.
+ * Every record is of the same evaluator and target type.
+ */
+export async function recordBackfillGroupRuns(
+  prisma: PrismaClient,
+  backfill: { id: string; rerun: boolean },
+  records: readonly BackfillGroupRunRecord[],
+): Promise<{ written: WrittenGroupRun[]; superseded: number; stopped: boolean }> {
+  if (records.length === 0) return { written: [], superseded: 0, stopped: false };
+  const evaluatorId = records[0]!.evaluatorId;
+  const trace = "traceId" in records[0]!.target;
+  const keys = records.map((r) => keyOf(r.target));
+  return prisma.$transaction(
+    async (tx) => {
+      const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM "Backfill" WHERE id = ${backfill.id}::uuid FOR SHARE`;
+      if (!row || (row.status !== "queued" && row.status !== "running")) return { written: [], superseded: 0, stopped: true };
+      const existing = trace
+        ? await tx.$queryRaw<{ id: string; key: string; backfillId: string | null }[]>`
+            SELECT id, "traceId" AS key, "backfillId" FROM "Run" WHERE "evaluatorId" = ${evaluatorId}::uuid AND "traceId" = ANY(${keys}::text[]) ORDER BY id FOR UPDATE`
+        : await tx.$queryRaw<{ id: string; key: string; backfillId: string | null }[]>`
+            SELECT id, "sessionId" AS key, "backfillId" FROM "Run" WHERE "evaluatorId" = ${evaluatorId}::uuid AND "sessionId" = ANY(${keys}::text[]) ORDER BY id FOR UPDATE`;
+      const byKey = new Map(existing.map((r) => [r.key, r]));
+      const keep: RunRecord<TraceTarget | SessionTarget>[] = [];
+      const supersede: string[] = [];
+      for (const record of records) {
+        const current = byKey.get(keyOf(record.target));
+        if (current && (current.backfillId === backfill.id || !backfill.rerun)) continue;
+        if (current) supersede.push(current.id);
+        keep.push({ ...record, backfillId: backfill.id });
+      }
+      await moveRunsToHistory(tx, supersede, { reason: "backfill_rerun", backfillId: backfill.id });
+      const written = (await insertRuns(tx, keep)).map(({ record, runId, columns }) => ({ id: runId, groupKey: keyOf(record.target), evaluatorId: record.evaluatorId, outcome: columns.outcome, columns }));
+      return { written, superseded: supersede.length, stopped: false };
     },
     { maxWait: 10_000, timeout: 60_000 },
   );

@@ -67,16 +67,16 @@ const instant = (what: string) =>
 /** What selects a backfill's spans and how it runs: the input of createBackfill and estimateBackfill. */
 export const backfillInputSchema = z
   .object({
-    evaluatorId: z.string({ error: typeError("an evaluator id") }).describe("The evaluator to run."),
+    evaluatorId: z.string({ error: typeError("an evaluator id") }).describe("The evaluator to run: a span evaluator runs on each chosen span, a trace or session evaluator once on each chosen trace or session (one of whose spans its rule matches in the window)."),
     name: nameSchema(200).describe("Defaults to the evaluator's name and the window to the second (UTC), with a suffix (2), (3), … when the workspace already has that name.").optional(),
     templateVersion: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").describe("Run this version of its template (default: the version it runs now: its pin, else the latest).").optional(),
     windowStart: instant("windowStart").describe("Spans that started at or after this."),
     windowEnd: instant("windowEnd").describe("Spans that started before this (default now): at most 90 days after windowStart, not in the future.").optional(),
     filter: backfillSpanFilterSchema.describe("A span filter on top of the evaluator's rule.").optional(),
-    sampleRate: z.number({ error: typeError("a number") }).gt(0, "must be above 0").max(1, "must be at most 1").describe("The share of the selected spans read, above 0 and at most 1 (default 1): a deterministic draw per span.").optional(),
-    maxSpans: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").max(MAX_MAX_SPANS, `must be at most ${MAX_MAX_SPANS}`).describe(`At most this many spans, the earliest first (default ${thousands(DEFAULT_MAX_SPANS)}; at most ${thousands(MAX_MAX_SPANS)}).`).optional(),
+    sampleRate: z.number({ error: typeError("a number") }).gt(0, "must be above 0").max(1, "must be at most 1").describe("The share of the selected spans read, above 0 and at most 1 (default 1): a deterministic draw per span (per trace or session for a trace or session evaluator).").optional(),
+    maxSpans: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").max(MAX_MAX_SPANS, `must be at most ${MAX_MAX_SPANS}`).describe(`At most this many spans, the earliest first (default ${thousands(DEFAULT_MAX_SPANS)}; at most ${thousands(MAX_MAX_SPANS)}); for a trace or session evaluator, this many traces or sessions.`).optional(),
     rerun: z.boolean({ error: typeError("true or false") }).describe("Run again on spans it already ran on; the earlier run is kept in Run.history (default false: they are skipped).").optional(),
-    includeDependencies: z.boolean({ error: typeError("true or false") }).describe("Also run its code dependencies first, transitively (each where its own rule matches).").optional(),
+    includeDependencies: z.boolean({ error: typeError("true or false") }).describe("Also run its code dependencies first, transitively (each where its own rule matches). Not for a trace or session evaluator: it reads its span dependencies' current scores.").optional(),
     batchSize: z.number({ error: typeError("a whole number") }).int("must be a whole number").min(1, "must be 1 or more").max(1000, "must be at most 1000").describe(`Spans per queued job (default ${DEFAULT_BACKFILL_BATCH_SIZE}).`).optional(),
   })
   .strict();

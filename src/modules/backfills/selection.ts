@@ -1,5 +1,7 @@
 import { Prisma } from "../../generated/prisma/client.js";
 import type { PrismaClient } from "../../lib/prisma.js";
+import type { GroupTargetType } from "../../lib/closed-lists.js";
+import { matchGroupSpan, type GroupEvaluatorRule } from "../spans/group-touches.js";
 import { matchSpan, samplingDraw, type EvaluatorRule, type MatchableSpan } from "../spans/matching.js";
 import type { BackfillSpanFilter } from "./schemas.js";
 
@@ -88,8 +90,60 @@ export function ruleMatches(rule: EvaluatorRule, span: MatchableSpan): boolean {
  * `maxSpans`. Deterministic: the same selection on the same spans gives the same list.
  */
 export async function selectSpans(prisma: PrismaClient, selection: SpanSelection): Promise<SelectedSpan[]> {
-  const { workspaceId, rule, filter } = selection;
   const chosen: SelectedSpan[] = [];
+  await windowSpans(prisma, selection, (span) => {
+    if (!ruleMatches(selection.rule, span) || !passesFilter(selection.filter, span)) return true;
+    if (!(backfillDraw(span) < selection.sampleRate)) return true;
+    chosen.push(span);
+    return chosen.length < selection.maxSpans;
+  });
+  return chosen;
+}
+
+/** A chosen group of a trace or session backfill: its key and its first selected span. */
+export interface SelectedGroup {
+  key: string;
+  span: SelectedSpan;
+}
+
+/**
+ * The backfill's sampling draw of a group, in [0, 1): `samplingDraw(key, "", "backfill:<target>")`,
+ * seeded by the group key only, so a group is taken or left whole, independently of the
+ * evaluator's own group sampling (seeded by its id).
+ */
+export function backfillGroupDraw(target: GroupTargetType, key: string): number {
+  return samplingDraw(key, "", `${BACKFILL_DRAW_SEED}:${target}`);
+}
+
+/**
+ * The groups a backfill of a trace or session evaluator reads, in the order of their first
+ * selected span: a group is selected when one of its spans that started in [windowStart,
+ * windowEnd) is matched by the evaluator's rule as live ingest matches it (spans/group-touches.ts
+ * matchGroupSpan: the rule's conditions, a session span needing a session key, the evaluator's
+ * sampling drawn per group) and passes the backfill's filter; then each group is drawn at
+ * `sampleRate` ({@link backfillGroupDraw}) and at most `maxSpans` groups are taken (for a group
+ * evaluator the limit counts groups). Deterministic, as {@link selectSpans}.
+ */
+export async function selectGroups(prisma: PrismaClient, selection: SpanSelection & { rule: GroupEvaluatorRule }): Promise<SelectedGroup[]> {
+  const chosen: SelectedGroup[] = [];
+  const seen = new Set<string>();
+  await windowSpans(prisma, selection, (span) => {
+    const { decision, key } = matchGroupSpan(selection.rule, span);
+    if (!decision.matched || key === null || seen.has(key) || !passesFilter(selection.filter, span)) return true;
+    seen.add(key);
+    if (!(backfillGroupDraw(selection.rule.target, key) < selection.sampleRate)) return true;
+    chosen.push({ key, span });
+    return chosen.length < selection.maxSpans;
+  });
+  return chosen;
+}
+
+/**
+ * Reads the window's candidate spans earliest first (start time, then id) in keyset pages, those
+ * the SQL parts of the rule and filter keep, handing each to `take` until it returns false.
+ */
+async function windowSpans(prisma: PrismaClient, selection: SpanSelection, take: (span: SelectedSpan) => boolean): Promise<void> {
+  const { workspaceId, rule, filter } = selection;
   let after: { startTime: Date; id: string } | null = null;
   for (;;) {
     const where: Prisma.Sql[] = [
@@ -108,13 +162,8 @@ export async function selectSpans(prisma: PrismaClient, selection: SpanSelection
       WHERE ${Prisma.join(where, " AND ")}
       ORDER BY "startTime", id
       LIMIT ${PAGE}`;
-    for (const span of page) {
-      if (!ruleMatches(rule, span) || !passesFilter(filter, span)) continue;
-      if (!(backfillDraw(span) < selection.sampleRate)) continue;
-      chosen.push(span);
-      if (chosen.length >= selection.maxSpans) return chosen;
-    }
-    if (page.length < PAGE) return chosen;
+    for (const span of page) if (!take(span)) return;
+    if (page.length < PAGE) return;
     const last = page[page.length - 1]!;
     after = { startTime: last.startTime, id: last.id };
   }

@@ -1,4 +1,4 @@
-import type { Backfill, Prisma } from "../../generated/prisma/client.js";
+import { Prisma, type Backfill } from "../../generated/prisma/client.js";
 import { BadUserInputError, ConflictError, LimitExceededError, NotFoundError, type InputIssue } from "../../lib/errors.js";
 import { isInfrastructureError } from "../../lib/infra-errors.js";
 import type { Logger } from "../../lib/logger.js";
@@ -27,8 +27,11 @@ import {
   type ParsedBackfillInput,
 } from "./schemas.js";
 import { backfillOutcomeCounts, backfillProgress, backfillScoreSummaries, type BackfillOutcomeCount, type BackfillProgress, type BackfillScoreSummary } from "./summary.js";
-import { ruleMatches, selectSpans, type SelectedSpan } from "./selection.js";
+import { ruleMatches, selectGroups, selectSpans, type SelectedGroup, type SelectedSpan } from "./selection.js";
 import { kindTraits } from "../evaluators/kinds.js";
+import { settingsOf } from "../evaluators/group-settings.js";
+import type { GroupEvaluatorRule } from "../spans/group-touches.js";
+import type { GroupTargetType, TargetType } from "../../lib/closed-lists.js";
 
 export type { Backfill } from "../../generated/prisma/client.js";
 export type { BackfillOutcomeCount, BackfillProgress, BackfillScoreSummary } from "./summary.js";
@@ -44,6 +47,9 @@ interface Member {
   /** The evaluators of the backfill whose code reads this one's scores (empty for the one asked for). */
   readBy: string[];
   rule: EvaluatorRule;
+  /** What it runs on; a trace or session evaluator's rule carries its target and group settings. */
+  target: TargetType;
+  groupRule?: GroupEvaluatorRule;
 }
 
 /** What a backfill would do, per evaluator. */
@@ -53,19 +59,24 @@ export interface BackfillEstimateEvaluator {
   source: "evaluator" | "dependency";
   templateVersion: number;
   readBy: string[];
-  /** Chosen spans this evaluator's rule matches (all of them for the evaluator asked for). */
+  /** Chosen spans this evaluator's rule matches (all of them for the evaluator asked for); for a trace or session evaluator, the chosen groups. */
   spansMatched: number;
-  /** Of those, spans it already has a run on. */
+  /** Of those, spans (or groups) it already has a current run on. */
   alreadyEvaluated: number;
   /** Runs it would record: spansMatched, less alreadyEvaluated unless rerun. */
   toRun: number;
 }
 
-/** The estimate of a backfill: the spans it would read and the runs it would record. */
+/** The estimate of a backfill: the spans (or groups) it would read and the runs it would record. */
 export interface BackfillEstimate {
   windowStart: Date;
   windowEnd: Date;
+  /** What the evaluator asked for runs on: span, trace or session. */
+  target: TargetType;
+  /** Spans chosen; for a trace or session evaluator, the groups chosen (one run each). */
   spans: number;
+  /** Traces or sessions chosen (a trace or session evaluator); null for a span evaluator. */
+  groups: number | null;
   /** Runs it would record, every evaluator together. */
   runs: number;
   /** Runs that would replace an earlier run (rerun), kept in RunHistory. */
@@ -101,10 +112,6 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
     if (windowEnd.getTime() > Date.now() + WINDOW_END_SKEW_MS) problems.push({ path: "windowEnd", message: "is in the future: a backfill reads spans that already arrived" });
     if (data.windowStart.getTime() >= windowEnd.getTime()) problems.push({ path: "windowStart", message: "must be before windowEnd" });
     else if (windowEnd.getTime() - data.windowStart.getTime() > MAX_WINDOW_MS) problems.push({ path: "windowStart", message: "the window must be at most 90 days" });
-    // Spans chosen by the evaluator's own runs already have a run: without rerun every one would be skipped.
-    if (!data.rerun && data.filter?.outcomes?.length) problems.push({ path: "filter.outcomes", message: "selects spans the evaluator already ran on: set rerun: true to run them again" });
-    const ownScore = data.filter?.scoreName !== undefined && (data.filter.scoreEvaluatorId === undefined || data.filter.scoreEvaluatorId === data.evaluatorId);
-    if (!data.rerun && ownScore) problems.push({ path: "filter.scoreName", message: "selects spans by the evaluator's own score, so it already ran on them: set rerun: true to run them again" });
     if (problems.length) throw new BadUserInputError(problems);
     return { ...data, windowEnd };
   }
@@ -121,11 +128,6 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
       issues.push({ path, message: `evaluator "${evaluator.name}" is external: its scores are posted through the API, so it cannot be backfilled` });
       return null;
     }
-    if (evaluator.target !== "span") {
-      // A backfill runs per span; a trace or session evaluator runs per group (docs/evaluation.md § Targets).
-      issues.push({ path, message: `evaluator "${evaluator.name}" is a ${evaluator.target} evaluator: backfills run span evaluators only (try it on a stored ${evaluator.target} with tryCode ${evaluator.target === "trace" ? "traceId" : "sessionId"})` });
-      return null;
-    }
     const number = version ?? evaluator.pinnedVersion ?? evaluator.template.latestVersion;
     const found = await db.templateVersion.findUnique({ where: { templateId_version: { templateId: evaluator.templateId, version: number } } });
     if (!found) {
@@ -135,7 +137,10 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
     const values = objectOf(evaluator.params);
     for (const p of valueProblems(specsOf(found), values)) issues.push({ path, message: `evaluator "${evaluator.name}" on version ${number}: ${p.message}` });
     const rule = ruleOf(evaluator);
-    return { evaluatorId: evaluator.id, name: evaluator.name, templateVersionId: found.id, templateVersion: number, params: resolveParams(specsOf(found), values), rule };
+    const target = evaluator.target as TargetType;
+    // A trace or session evaluator runs once per group (docs/evaluation.md § Targets), matched as live ingest matches it.
+    const groupRule = target === "span" ? undefined : { ...rule, target: target as GroupTargetType, settings: settingsOf(target as GroupTargetType, evaluator.groupSettings) };
+    return { evaluatorId: evaluator.id, name: evaluator.name, templateVersionId: found.id, templateVersion: number, params: resolveParams(specsOf(found), values), rule, target, ...(groupRule ? { groupRule } : {}) };
   }
 
   /** The evaluator asked for and, with includeDependencies, its code dependencies, transitively. */
@@ -148,6 +153,21 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
     const first = await member(db, workspaceId, data.evaluatorId, data.templateVersion, "evaluatorId", issues);
     if (!first) throw new BadUserInputError(issues);
     const list: Member[] = [{ ...first, source: "evaluator", readBy: [] }];
+    if (first.groupRule) {
+      // A group evaluator reads the current scores of the span evaluators it depends on, as live; running them here is not supported.
+      const target = first.groupRule.target;
+      if (data.includeDependencies) issues.push({ path: "includeDependencies", message: `evaluator "${first.name}" is a ${target} evaluator: a backfill of a trace or session evaluator runs it alone, reading its span dependencies' current scores (run a backfill of each dependency first)` });
+      if (data.filter?.outcomes?.length) issues.push({ path: "filter.outcomes", message: `evaluator "${first.name}" is a ${target} evaluator: its runs are on ${target}s, not spans, so no span has an outcome of it (leave outcomes out)` });
+      if (data.filter?.scoreName !== undefined && (data.filter.scoreEvaluatorId === undefined || data.filter.scoreEvaluatorId === first.evaluatorId)) {
+        issues.push({ path: "filter.scoreName", message: `evaluator "${first.name}" is a ${target} evaluator: its scores are on ${target}s, not spans (name a span evaluator with scoreEvaluatorId)` });
+      }
+      if (issues.length) throw new BadUserInputError(issues);
+      return list;
+    }
+    // Spans chosen by the evaluator's own runs already have a run: without rerun every one would be skipped.
+    if (!data.rerun && data.filter?.outcomes?.length) issues.push({ path: "filter.outcomes", message: "selects spans the evaluator already ran on: set rerun: true to run them again" });
+    const ownScore = data.filter?.scoreName !== undefined && (data.filter.scoreEvaluatorId === undefined || data.filter.scoreEvaluatorId === data.evaluatorId);
+    if (!data.rerun && ownScore) issues.push({ path: "filter.scoreName", message: "selects spans by the evaluator's own score, so it already ran on them: set rerun: true to run them again" });
     if (data.includeDependencies) {
       const byId = new Map(list.map((m) => [m.evaluatorId, m]));
       let frontier = [first.evaluatorId];
@@ -167,6 +187,11 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
           }
           const found = await member(db, workspaceId, edge.dependsOnId, undefined, "includeDependencies", issues);
           if (!found) continue;
+          if (found.groupRule) {
+            // Refused when the dependency is declared (dependencies/store.ts); an older edge is not run per span here.
+            issues.push({ path: "includeDependencies", message: `evaluator "${found.name}" is a ${found.target} evaluator: a span evaluator's dependencies run per span, so it cannot be one` });
+            continue;
+          }
           const added: Member = { ...found, source: "dependency", readBy: [edge.evaluator.name] };
           byId.set(added.evaluatorId, added);
           list.push(added);
@@ -177,6 +202,25 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
     }
     if (issues.length) throw new BadUserInputError(issues);
     return list;
+  }
+
+  /** The estimate of a group evaluator's backfill over chosen groups (it runs alone). */
+  async function groupEstimateOf(data: ParsedBackfillInput & { windowEnd: Date }, m: Member, groups: SelectedGroup[]): Promise<BackfillEstimate> {
+    const keys = groups.map((g) => g.key);
+    const column = m.target === "trace" ? Prisma.sql`"traceId"` : Prisma.sql`"sessionId"`;
+    const [row] = keys.length ? await prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "Run" WHERE "evaluatorId" = ${m.evaluatorId}::uuid AND ${column} = ANY(${keys}::text[])` : [{ n: 0n }];
+    const alreadyEvaluated = Number(row?.n ?? 0);
+    const toRun = data.rerun ? keys.length : keys.length - alreadyEvaluated;
+    return {
+      windowStart: data.windowStart,
+      windowEnd: data.windowEnd,
+      target: m.target,
+      spans: keys.length,
+      groups: keys.length,
+      runs: toRun,
+      reruns: data.rerun ? alreadyEvaluated : 0,
+      evaluators: [{ evaluatorId: m.evaluatorId, name: m.name, source: m.source, templateVersion: m.templateVersion, readBy: m.readBy, spansMatched: keys.length, alreadyEvaluated, toRun }],
+    };
   }
 
   /** The estimate of a parsed input over chosen spans. */
@@ -203,16 +247,22 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
     return {
       windowStart: data.windowStart,
       windowEnd: data.windowEnd,
+      target: "span",
       spans: spans.length,
+      groups: null,
       runs: evaluators.reduce((n, e) => n + e.toRun, 0),
       reruns: data.rerun ? evaluators.reduce((n, e) => n + e.alreadyEvaluated, 0) : 0,
       evaluators,
     };
   }
 
-  /** Chooses the spans of a parsed input. */
-  function choose(workspaceId: string, data: ParsedBackfillInput & { windowEnd: Date }, main: Member): Promise<SelectedSpan[]> {
-    return selectSpans(prisma, {
+  /**
+   * Chooses what a parsed input reads: spans, or for a trace or session evaluator its groups (each
+   * with its first selected span), and the estimate.
+   */
+  async function choose(workspaceId: string, data: ParsedBackfillInput & { windowEnd: Date }, list: Member[]): Promise<{ rows: { spanId: string; groupKey: string | null }[]; estimate: BackfillEstimate }> {
+    const main = list[0]!;
+    const selection = {
       workspaceId,
       rule: main.rule,
       windowStart: data.windowStart,
@@ -220,7 +270,13 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
       filter: data.filter ?? {},
       sampleRate: data.sampleRate ?? 1,
       maxSpans: data.maxSpans ?? DEFAULT_MAX_SPANS,
-    });
+    };
+    if (main.groupRule) {
+      const groups = await selectGroups(prisma, { ...selection, rule: main.groupRule });
+      return { rows: groups.map((g) => ({ spanId: g.span.id, groupKey: g.key })), estimate: await groupEstimateOf(data, main, groups) };
+    }
+    const spans = await selectSpans(prisma, selection);
+    return { rows: spans.map((s) => ({ spanId: s.id, groupKey: null })), estimate: await estimateOf(data, list, spans) };
   }
 
   /** A backfill of the workspace. @throws NotFoundError. */
@@ -232,19 +288,20 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
 
   return {
     /**
-     * What a backfill with this input would do, without creating it: the spans it would read and,
-     * per evaluator, the spans matched, already evaluated and the runs it would record (`runs`
+     * What a backfill with this input would do, without creating it: the spans it would read (for
+     * a trace or session evaluator: the groups, `groups`) and, per evaluator, the spans matched, already evaluated and the runs it would record (`runs`
      * is what a backfill created now records, while the spans and runs stay as they are).
      * @throws BadUserInputError (naming the field), NotFoundError.
      */
     async estimateBackfill(principal: Principal, input: unknown): Promise<BackfillEstimate> {
       const data = parse(input);
       const list = await members(prisma, principal.workspaceId, data);
-      return estimateOf(data, list, await choose(principal.workspaceId, data, list[0]!));
+      return (await choose(principal.workspaceId, data, list)).estimate;
     },
 
     /**
-     * Creates a backfill: chooses its spans now (fixed: BackfillSpan), fixes every evaluator's
+     * Creates a backfill: chooses its spans now (fixed: BackfillSpan; for a trace or session
+     * evaluator one row per group, its first selected span and the group key), fixes every evaluator's
      * template version and ctx.params, and queues one `backfill-batch` job per batch (ids only).
      * A backfill with no spans is completed at once. When Redis does not answer, the backfill is
      * still created and its batches are queued by the worker's resumer once Redis is back.
@@ -255,8 +312,7 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
       const data = parse(input);
       const workspaceId = principal.workspaceId;
       const list = await members(prisma, workspaceId, data);
-      const spans = await choose(workspaceId, data, list[0]!);
-      const estimate = await estimateOf(data, list, spans);
+      const { rows: spans, estimate } = await choose(workspaceId, data, list);
       const batchSize = data.batchSize ?? DEFAULT_BACKFILL_BATCH_SIZE;
       const backfill = await prisma.$transaction(
         async (tx) => {
@@ -282,9 +338,12 @@ export function createBackfillService(deps: { prisma: PrismaClient; queues: Queu
             },
           });
           if (spans.length) {
+            // A trace or session backfill keeps one BackfillSpan per group (its first selected span, and the key read now, so a
+            // later change of the evaluator's session keys does not move it): batches, progress, the resumer and cancel then
+            // work on positions as for spans, and the group is read whole from the stored spans when its batch runs.
             await tx.$executeRaw`
-              INSERT INTO "BackfillSpan" ("backfillId", position, "spanId")
-              SELECT ${created.id}::uuid, (t.ord - 1)::int, t.id FROM unnest(${spans.map((s) => s.id)}::uuid[]) WITH ORDINALITY AS t(id, ord)`;
+              INSERT INTO "BackfillSpan" ("backfillId", position, "spanId", "groupKey")
+              SELECT ${created.id}::uuid, (t.ord - 1)::int, t.id, NULLIF(t.key, '') FROM unnest(${spans.map((s) => s.spanId)}::uuid[], ${spans.map((s) => s.groupKey ?? "")}::text[]) WITH ORDINALITY AS t(id, key, ord)`;
           }
           return created;
         },

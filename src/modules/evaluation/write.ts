@@ -37,7 +37,8 @@ export type AnyTarget = SpanTarget | ItemTarget | TraceTarget | SessionTarget;
 
 /** What a trace or session run records of its group (Run.completion, groupSpanCount, documentCapped). */
 export interface GroupRunFacts {
-  completion: GroupCompletion;
+  /** Why it ran when it did; null for a backfill's run (it ran because the backfill asked). */
+  completion: GroupCompletion | null;
   /** Spans the group had when it ran (before caps). */
   spanCount: number;
   /** The document was cut to the evaluator's caps. */

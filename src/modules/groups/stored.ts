@@ -23,12 +23,32 @@ export function traceSpansOf(prisma: PrismaClient, workspaceId: string, traceId:
  * attribute (no index on it): a tool for one session at a time, not for lists.
  */
 export async function sessionTracesOf(prisma: PrismaClient, workspaceId: string, sessionId: string, keys: readonly string[] = DEFAULT_SESSION_KEYS): Promise<Span[][]> {
-  const rows = await prisma.$queryRaw<{ traceId: string }[]>`
-    SELECT DISTINCT s."traceId" FROM "Span" s, unnest(${[...keys]}::text[]) AS k WHERE s."workspaceId" = ${workspaceId}::uuid AND s.attributes->>k = ${sessionId}
-    UNION SELECT DISTINCT unnest("traceIds") FROM "GroupSchedule" WHERE "workspaceId" = ${workspaceId}::uuid AND "targetType" = 'session' AND "groupKey" = ${sessionId}`;
-  if (rows.length === 0) return [];
-  const spans = await prisma.span.findMany({ where: { workspaceId, traceId: { in: rows.map((r) => r.traceId) } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] });
-  return [...spansByTrace(spans).values()];
+  return (await sessionsTracesOf(prisma, workspaceId, [sessionId], keys)).get(sessionId) ?? [];
+}
+
+/**
+ * {@link sessionTracesOf} for a few sessions at once (a backfill's batch), in two queries: each
+ * session id to its traces, each earliest first; a session with no trace is absent.
+ */
+export async function sessionsTracesOf(prisma: PrismaClient, workspaceId: string, sessionIds: readonly string[], keys: readonly string[] = DEFAULT_SESSION_KEYS): Promise<Map<string, Span[][]>> {
+  const out = new Map<string, Span[][]>();
+  if (sessionIds.length === 0) return out;
+  const rows = await prisma.$queryRaw<{ sessionId: string; traceId: string }[]>`
+    SELECT DISTINCT s.attributes->>k AS "sessionId", s."traceId" FROM "Span" s, unnest(${[...keys]}::text[]) AS k
+      WHERE s."workspaceId" = ${workspaceId}::uuid AND s.attributes->>k = ANY(${[...sessionIds]}::text[])
+    UNION SELECT DISTINCT "groupKey", unnest("traceIds") FROM "GroupSchedule"
+      WHERE "workspaceId" = ${workspaceId}::uuid AND "targetType" = 'session' AND "groupKey" = ANY(${[...sessionIds]}::text[])`;
+  if (rows.length === 0) return out;
+  const spans = await prisma.span.findMany({ where: { workspaceId, traceId: { in: [...new Set(rows.map((r) => r.traceId))] } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] });
+  const byTrace = spansByTrace(spans);
+  const traceIdsOf = new Map<string, Set<string>>();
+  for (const r of rows) traceIdsOf.set(r.sessionId, (traceIdsOf.get(r.sessionId) ?? new Set()).add(r.traceId));
+  for (const [sessionId, traceIds] of traceIdsOf) {
+    // The traces in the order of their first span, as one session's read gives them.
+    const traces = [...byTrace.entries()].filter(([traceId]) => traceIds.has(traceId)).map(([, list]) => list);
+    if (traces.length) out.set(sessionId, traces);
+  }
+  return out;
 }
 
 /** Spans by trace id, each trace's in the given order; traces in the order of their first span given. */

@@ -51,7 +51,7 @@ export const RunRef = builder.prismaNode("Run", {
     completion: t.field({
       type: GroupCompletionEnum,
       nullable: true,
-      description: "A trace or session run: why it ran when it did (end_marker, quiet_period, or max_wait: it ran on what had arrived); null for a span or item run.",
+      description: "A trace or session run: why it ran when it did (end_marker, quiet_period, or max_wait: it ran on what had arrived); null for a span or item run, and for a backfill's run (backfill set).",
       resolve: (r) => r.completion as GroupCompletion | null,
     }),
     groupSpanCount: t.exposeInt("groupSpanCount", { nullable: true, description: "A trace or session run: the spans the group had when it ran (before the caps); null for a span or item run." }),

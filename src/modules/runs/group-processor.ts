@@ -18,9 +18,8 @@ import { resolveParams } from "../templates/values.js";
 import { groupSpanKey, sessionDocument, traceDocument, type SpanScores } from "../groups/documents.js";
 import { spansByTrace } from "../groups/stored.js";
 import { completionOf, roundDueMs } from "../groups/waiting.js";
-import { declaredDependencies, documentScores, spansInputs } from "../dependencies/input-runs.js";
-import { groupInputDigests } from "../groups/input-digest.js";
-import { groupGatePasses } from "../dependencies/graph.js";
+import { declaredDependencies } from "../dependencies/input-runs.js";
+import { readGroupDependencies } from "./group-dependencies.js";
 
 /** The ids of a due generation (the `evaluate-target` pair payload of a trace or session). */
 export interface GroupPayload {
@@ -233,10 +232,7 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       const spanRows = live.flatMap((p) => traces.get(p.schedule.id)!.flat());
       const ids = spanRows.map((s) => s.id);
       const dependsOn = declared.map((d) => d.dependsOnId);
-      const [owed, inputs] = await Promise.all([
-        prisma.owedEvaluation.findMany({ where: { targetType: "span", targetId: { in: ids }, evaluatorId: { in: dependsOn } }, select: { targetId: true } }),
-        spansInputs(prisma, ids, declared),
-      ]);
+      const owed = await prisma.owedEvaluation.findMany({ where: { targetType: "span", targetId: { in: ids }, evaluatorId: { in: dependsOn } }, select: { targetId: true } });
       const owedSpans = new Set(owed.map((o) => o.targetId));
       const now = clock.now().getTime();
       const waiting = live.filter((p) => traces.get(p.schedule.id)!.some((t) => t.some((span) => owedSpans.has(span.id))) && now - roundDueMs(p.schedule) < GROUP_DEPENDENCY_WAIT_MS);
@@ -252,40 +248,13 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
         for (const p of waiting) results[p.index] = ok("waiting");
         live = live.filter((p) => !waiting.includes(p));
       }
+      const reads = await readGroupDependencies(prisma, declared, new Map(live.map((p) => [p, traces.get(p.schedule.id)!])));
       for (const p of live) {
-        const map: Record<string, Record<string, Record<string, unknown>>> = {};
-        const seen = new Set<string>();
-        const read: { evaluatorId: string; spanId: string; id: string }[] = [];
-        for (const span of traces.get(p.schedule.id)!.flat()) {
-          for (const run of inputs.get(span.id)?.values() ?? []) read.push({ evaluatorId: run.evaluatorId, spanId: span.id, id: run.id });
-          // A dependency's run without scores (skipped, failed) puts no entry on the span, as no run does.
-          const perSpan = Object.fromEntries(Object.entries(documentScores(declared, inputs.get(span.id) ?? new Map())).filter(([, scores]) => Object.keys(scores).length > 0));
-          if (Object.keys(perSpan).length === 0) continue;
-          map[groupSpanKey(span)] = perSpan;
-          for (const name of Object.keys(perSpan)) seen.add(name);
-        }
-        scoresOf.set(p, map);
-        missingOf.set(p, declared.filter((d) => !seen.has(d.name)).map((d) => d.name));
-        digestsOf.set(p, groupInputDigests(dependsOn, read));
-      }
-      const gated = declared.filter((d) => d.gate !== null);
-      if (gated.length) {
-        // Gates read the dependency's runs span by span (docs/evaluation.md § Targets): the first that does not pass skips the round.
-        for (const p of live) {
-          const spans = traces.get(p.schedule.id)!.flat();
-          for (const d of gated) {
-            const runs = spans.flatMap((span) => {
-              const run = inputs.get(span.id)?.get(d.dependsOnId);
-              return run ? [{ spanName: span.name, spanId: span.spanId, scores: run.scores }] : [];
-            });
-            // Saving refuses a group gate without `spans` (dependencies/store.ts), so the fallback is never taken; "all" is the stricter.
-            const decision = groupGatePasses(runs, { ...d.gate!, spans: d.gate!.spans ?? "all" }, d.name);
-            if (!decision.passed) {
-              gateFailures.set(p, decision.reason!);
-              break;
-            }
-          }
-        }
+        const read = reads.get(p)!;
+        scoresOf.set(p, read.scores);
+        missingOf.set(p, read.missing);
+        digestsOf.set(p, read.digests);
+        if (read.gateFailure) gateFailures.set(p, read.gateFailure);
       }
     }
     const startedAt = clock.now();
@@ -331,7 +300,7 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
         workspaceId, evaluatorId, kind: evaluator.kind, version, params, isolation: evaluator.isolation,
         limits: { own: evaluator.limits, template: evaluator.template?.limits }, dependencies: [], trustDomain: `evaluator:${evaluatorId}`,
       };
-      const built = new Map(open.map((p) => [p, documentOf(p.schedule, traces.get(p.schedule.id)!, settings, p.record!.group!.completion, declared.length ? scoresOf.get(p) : undefined)]));
+      const built = new Map(open.map((p) => [p, documentOf(p.schedule, traces.get(p.schedule.id)!, settings, completionOf(p.schedule), declared.length ? scoresOf.get(p) : undefined)]));
       // One core call per chunk of at most MAX_CALL_BYTES of documents: the runner reads a batch as one frame (64 MiB at most).
       for (const chunk of chunksByBytes(open, (p) => Buffer.byteLength(JSON.stringify(built.get(p)!.document), "utf8"))) {
         const evaluated = await deps.core.evaluateBatch(

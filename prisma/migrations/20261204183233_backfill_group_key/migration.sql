@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "BackfillSpan" ADD COLUMN     "groupKey" TEXT;
