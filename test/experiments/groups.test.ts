@@ -135,6 +135,13 @@ describe("trace and session evaluators over dataset items", () => {
     expect(scores(item.id, capped.id)).toEqual([["spans", 2, "agent:invoke_agent support,tool:execute_tool lookup_order"]]);
     expect(scores(item.id, trace.id)).toEqual(await tried(principal, trace.templateId!, { traceId: "agent-7" }));
     expect(scores(item.id, capped.id)).toEqual(await tried(principal, capped.templateId!, { traceId: "agent-7", groupSettings: { maxSpans: 2 } }));
+    // tryCode on the same item, inline or stored, as a trace evaluator sees it (target trace), caps included.
+    const line = { id: "a-7", trace: stored.map(exported) };
+    expect(await tried(principal, trace.templateId!, { document: line, target: "trace" })).toEqual(scores(item.id, trace.id));
+    expect(await tried(principal, capped.templateId!, { datasetItemId: item.id, target: "trace", groupSettings: { maxSpans: 2 } })).toEqual(scores(item.id, capped.id));
+    await expect(app.services.tryCode.tryCode(principal, { templateId: trace.templateId!, spanId: stored[0]!.id, target: "trace" })).rejects.toMatchObject({ issues: [{ path: "target", message: "only with document or datasetItemId (a stored trace or session is given by traceId or sessionId)" }] });
+    await expect(app.services.tryCode.tryCode(principal, { templateId: trace.templateId!, traceId: "agent-7", target: "session" })).rejects.toMatchObject({ issues: [{ path: "target", message: "a traceId sample is a trace: target must be trace or absent" }] });
+    await expect(app.services.tryCode.tryCode(principal, { templateId: trace.templateId!, document: line, groupSettings: { maxSpans: 2 } })).rejects.toMatchObject({ issues: [{ path: "groupSettings", message: "only with traceId or sessionId, or target trace or session" }] });
     const shaped = scores(item.id, shape.id);
     expect(shaped).toEqual(await tried(principal, shape.templateId!, { traceId: "agent-7" }));
     const seen = JSON.parse(shaped[0]![2] as string) as Record<string, unknown>;
@@ -163,6 +170,10 @@ describe("trace and session evaluators over dataset items", () => {
       ["turns", 4, "user: Is 17 prime? | assistant: Yes. | user: And 21? | assistant: No: 21 = 3 × 7."],
       ["traces", 1, null],
     ]);
+    // tryCode on the stored item as a session evaluator (the same document), and on the inline line (its id is the session id).
+    for (const e of [session, shape]) expect(await tried(principal, e.templateId!, { datasetItemId: item.id, target: "session" })).toEqual(scores(item.id, e.id));
+    expect(await tried(principal, session.templateId!, { document: line, target: "session" })).toEqual(scores(item.id, session.id));
+    expect((await tried(principal, shape.templateId!, { document: line, target: "session" }))[0]!.slice(0, 2)).toEqual(["shape", "chat-1"]);
     const [, id, comment] = scores(item.id, shape.id)[0] as [string, unknown, string];
     expect(id).toBe(item.id);
     expect(JSON.parse(comment)).toEqual({

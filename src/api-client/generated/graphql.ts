@@ -528,7 +528,7 @@ export type TryCodeInput = {
   datasetItemId?: string | number | null | undefined;
   /** Sample: an inline dataset item, as the sample document or as a line of items.jsonl (mapped as dataset import maps it). */
   document?: unknown;
-  /** With traceId or sessionId: the caps (maxSpans, maxTurns, maxDocumentBytes) and sessionKeyAttribute an evaluator would use; absent ones take their defaults. */
+  /** With traceId or sessionId, or target trace or session: the caps (maxSpans, maxTurns, maxDocumentBytes) and sessionKeyAttribute an evaluator would use; absent ones take their defaults. */
   groupSettings?: unknown;
   /** The draft's shared-library pins: name → version; only with sourceCode. */
   libraryPins?: unknown;
@@ -548,6 +548,8 @@ export type TryCodeInput = {
   spanId?: string | number | null | undefined;
   /** Run a built-in starter with its settings. */
   starterId?: string | null | undefined;
+  /** With document or datasetItemId: the item as an evaluator of this target sees it in an experiment (trace: ctx.trace of the item's spans; session: ctx.session of its traces or its conversation; default span). */
+  target?: EvaluationTarget | null | undefined;
   /** Run a saved template with its settings. */
   templateId?: string | number | null | undefined;
   /** The template version (default: the latest); only with templateId. */

@@ -15,6 +15,7 @@ export interface SampleFlags {
   scores?: string;
   trace?: string;
   session?: string;
+  as?: string;
 }
 
 /** Adds --span, --document, --trace, --session and --scores. */
@@ -24,6 +25,7 @@ export function sampleOptions(command: Command): Command {
     .option("--document <file>", "a sample document (JSON: input, output, attributes, …), e.g. a dataset item's")
     .option("--trace <trace id>", "a stored trace, as a trace evaluator sees it (every span in ctx.trace.spans)")
     .option("--session <session key>", "a stored session, as a session evaluator sees it (its traces in ctx.session, every turn in text.turns(ctx))")
+    .option("--as <target>", "with --document (a line of items.jsonl): the item as a trace or session evaluator sees it in an experiment (trace, session)")
     .option("--scores <json|@file>", 'upstream scores by evaluator name, e.g. \'{"JSON check": {"is_json": true}}\'; only with --document FILE or --span <stored span> (an inline span file has none)');
 }
 
@@ -44,9 +46,10 @@ export async function buildSample(ctx: CommandContext, flags: SampleFlags): Prom
     return flags.trace ? { traceId: flags.trace } : { sessionId: flags.session };
   }
   const scores = flags.scores ? jsonOrFile(flags.scores, "--scores") : undefined;
+  if (flags.as !== undefined && !flags.document) throw new CliError("BAD_USER_INPUT", "--as needs --document FILE (a stored trace or session is --trace or --session)", "--as");
   if (flags.document) {
     const document = parseDataFile(flags.document, "--document") as Record<string, unknown>;
-    return { document: scores === undefined ? document : { ...document, scores } };
+    return { document: scores === undefined ? document : { ...document, scores }, ...(flags.as !== undefined ? { target: flags.as } : {}) };
   }
   if (flags.span && existsSync(flags.span)) {
     if (scores !== undefined) throw new CliError("BAD_USER_INPUT", `${SCORES_NEED}; ${flags.span} is an inline span file, which has no scores`, "--scores");
@@ -99,7 +102,7 @@ export function tryCommand(genai: Command): void {
   )
     .addHelpText(
       "after",
-      `\nExamples:\n  oodle genai try check.py --param-specs '[{"name": "at", "type": "number", "default": 0.5}]' --params '{"at": 0.7}' --span span.json\n  oodle genai try --starter keyword-check --params '{"required": ["refund"]}' --span span.json\n  oodle genai try --template "Keyword check" --span <span id>\n  oodle genai try --template "Agent trace size" --trace 4bf92f3577b34da6a3ce929d0e0e4736\n  oodle genai try turns.py --session conv-1042`,
+      `\nExamples:\n  oodle genai try check.py --param-specs '[{"name": "at", "type": "number", "default": 0.5}]' --params '{"at": 0.7}' --span span.json\n  oodle genai try --starter keyword-check --params '{"required": ["refund"]}' --span span.json\n  oodle genai try --template "Keyword check" --span <span id>\n  oodle genai try --template "Agent trace size" --trace 4bf92f3577b34da6a3ce929d0e0e4736\n  oodle genai try turns.py --session conv-1042\n  oodle genai try turns.py --document item.json --as session`,
     )
     .action(
       action(async (ctx, file?: string) => {
@@ -114,6 +117,6 @@ export function tryCommand(genai: Command): void {
         const limits = limitFlags(o);
         if (Object.keys(limits).length) input.limits = limits;
         return printTryResult(ctx, await ctx.ops.tryCode(input));
-      }, { sourceCode: "FILE", spanId: "--span", span: "--span", traceId: "--trace", sessionId: "--session", groupSettings: "--trace" }),
+      }, { sourceCode: "FILE", spanId: "--span", span: "--span", traceId: "--trace", sessionId: "--session", groupSettings: "--trace", target: "--as" }),
     );
 }

@@ -51,6 +51,8 @@ export const workbenchInput = z.strictObject({
   document: tryCodeInputSchema.shape.document.describe(
     "Sample: a sample document (input, output, expected_output, attributes, trace, scores, metadata) or a line of items.jsonl as it is (id, input, output, expected_output, context, tool_calls, expected_tool_calls, metadata, trace), mapped as dataset import maps it. Without span, spanId or document, try_code runs on an empty sample document (and says so).",
   ),
+  target: tryCodeInputSchema.shape.target.describe("try_code with document: the item as a trace or session evaluator sees it in an experiment (trace, session; default span)."),
+  groupSettings: tryCodeInputSchema.shape.groupSettings,
   evaluator: z.string().describe("explain_match: the evaluator, by name or global id.").optional(),
 });
 
@@ -76,7 +78,7 @@ export const workbenchTool = {
     switch (args.action) {
       case "try_code": {
         const input = Object.fromEntries(
-          ["sourceCode", "paramSpecs", "libraryPins", "starterId", "templateVersion", "params", "span", "document", "limits"].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
+          ["sourceCode", "paramSpecs", "libraryPins", "starterId", "templateVersion", "params", "span", "document", "target", "groupSettings", "limits"].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
         );
         if (args.spanId !== undefined) input.spanId = await ops.spanGlobalId(args.spanId, args.traceId, "spanId");
         // Without spanId, traceId or sessionId is the sample itself: the stored trace or session as its evaluator sees it.

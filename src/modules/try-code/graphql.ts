@@ -1,6 +1,6 @@
 import { builder } from "../../graphql/builder.js";
 import type { RunOutcome } from "../../lib/closed-lists.js";
-import { RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
+import { EvaluationTargetEnum, RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
 import { RunErrorRef } from "../runs/graphql.js";
 import { SpanRef } from "../spans/graphql.js";
 import { TemplateRef } from "../templates/graphql.js";
@@ -55,6 +55,7 @@ builder.relayMutationField(
       datasetItemId: t.globalID(tryInput("datasetItemId")),
       traceId: t.string(tryInput("traceId")),
       sessionId: t.string(tryInput("sessionId")),
+      target: t.field({ type: EvaluationTargetEnum, ...tryInput("target") }),
       groupSettings: t.field({ type: "JSON", ...tryInput("groupSettings") }),
       limits: t.field({ type: "JSON", ...tryInput("limits") }),
     }),

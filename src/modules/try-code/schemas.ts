@@ -1,3 +1,4 @@
+import { TARGET_TYPES } from "../../lib/closed-lists.js";
 import { evaluatorLimitsSchema } from "../../execution/evaluator-limits.js";
 import { z } from "zod";
 import { typeError } from "../../lib/validation.js";
@@ -56,7 +57,11 @@ export const tryCodeInputSchema = z.object({
   datasetItemId: z.string({ error: typeError("a dataset item id") }).nullish().describe("Sample: a stored dataset item (as an experiment runs it)."),
   traceId: z.string({ error: typeError("a trace id") }).min(1, "must not be empty").nullish().describe("Sample: a stored trace, as a trace evaluator sees it (every span in ctx.trace.spans, the root's conversation)."),
   sessionId: z.string({ error: typeError("a session key") }).min(1, "must not be empty").nullish().describe("Sample: a stored session, as a session evaluator sees it (its traces in ctx.session, every turn in text.turns(ctx))."),
-  groupSettings: z.unknown().optional().describe("With traceId or sessionId: the caps (maxSpans, maxTurns, maxDocumentBytes) and sessionKeyAttribute an evaluator would use; absent ones take their defaults."),
+  target: z
+    .enum(TARGET_TYPES, { error: `must be one of ${TARGET_TYPES.join(", ")}` })
+    .nullish()
+    .describe("With document or datasetItemId: the item as an evaluator of this target sees it in an experiment (trace: ctx.trace of the item's spans; session: ctx.session of its traces or its conversation; default span)."),
+  groupSettings: z.unknown().optional().describe("With traceId or sessionId, or target trace or session: the caps (maxSpans, maxTurns, maxDocumentBytes) and sessionKeyAttribute an evaluator would use; absent ones take their defaults."),
   limits: evaluatorLimitsSchema
     .nullish()
     .describe("The sandbox limits to run with, as an evaluator asks for them: {cpuTimeMs?, wallTimeMs?, memoryBytes?} within the ceilings; a key absent takes the template's, then the default."),

@@ -18,6 +18,8 @@ import { numericValueOf, outputWasTruncated } from "../evaluation/record.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import { itemColumnsOf } from "../datasets/item-record.js";
 import { itemToDocument, type DocumentItem } from "../experiments/document.js";
+import { itemDocumentFor } from "../experiments/group-document.js";
+import type { GroupTargetType } from "../../lib/closed-lists.js";
 import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../../lib/principal.js";
 import { memoryConcurrencyGate, type ConcurrencyGate, type Leave } from "./concurrency.js";
@@ -170,11 +172,17 @@ export function createTryCodeService(deps: {
       });
       return null;
     }
-    if (given(input.groupSettings) && !given(input.traceId) && !given(input.sessionId)) {
-      issues.push({ path: "groupSettings", message: "only with traceId or sessionId" });
+    const itemTarget = input.target === "trace" || input.target === "session" ? input.target : null;
+    if (given(input.target) && input.target !== "span" && !given(input.document) && !given(input.datasetItemId) && !given(input.traceId) && !given(input.sessionId)) {
+      issues.push({ path: "target", message: "only with document or datasetItemId (a stored trace or session is given by traceId or sessionId)" });
+      return null;
+    }
+    if (given(input.groupSettings) && !given(input.traceId) && !given(input.sessionId) && !itemTarget) {
+      issues.push({ path: "groupSettings", message: "only with traceId or sessionId, or target trace or session" });
       return null;
     }
     if (given(input.traceId) || given(input.sessionId)) return groupSampleOf(principal, input, issues);
+    if (itemTarget) return itemGroupSampleOf(principal, input, itemTarget, issues);
     if (given(input.spanId)) return deps.spans.documentOf(principal.workspaceId, input.spanId!);
     if (given(input.datasetItemId)) {
       const item = isUuid(input.datasetItemId!) && deps.prisma ? await deps.prisma.datasetItem.findFirst({ where: { id: input.datasetItemId!, workspaceId: principal.workspaceId } }) : null;
@@ -218,6 +226,56 @@ export function createTryCodeService(deps: {
     return parsed.data as SampleDocument | null;
   }
 
+  /** The group settings asked in `groupSettings` for `target` (else the defaults); null with an issue when refused. */
+  function groupSettingsOf(target: GroupTargetType, input: TryCodeInput, issues: InputIssue[]): GroupSettings | null {
+    try {
+      return resolveGroupSettings(target, checkGroupSettings(target, input.groupSettings ?? {}));
+    } catch (error) {
+      if (!(error instanceof GroupSettingError)) throw error;
+      issues.push({ path: `groupSettings.${error.field}`, message: error.message });
+      return null;
+    }
+  }
+
+  /**
+   * A dataset item (stored, or inline as a line of items.jsonl) as a trace or session evaluator sees
+   * it in an experiment (experiments/group-document.ts), with the caps asked in `groupSettings`.
+   * An inline item's session id (when no span carries a session key) is its `id`, else "try-code".
+   */
+  async function itemGroupSampleOf(principal: Principal, input: TryCodeInput, target: GroupTargetType, issues: InputIssue[]): Promise<SampleDocument | null> {
+    const settings = groupSettingsOf(target, input, issues);
+    if (!settings) return null;
+    if (given(input.datasetItemId)) {
+      const item = isUuid(input.datasetItemId!) && deps.prisma ? await deps.prisma.datasetItem.findFirst({ where: { id: input.datasetItemId!, workspaceId: principal.workspaceId } }) : null;
+      if (!item) throw new NotFoundError("dataset item", input.datasetItemId!);
+      return itemDocumentFor(target, settings, item) as SampleDocument;
+    }
+    const raw = input.document;
+    if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
+      issues.push({ path: "document", message: "must be an object (a line of items.jsonl)" });
+      return null;
+    }
+    const bytes = Buffer.byteLength(JSON.stringify(raw), "utf8");
+    if (bytes > MAX_DOCUMENT_BYTES) {
+      issues.push({ path: "document", message: `must be at most ${MAX_DOCUMENT_BYTES} bytes of JSON (got ${bytes})` });
+      return null;
+    }
+    const { scores, ...line } = raw as Record<string, unknown>;
+    const mapped = itemColumnsOf(line);
+    if (mapped.issues) {
+      issues.push(...mapped.issues.map((i) => ({ path: i.path ? `document.${i.path}` : "document", message: i.message })));
+      return null;
+    }
+    let checkedScores: Record<string, Record<string, unknown>> | undefined;
+    if (scores !== undefined) {
+      const checked = parseIssues(sampleDocumentSchema, { scores }, "document");
+      issues.push(...checked.issues);
+      checkedScores = checked.data?.scores as Record<string, Record<string, unknown>> | undefined;
+    }
+    const id = typeof line.id === "string" && line.id !== "" ? line.id : "try-code";
+    return itemDocumentFor(target, settings, { ...(mapped.columns as DocumentItem), id }, checkedScores) as SampleDocument;
+  }
+
   /**
    * The document of a stored trace or session, built as the live group processor builds it
    * (groups/stored.ts) with the caps asked in `groupSettings` (else the defaults).
@@ -225,14 +283,12 @@ export function createTryCodeService(deps: {
    */
   async function groupSampleOf(principal: Principal, input: TryCodeInput, issues: InputIssue[]): Promise<SampleDocument | null> {
     const target = given(input.traceId) ? "trace" : "session";
-    let settings: GroupSettings;
-    try {
-      settings = resolveGroupSettings(target, checkGroupSettings(target, input.groupSettings ?? {}));
-    } catch (error) {
-      if (!(error instanceof GroupSettingError)) throw error;
-      issues.push({ path: `groupSettings.${error.field}`, message: error.message });
+    if (given(input.target) && input.target !== target) {
+      issues.push({ path: "target", message: `a ${given(input.traceId) ? "traceId" : "sessionId"} sample is a ${target}: target must be ${target} or absent` });
       return null;
     }
+    const settings = groupSettingsOf(target, input, issues);
+    if (!settings) return null;
     if (!deps.prisma) throw new Error("tryCode on a stored trace or session needs the database");
     const document =
       target === "trace"
