@@ -42,7 +42,8 @@ export interface IngestWriteResult {
  * the row as it was, EXCLUDED the batch's touch of it). "Next round": the pending generation was
  * already queued (or ran), so these spans start the next one — the group is stale and runs again.
  * - generation + 1 on a next round; firstSpanAt restarts with it (the maximum wait counts from it);
- * - lastSpanAt = now (never earlier than it was: arrivals of two instances may commit out of order), spanCount adds the batch's spans, traceIds adds its traces;
+ * - lastSpanAt = now (never earlier than it was: arrivals of two instances may commit out of order), spanCount adds the batch's spans, traceIds adds its traces
+ *   (kept as it is when it holds them: a large session's array is neither re-sorted nor re-TOASTed per span, 0.4 ms instead of 37 ms at 20,000 traces);
  * - markerAt: the batch's marker on a next round, else the round's first marker;
  * - staleSince: set on the first next round (its spans came after the queued round's; cleared
  *   when the run of the newest generation is written);
@@ -57,7 +58,7 @@ const GROUP_SCHEDULE_SQL = Prisma.raw(`
         "firstSpanAt" = ${ROUND_FIRST},
         "lastSpanAt" = greatest(gs."lastSpanAt", EXCLUDED."lastSpanAt"),
         "spanCount" = gs."spanCount" + EXCLUDED."spanCount",
-        "traceIds" = ARRAY(SELECT DISTINCT x FROM unnest(gs."traceIds" || EXCLUDED."traceIds") AS x ORDER BY x),
+        "traceIds" = CASE WHEN gs."traceIds" @> EXCLUDED."traceIds" THEN gs."traceIds" ELSE ARRAY(SELECT DISTINCT x FROM unnest(gs."traceIds" || EXCLUDED."traceIds") AS x ORDER BY x) END,
         "quietPeriodMs" = EXCLUDED."quietPeriodMs",
         "maxWaitMs" = EXCLUDED."maxWaitMs",
         "markerAt" = ${ROUND_MARKER},
