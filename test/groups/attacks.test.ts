@@ -4,6 +4,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Clock } from "../../src/lib/clock.js";
 import { createGroupScheduler } from "../../src/modules/runs/group-schedule.js";
+import { insertRuns, lockGroupRuns } from "../../src/modules/evaluation/write.js";
 import { groupTouchesOf, type GroupEvaluatorRule } from "../../src/modules/spans/group-touches.js";
 import { settingsOf } from "../../src/modules/evaluators/group-settings.js";
 import { liveHarness, waitFor } from "../runs/helpers.js";
@@ -178,6 +179,36 @@ describe("trace and session groups under attack", () => {
     expect(await slow.poll(scope)).toMatchObject({ requeued: 1 });
     expect(added).toHaveLength(2);
     expect(await row()).toMatchObject({ queuedGeneration: 1, requeues: 1 });
+  });
+
+  it("attack: two writers: a backfill replacing a trace's run while the live round writes it — the later writer reads the other's run and supersedes it, none is dropped", async () => {
+    const { ws, evaluator } = await groupEvaluator("trace", { quietPeriodMs: 1_000, maxWaitMs: 60_000 });
+    clock.offsetMs = 0;
+    await h.app.services.spans.ingestSpans(ws.principal, [span("t-race", "a", 0)]);
+    // The "backfill" holds the group-run lock while it writes its run (as backfills/record.ts does).
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => (locked = r));
+    const now = new Date();
+    const backfill = h.app.prisma.$transaction(async (tx) => {
+      await lockGroupRuns(tx, evaluator.id, "trace", ["t-race"]);
+      locked();
+      await released;
+      const [written] = await insertRuns(tx, [{ workspaceId: ws.workspace.id, evaluatorId: evaluator.id, templateVersionId: null, target: { traceId: "t-race" }, params: {}, libraryVersions: {}, result: null, skipReason: "written by the other writer", attempts: 1, startedAt: now, finishedAt: now }]);
+      return written!.runId;
+    }, { timeout: 60_000 });
+    await isLocked;
+    clock.offsetMs = 2_000;
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
+    // The live write waits on the lock (an advisory lock not granted), then the backfill commits first.
+    expect(await until(async () => (await h.app.prisma.$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM pg_locks WHERE locktype = 'advisory' AND NOT granted`)[0]!.n > 0n, 30_000)).toBe(true);
+    release();
+    const other = await backfill;
+    await waitFor(() => h.app.prisma.runHistory.count({ where: { evaluatorId: evaluator.id } }), 1);
+    const [current] = await h.app.prisma.run.findMany({ where: { evaluatorId: evaluator.id } });
+    expect(current).toMatchObject({ outcome: "ok", traceId: "t-race", groupSpanCount: 1 });
+    expect(await h.app.prisma.runHistory.findMany({ where: { evaluatorId: evaluator.id }, select: { id: true, skipReason: true } })).toEqual([{ id: other, skipReason: "written by the other writer" }]);
   });
 
   it("attack: arrival order: lastSpanAt takes the committing ingest's arrival even when older (two instances, or a statement that waited), so dueAt moves earlier", async () => {

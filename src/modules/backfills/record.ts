@@ -1,7 +1,7 @@
 import type { PrismaClient } from "../../lib/prisma.js";
 import { moveRunsToHistory } from "../evaluation/history.js";
 import type { RunColumns } from "../evaluation/record.js";
-import { insertRuns, type RunRecord, type SessionTarget, type SpanTarget, type TraceTarget } from "../evaluation/write.js";
+import { insertRuns, lockGroupRuns, type RunRecord, type SessionTarget, type SpanTarget, type TraceTarget } from "../evaluation/write.js";
 
 /** What one run of a backfill on a span records (the backfill's id is added by {@link recordBackfillRuns}). */
 export type BackfillRunRecord = Omit<RunRecord<SpanTarget>, "backfillId">;
@@ -109,6 +109,7 @@ export async function recordBackfillGroupRuns(
     async (tx) => {
       const [row] = await tx.$queryRaw<{ status: string }[]>`SELECT status FROM "Backfill" WHERE id = ${backfill.id}::uuid FOR SHARE`;
       if (!row || (row.status !== "queued" && row.status !== "running")) return { written: [], superseded: 0, stopped: true };
+      await lockGroupRuns(tx, evaluatorId, trace ? "trace" : "session", keys);
       const existing = trace
         ? await tx.$queryRaw<{ id: string; key: string; backfillId: string | null }[]>`
             SELECT id, "traceId" AS key, "backfillId" FROM "Run" WHERE "evaluatorId" = ${evaluatorId}::uuid AND "traceId" = ANY(${keys}::text[]) ORDER BY id FOR UPDATE`

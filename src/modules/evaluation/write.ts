@@ -220,3 +220,17 @@ export interface InsertedRun<T extends AnyTarget = AnyTarget> {
   runId: string;
   columns: RunColumns;
 }
+
+/**
+ * Takes the locks of the current trace or session runs of `evaluatorId` on `keys` (trace ids or
+ * session keys) for the rest of the transaction, in one sorted order: every writer of group runs
+ * (the live group processor, a backfill) takes them before it reads the current runs, so two never
+ * replace the same run at once (the later one reads the other's run, and supersedes it). An
+ * advisory lock, since the run to lock may not exist yet.
+ */
+export async function lockGroupRuns(tx: Tx, evaluatorId: string, targetType: "trace" | "session", keys: readonly string[]): Promise<void> {
+  const locks = [...new Set(keys)].sort().map((k) => `group-run:${evaluatorId}:${targetType}:${k}`);
+  if (locks.length === 0) return;
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(k, 0)) FROM unnest(${locks}::text[]) WITH ORDINALITY AS t(k, n) ORDER BY n`;
+}
+

@@ -8,7 +8,7 @@ import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
 import { moveRunsToHistory } from "../evaluation/history.js";
 import { INVOCATION_CAP_REASON, runColumns } from "../evaluation/record.js";
 import type { EvaluationSubject } from "../evaluation/subject.js";
-import { insertRuns, type RunRecord, type SessionTarget, type TraceTarget } from "../evaluation/write.js";
+import { insertRuns, lockGroupRuns, type RunRecord, type SessionTarget, type TraceTarget } from "../evaluation/write.js";
 import { settingsOf, type GroupSettings } from "../evaluators/group-settings.js";
 import { kindTraits } from "../evaluators/kinds.js";
 import { createBatcher, type BatcherOptions, type Settled } from "./batcher.js";
@@ -169,6 +169,8 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       const evaluatorId = toWrite[0]!.record!.evaluatorId;
       const traceKeys = toWrite.flatMap((p) => ("traceId" in p.record!.target ? [p.record!.target.traceId] : []));
       const sessionKeys = toWrite.flatMap((p) => ("sessionId" in p.record!.target ? [p.record!.target.sessionId] : []));
+      // A backfill may be replacing the same runs: both take the group-run locks before they read them.
+      await lockGroupRuns(tx, evaluatorId, traceKeys.length ? "trace" : "session", [...traceKeys, ...sessionKeys]);
       const current = await tx.run.findMany({ where: { evaluatorId, OR: [{ traceId: { in: traceKeys } }, { sessionId: { in: sessionKeys } }] }, select: { id: true, traceId: true, sessionId: true, outcome: true, groupSpanCount: true, inputRunIds: true } });
       const currentOf = new Map(current.map((r) => [r.traceId ?? r.sessionId!, r]));
       // A round not run for the evaluator's sake (disabled, archived, the cap) never replaces a run that ran: the group keeps it, and the round
