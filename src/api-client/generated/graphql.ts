@@ -672,7 +672,7 @@ export type CreateBackfillMutationVariables = Exact<{
 }>;
 
 
-export type CreateBackfillMutation = { createBackfill: { backfill: { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, evaluators: Array<{ source: string, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } }, estimate: { windowStart: string, windowEnd: string, target: EvaluationTarget, spans: number, groups: number | null, runs: number, reruns: number, evaluators: Array<{ name: string, source: string, readBy: Array<string>, templateVersion: number, spansMatched: number, alreadyEvaluated: number, toRun: number }> } | null } };
+export type CreateBackfillMutation = { createBackfill: { backfill: { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, evaluators: Array<{ source: string, evaluator: { id: string, name: string, target: EvaluationTarget }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } }, estimate: { windowStart: string, windowEnd: string, target: EvaluationTarget, spans: number, groups: number | null, runs: number, reruns: number, evaluators: Array<{ name: string, source: string, readBy: Array<string>, templateVersion: number, spansMatched: number, alreadyEvaluated: number, toRun: number }> } | null } };
 
 export type GetBackfillQueryVariables = Exact<{
   id: string | number;
@@ -680,7 +680,7 @@ export type GetBackfillQueryVariables = Exact<{
 }>;
 
 
-export type GetBackfillQuery = { backfill: { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, summary?: Array<{ evaluatorName: string, name: string, dataType: ScoreDataType, count: number, valueCount: number, mean: number | null, passed: number | null, passRate: number | null }>, runsByOutcome?: Array<{ evaluatorName: string, outcome: RunOutcome, count: number }>, failures?: Array<{ evaluatorName: string, outcome: RunOutcome, count: number }>, evaluators: Array<{ source: string, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } } };
+export type GetBackfillQuery = { backfill: { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, summary?: Array<{ evaluatorName: string, name: string, dataType: ScoreDataType, count: number, valueCount: number, mean: number | null, passed: number | null, passRate: number | null }>, runsByOutcome?: Array<{ evaluatorName: string, outcome: RunOutcome, count: number }>, failures?: Array<{ evaluatorName: string, outcome: RunOutcome, count: number }>, evaluators: Array<{ source: string, evaluator: { id: string, name: string, target: EvaluationTarget }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } } };
 
 export type ListBackfillsQueryVariables = Exact<{
   status?: BackfillStatus | null | undefined;
@@ -690,14 +690,14 @@ export type ListBackfillsQueryVariables = Exact<{
 }>;
 
 
-export type ListBackfillsQuery = { backfills: { edges: Array<{ node: { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, evaluators: Array<{ source: string, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } }, backfillLimits: { active: number, maxConcurrent: number } };
+export type ListBackfillsQuery = { backfills: { edges: Array<{ node: { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, evaluators: Array<{ source: string, evaluator: { id: string, name: string, target: EvaluationTarget }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } }, backfillLimits: { active: number, maxConcurrent: number } };
 
 export type CancelBackfillMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type CancelBackfillMutation = { cancelBackfill: { backfill: { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, evaluators: Array<{ source: string, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } } } };
+export type CancelBackfillMutation = { cancelBackfill: { backfill: { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, evaluators: Array<{ source: string, evaluator: { id: string, name: string, target: EvaluationTarget }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } } } };
 
 export type ListDatasetsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -825,7 +825,7 @@ export type LibraryFieldsFragment = { id: string, name: string, description: str
 
 export type ExperimentFieldsFragment = { id: string, name: string, status: ExperimentStatus, itemCount: number, createdAt: string, startedAt: string | null, finishedAt: string | null, dependencyWaitSeconds: number, dataset: { id: string, name: string }, evaluators: Array<{ source: ExperimentEvaluatorSource, params: unknown, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { total: number, done: number, failed: number, skipped: number, pending: number, runsRecorded: number, runsTotal: number, fraction: number, waiting: number, waitingUntil: string | null, waits: Array<{ evaluatorName: string, items: number, reason: string, expiresAt: string, waitingFor: Array<{ name: string }> }> } };
 
-export type BackfillFieldsFragment = { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, evaluators: Array<{ source: string, evaluator: { id: string, name: string }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } };
+export type BackfillFieldsFragment = { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, evaluators: Array<{ source: string, evaluator: { id: string, name: string, target: EvaluationTarget }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } };
 
 export type BackfillEstimateFieldsFragment = { windowStart: string, windowEnd: string, target: EvaluationTarget, spans: number, groups: number | null, runs: number, reruns: number, evaluators: Array<{ name: string, source: string, readBy: Array<string>, templateVersion: number, spansMatched: number, alreadyEvaluated: number, toRun: number }> };
 
@@ -1462,6 +1462,7 @@ export const BackfillFieldsFragmentDoc = new TypedDocumentString(`
     evaluator {
       id
       name
+      target
     }
     templateVersion {
       version
@@ -1758,6 +1759,7 @@ export const CreateBackfillDocument = new TypedDocumentString(`
     evaluator {
       id
       name
+      target
     }
     templateVersion {
       version
@@ -1844,6 +1846,7 @@ export const GetBackfillDocument = new TypedDocumentString(`
     evaluator {
       id
       name
+      target
     }
     templateVersion {
       version
@@ -1908,6 +1911,7 @@ export const ListBackfillsDocument = new TypedDocumentString(`
     evaluator {
       id
       name
+      target
     }
     templateVersion {
       version
@@ -1962,6 +1966,7 @@ export const CancelBackfillDocument = new TypedDocumentString(`
     evaluator {
       id
       name
+      target
     }
     templateVersion {
       version

@@ -23,14 +23,17 @@ export { parseTimeFlag } from "../time.js";
 export function backfillText(b: BackfillRecord): string {
   const p = b.progress;
   const names = b.evaluators.map((e) => (e.source === "evaluator" ? `${e.evaluator.name} (version ${e.templateVersion.version})` : `${e.evaluator.name} (dependency, version ${e.templateVersion.version})`));
+  // A trace or session evaluator's backfill counts groups where a span evaluator's counts spans.
+  const target = b.evaluators.find((e) => e.source === "evaluator")?.evaluator.target ?? "span";
+  const unit = target === "span" ? "spans" : `${target}s`;
   const lines = [
     fields([
       ["backfill", `${b.name} (${b.id})`],
       ["status", b.error ? `${b.status}: ${b.error}` : b.status],
       ["evaluators", names.join(", ")],
       ["window", `${b.windowStart} – ${b.windowEnd}`],
-      ["selection", `sample rate ${b.sampleRate}, at most ${b.maxSpans} spans${Object.keys(b.filter ?? {}).length ? `, filter ${JSON.stringify(b.filter)}` : ""}${b.rerun ? ", rerun" : ""}`],
-      ["progress", `${p.spansDone}/${p.spansTotal} spans (${percent(p.fraction)}), ${p.batchesDone}/${p.batchesTotal} batches, ${p.runsRecorded} runs, ${p.pairsSkipped} skipped, ${p.runsSuperseded} replaced`],
+      ["selection", `sample rate ${b.sampleRate}, at most ${b.maxSpans} ${unit}${Object.keys(b.filter ?? {}).length ? `, filter ${JSON.stringify(b.filter)}` : ""}${b.rerun ? ", rerun" : ""}`],
+      ["progress", `${p.spansDone}/${p.spansTotal} ${unit} (${percent(p.fraction)}), ${p.batchesDone}/${p.batchesTotal} batches, ${p.runsRecorded} runs, ${p.pairsSkipped} skipped, ${p.runsSuperseded} replaced`],
     ]),
   ];
   if (b.summary) lines.push(table(["evaluator", "score", "type", "count", "mean", "pass rate"], b.summary.map((s) => [s.evaluatorName, s.name, s.dataType, s.count, s.mean, percent(s.passRate)])));
