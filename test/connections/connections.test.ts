@@ -143,6 +143,30 @@ describe("connections", () => {
     }
   });
 
+  it("a provider that does not answer in time is a timeout (the time a call may take is a parameter)", async () => {
+    const { createServer } = await import("node:http");
+    const silent = createServer(() => undefined); // takes the request, never answers
+    await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", () => resolve()));
+    const { createConnectionService } = await import("../../src/modules/connections/service.js");
+    const service = createConnectionService({ prisma: app.prisma, logger: app.logger, keyRing: app.config.CONNECTION_KEYS, probe: { timeoutMs: 200 } });
+    try {
+      const { workspace } = await createTestWorkspace(app, "connections-timeout");
+      const principal = { workspaceId: workspace.id, apiKeyId: randomUUID() };
+      const port = (silent.address() as { port: number }).port;
+      const c = await service.createConnection(principal, { name: "silent", provider: "openai", baseUrl: `http://127.0.0.1:${port}/v1`, defaultModel: "m", apiKey: openaiKey });
+      expect(await service.testConnection(principal, { id: c.id })).toMatchObject({ ok: false, error: { code: "timeout", status: null } });
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it("the GraphQL type has no field of the key: only its hint and the encryption key's id", async () => {
+    const { schema } = await import("../../src/graphql-schema.js");
+    const type = schema.getType("ProviderConnection") as import("graphql").GraphQLObjectType;
+    expect(Object.keys(type.getFields()).sort()).toEqual(["baseUrl", "createdAt", "defaultModel", "id", "keyHint", "keyId", "maxConcurrentRequests", "name", "provider", "updatedAt"]);
+  });
+
   it("lists, updates and deletes within the workspace only; names are unique per workspace", async () => {
     const a = await createTestWorkspace(app, "connections-a");
     const b = await createTestWorkspace(app, "connections-b");
