@@ -39,6 +39,7 @@ import { redisConcurrencyGate } from "./modules/try-code/concurrency.js";
 import { createSharedLibraryService } from "./modules/shared-libraries/service.js";
 import { createTemplateService } from "./modules/templates/service.js";
 import { createWorkspaceService } from "./modules/workspaces/service.js";
+import { createConnectionService, type ConnectionService } from "./modules/connections/service.js";
 import { createQueues, type Queues } from "./queues/queues.js";
 import { createReconciler, type Reconciler } from "./modules/reconcile/service.js";
 import { createMonitorService, type MonitorService } from "./modules/monitors/service.js";
@@ -102,6 +103,8 @@ export interface Services {
   monitors: MonitorService;
   /** Per-workspace retention (setting, workspace limits) and its batched sweep (run by the worker). */
   retention: RetentionService;
+  /** Connections to LLM providers: their sealed keys, testConnection, re-encryption (docs/connections.md). */
+  connections: ConnectionService;
 }
 
 /** Everything a process needs: connections, queues, services; `close` releases them. */
@@ -241,6 +244,7 @@ export function createApp(
       },
       maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE || null,
     }),
+    connections: createConnectionService({ prisma, logger, keyRing: config.CONNECTION_KEYS, probe: { timeoutMs: config.CONNECTION_TEST_TIMEOUT_MS } }),
   };
   return {
     config,

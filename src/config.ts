@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseKeyRing } from "./lib/key-ring.js";
 import { parseClusterNodes } from "./lib/redis.js";
 
 /** A comma-separated list of workspace ids (UUIDs), at least one. */
@@ -113,6 +114,25 @@ export const configSchema = z.object({
     .string()
     .refine((v) => Buffer.from(v, "base64").length === 32, "must be 32 bytes, base64-encoded (openssl rand -base64 32)")
     .optional(),
+  /**
+   * The keys sealing connections' API keys at rest (src/modules/connections, docs/connections.md):
+   * `id1:base64key,id2:base64key`, each 32 bytes (`openssl rand -base64 32`). The first seals new
+   * keys; all open. Unset: the service starts, and creating a connection (or rotating its key)
+   * is refused naming this variable. Malformed: the process does not start.
+   */
+  CONNECTION_KEYS: z
+    .string()
+    .transform((value, ctx) => {
+      try {
+        return parseKeyRing(value);
+      } catch (error) {
+        ctx.addIssue({ code: "custom", message: (error as Error).message });
+        return z.NEVER;
+      }
+    })
+    .optional(),
+  /** Time one testConnection call to a provider may take (ms). */
+  CONNECTION_TEST_TIMEOUT_MS: z.coerce.number().int("must be a whole number").min(100, "must be at least 100").max(120_000, "must be at most 120000").default(15_000),
   /** Alert destinations on loopback, private or link-local addresses are refused unless this is true (tests, on-premises receivers). */
   ALERT_ALLOW_PRIVATE_DESTINATIONS: z.enum(["true", "false"], { error: "must be true or false" }).default("false").transform((v) => v === "true"),
   /** Attempts of one alert delivery before it is marked failed. */

@@ -18,6 +18,7 @@ import "./modules/backfills/graphql.js";
 import "./modules/monitors/graphql.js";
 import "./modules/groups/graphql.js";
 import "./modules/retention/graphql.js";
+import "./modules/connections/graphql.js";
 
 /** The executable GraphQL schema. */
 export const schema = applyPageSizeLimits(builder.toSchema({ sortSchema: true }));

@@ -1,5 +1,6 @@
 import * as Doc from "./generated/graphql.js";
 import { ApiError, ClientError, type ApiClient } from "./http.js";
+import { createConnectionOperations } from "./connection-operations.js";
 import { createMonitorOperations } from "./monitor-operations.js";
 import { idOrName } from "./id-or-name.js";
 import { allNodes, PAGE_SIZE } from "./pages.js";
@@ -62,6 +63,8 @@ export function createOperations(api: ApiClient) {
   return {
     /** Monitors, alert destinations and deliveries (their own file: monitor-operations.ts). */
     monitors: createMonitorOperations(api),
+    /** Connections to LLM providers (their own file: connection-operations.ts). */
+    connections: createConnectionOperations(api),
     viewer: async () => (await api.request(Doc.ViewerDocument)).viewer,
 
     /** The workspace's limits: retention in force (and where it comes from), rate limits, backlog bound. */

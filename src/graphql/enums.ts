@@ -1,4 +1,6 @@
 import {
+  CONNECTION_ERROR_CODES,
+  CONNECTION_PROVIDERS,
   ENTRY_POINT_KINDS,
   EVALUATOR_KINDS,
   EXPERIMENT_EVALUATOR_SOURCES,
@@ -95,4 +97,16 @@ export const ScoreDataTypeEnum = builder.enumType("ScoreDataType", {
 export const EntryPointKindEnum = builder.enumType("EntryPointKind", {
   description: "evaluate: evaluate(ctx); main: Open Chat Studio's main(input, output, context, ...); opik: an Opik BaseMetric class.",
   values: ENTRY_POINT_KINDS,
+});
+
+/** The provider of a connection. */
+export const ConnectionProviderEnum = builder.enumType("ConnectionProvider", {
+  description: "openai: any OpenAI-compatible chat-completions API (OpenAI, Azure OpenAI, vLLM, Ollama, LM Studio, llama.cpp's server); anthropic: the Anthropic messages API.",
+  values: CONNECTION_PROVIDERS,
+});
+
+/** Why a connection test failed. */
+export const ConnectionErrorCodeEnum = builder.enumType("ConnectionErrorCode", {
+  description: "Why testConnection failed: invalid_key (HTTP 401); permission_denied (403); unknown_model (404: the model does not exist or the key may not use it); rate_limited (429, see retryAfterSeconds); unreachable (no answer: DNS, connection refused, TLS); timeout (no answer in time); provider_error (any other answer).",
+  values: CONNECTION_ERROR_CODES,
 });

@@ -147,6 +147,24 @@ export const ALERT_DELIVERY_STATUSES = ["pending", "delivered", "failed"] as con
 /** One delivery status. */
 export type AlertDeliveryStatus = (typeof ALERT_DELIVERY_STATUSES)[number];
 
+/**
+ * The providers a connection speaks to (Connection.provider, src/modules/connections):
+ * `openai` is any OpenAI-compatible chat-completions API (OpenAI, Azure OpenAI, vLLM, Ollama,
+ * LM Studio, llama.cpp's server), `anthropic` the Anthropic messages API.
+ */
+export const CONNECTION_PROVIDERS = ["openai", "anthropic"] as const;
+/** One connection provider. */
+export type ConnectionProvider = (typeof CONNECTION_PROVIDERS)[number];
+
+/**
+ * Why testConnection failed (not stored): `invalid_key` (401), `permission_denied` (403),
+ * `unknown_model` (404), `rate_limited` (429), `unreachable` (no answer: DNS, refused, TLS),
+ * `timeout` (no answer in time), `provider_error` (any other answer).
+ */
+export const CONNECTION_ERROR_CODES = ["invalid_key", "permission_denied", "unknown_model", "rate_limited", "unreachable", "timeout", "provider_error"] as const;
+/** One connection test error code. */
+export type ConnectionErrorCode = (typeof CONNECTION_ERROR_CODES)[number];
+
 /** The monitors' closed columns (their CHECK constraints: prisma/migrations/…_add_monitors). */
 export const MONITOR_CLOSED_COLUMNS = [
   { table: "Monitor", column: "metric", values: MONITOR_METRICS },
@@ -185,5 +203,6 @@ export const CLOSED_COLUMNS = [
   { table: "Run", column: "completion", values: GROUP_COMPLETIONS },
   { table: "RunHistory", column: "completion", values: GROUP_COMPLETIONS },
   { table: "EvaluatorDependency", column: "gateSpans", values: GATE_SPANS },
+  { table: "Connection", column: "provider", values: CONNECTION_PROVIDERS },
   ...MONITOR_CLOSED_COLUMNS,
 ] as const;

@@ -89,6 +89,21 @@ export type BackfillStatus =
   | 'queued'
   | 'running';
 
+/** Why testConnection failed: invalid_key (HTTP 401); permission_denied (403); unknown_model (404: the model does not exist or the key may not use it); rate_limited (429, see retryAfterSeconds); unreachable (no answer: DNS, connection refused, TLS); timeout (no answer in time); provider_error (any other answer). */
+export type ConnectionErrorCode =
+  | 'invalid_key'
+  | 'permission_denied'
+  | 'provider_error'
+  | 'rate_limited'
+  | 'timeout'
+  | 'unknown_model'
+  | 'unreachable';
+
+/** openai: any OpenAI-compatible chat-completions API (OpenAI, Azure OpenAI, vLLM, Ollama, LM Studio, llama.cpp's server); anthropic: the Anthropic messages API. */
+export type ConnectionProvider =
+  | 'anthropic'
+  | 'openai';
+
 /** Creates an alert destination. A webhook gets a signing secret, returned here once and never again: keep it to verify Oodle-Signature (docs/monitors.md § Webhooks). */
 export type CreateAlertDestinationInput = {
   /** webhook: a JSON POST signed with HMAC-SHA256 (docs/monitors.md § Webhooks); slack: a Slack incoming webhook (Slack's message shape, no signature). */
@@ -123,6 +138,22 @@ export type CreateBackfillInput = {
   windowEnd?: string | null | undefined;
   /** Spans that started at or after this. */
   windowStart: string;
+};
+
+/** Creates a connection to an LLM provider. The API key is stored encrypted (AES-256-GCM under CONNECTION_KEYS) and never returned. */
+export type CreateConnectionInput = {
+  /** The provider's API key. Stored encrypted; never returned (only its last 4 characters, keyHint). */
+  apiKey: string;
+  /** The API's base URL (e.g. http://127.0.0.1:11434/v1 for Ollama, https://RESOURCE.openai.azure.com/openai/v1 for Azure); null or absent: the provider's own. */
+  baseUrl?: string | null | undefined;
+  /** The model used when a caller names none (testConnection, judges), e.g. gpt-4o-mini or claude-3-5-haiku-latest. */
+  defaultModel: string;
+  /** Requests to the provider in flight at once over this connection: 1 to 64 (default 4). */
+  maxConcurrentRequests?: number | null | undefined;
+  /** Unique in the workspace. */
+  name: string;
+  /** openai: any OpenAI-compatible chat-completions API (OpenAI, Azure OpenAI, vLLM, Ollama, LM Studio, llama.cpp's server); anthropic: the Anthropic messages API. */
+  provider: ConnectionProvider;
 };
 
 export type CreateEvaluatorInput = {
@@ -249,6 +280,11 @@ export type CreateTemplateInput = {
 
 /** Deletes a destination: monitors stop sending to it, and its delivery log goes with it. */
 export type DeleteAlertDestinationInput = {
+  id: string | number;
+};
+
+/** Deletes a connection and its stored key. */
+export type DeleteConnectionInput = {
   id: string | number;
 };
 
@@ -518,6 +554,13 @@ export type SpanStatus =
   | 'ok'
   | 'unset';
 
+/** Calls the provider once with the connection's key and model (a 1-token chat completion or message, no retry) and says whether they work, and why not (docs/connections.md § Testing a connection). */
+export type TestConnectionInput = {
+  id: string | number;
+  /** The model to try (default: the connection's defaultModel). */
+  model?: string | null | undefined;
+};
+
 /** Sends a test event (the newest due window evaluated now, nothing recorded) to every destination of the monitor, and answers after each delivery's first attempt. */
 export type TestFireMonitorInput = {
   id: string | number;
@@ -561,6 +604,23 @@ export type TryCodeInput = {
 /** Unmutes a monitor. */
 export type UnmuteMonitorInput = {
   id: string | number;
+};
+
+/** Changes the given fields of a connection; apiKey replaces its key (sealed with the current encryption key); baseUrl null: the provider's own. */
+export type UpdateConnectionInput = {
+  /** A new API key (rotates it); absent: the key stays. */
+  apiKey?: string | null | undefined;
+  /** The API's base URL (e.g. http://127.0.0.1:11434/v1 for Ollama, https://RESOURCE.openai.azure.com/openai/v1 for Azure); null or absent: the provider's own. */
+  baseUrl?: string | null | undefined;
+  /** The model used when a caller names none (testConnection, judges), e.g. gpt-4o-mini or claude-3-5-haiku-latest. */
+  defaultModel?: string | null | undefined;
+  id: string | number;
+  /** Requests to the provider in flight at once over this connection: 1 to 64 (default 4). */
+  maxConcurrentRequests?: number | null | undefined;
+  /** Unique in the workspace. */
+  name?: string | null | undefined;
+  /** openai: any OpenAI-compatible chat-completions API (OpenAI, Azure OpenAI, vLLM, Ollama, LM Studio, llama.cpp's server); anthropic: the Anthropic messages API. */
+  provider?: ConnectionProvider | null | undefined;
 };
 
 export type UpdateEvaluatorInput = {
@@ -698,6 +758,44 @@ export type CancelBackfillMutationVariables = Exact<{
 
 
 export type CancelBackfillMutation = { cancelBackfill: { backfill: { id: string, name: string, status: BackfillStatus, error: string | null, windowStart: string, windowEnd: string, filter: unknown, sampleRate: number, maxSpans: number, rerun: boolean, includeDependencies: boolean, spanCount: number, batchSize: number, createdAt: string, startedAt: string | null, finishedAt: string | null, cancelledAt: string | null, evaluators: Array<{ source: string, evaluator: { id: string, name: string, target: EvaluationTarget }, templateVersion: { version: number, template: { name: string } } }>, progress: { spansTotal: number, spansDone: number, batchesTotal: number, batchesDone: number, runsRecorded: number, pairsSkipped: number, runsSuperseded: number, fraction: number } } } };
+
+export type ConnectionFieldsFragment = { id: string, name: string, provider: ConnectionProvider, baseUrl: string | null, defaultModel: string, maxConcurrentRequests: number, keyHint: string, keyId: string, createdAt: string, updatedAt: string };
+
+export type ListConnectionsQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type ListConnectionsQuery = { connections: { edges: Array<{ node: { id: string, name: string, provider: ConnectionProvider, baseUrl: string | null, defaultModel: string, maxConcurrentRequests: number, keyHint: string, keyId: string, createdAt: string, updatedAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type CreateConnectionMutationVariables = Exact<{
+  input: CreateConnectionInput;
+}>;
+
+
+export type CreateConnectionMutation = { createConnection: { connection: { id: string, name: string, provider: ConnectionProvider, baseUrl: string | null, defaultModel: string, maxConcurrentRequests: number, keyHint: string, keyId: string, createdAt: string, updatedAt: string } } };
+
+export type UpdateConnectionMutationVariables = Exact<{
+  input: UpdateConnectionInput;
+}>;
+
+
+export type UpdateConnectionMutation = { updateConnection: { connection: { id: string, name: string, provider: ConnectionProvider, baseUrl: string | null, defaultModel: string, maxConcurrentRequests: number, keyHint: string, keyId: string, createdAt: string, updatedAt: string } } };
+
+export type DeleteConnectionMutationVariables = Exact<{
+  input: DeleteConnectionInput;
+}>;
+
+
+export type DeleteConnectionMutation = { deleteConnection: { deletedConnectionId: string, name: string } };
+
+export type TestConnectionMutationVariables = Exact<{
+  input: TestConnectionInput;
+}>;
+
+
+export type TestConnectionMutation = { testConnection: { ok: boolean, model: string, latencyMs: number, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string }, error: { code: ConnectionErrorCode, message: string, status: number | null, retryAfterSeconds: number | null } | null } };
 
 export type ListDatasetsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -1195,6 +1293,20 @@ export class TypedDocumentString<TResult, TVariables>
     return this.value;
   }
 }
+export const ConnectionFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ConnectionFields on ProviderConnection {
+  id
+  name
+  provider
+  baseUrl
+  defaultModel
+  maxConcurrentRequests
+  keyHint
+  keyId
+  createdAt
+  updatedAt
+}
+    `, {"fragmentName":"ConnectionFields"}) as unknown as TypedDocumentString<ConnectionFieldsFragment, unknown>;
 export const SettingFieldsFragmentDoc = new TypedDocumentString(`
     fragment SettingFields on TemplateParam {
   name
@@ -1986,6 +2098,104 @@ export const CancelBackfillDocument = new TypedDocumentString(`
     fraction
   }
 }`) as unknown as TypedDocumentString<CancelBackfillMutation, CancelBackfillMutationVariables>;
+export const ListConnectionsDocument = new TypedDocumentString(`
+    query ListConnections($first: Int, $after: String) {
+  connections(first: $first, after: $after) {
+    edges {
+      node {
+        ...ConnectionFields
+      }
+    }
+    pageInfo {
+      ...PageFields
+    }
+  }
+}
+    fragment ConnectionFields on ProviderConnection {
+  id
+  name
+  provider
+  baseUrl
+  defaultModel
+  maxConcurrentRequests
+  keyHint
+  keyId
+  createdAt
+  updatedAt
+}
+fragment PageFields on PageInfo {
+  hasNextPage
+  endCursor
+}`) as unknown as TypedDocumentString<ListConnectionsQuery, ListConnectionsQueryVariables>;
+export const CreateConnectionDocument = new TypedDocumentString(`
+    mutation CreateConnection($input: CreateConnectionInput!) {
+  createConnection(input: $input) {
+    connection {
+      ...ConnectionFields
+    }
+  }
+}
+    fragment ConnectionFields on ProviderConnection {
+  id
+  name
+  provider
+  baseUrl
+  defaultModel
+  maxConcurrentRequests
+  keyHint
+  keyId
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<CreateConnectionMutation, CreateConnectionMutationVariables>;
+export const UpdateConnectionDocument = new TypedDocumentString(`
+    mutation UpdateConnection($input: UpdateConnectionInput!) {
+  updateConnection(input: $input) {
+    connection {
+      ...ConnectionFields
+    }
+  }
+}
+    fragment ConnectionFields on ProviderConnection {
+  id
+  name
+  provider
+  baseUrl
+  defaultModel
+  maxConcurrentRequests
+  keyHint
+  keyId
+  createdAt
+  updatedAt
+}`) as unknown as TypedDocumentString<UpdateConnectionMutation, UpdateConnectionMutationVariables>;
+export const DeleteConnectionDocument = new TypedDocumentString(`
+    mutation DeleteConnection($input: DeleteConnectionInput!) {
+  deleteConnection(input: $input) {
+    deletedConnectionId
+    name
+  }
+}
+    `) as unknown as TypedDocumentString<DeleteConnectionMutation, DeleteConnectionMutationVariables>;
+export const TestConnectionDocument = new TypedDocumentString(`
+    mutation TestConnection($input: TestConnectionInput!) {
+  testConnection(input: $input) {
+    connection {
+      id
+      name
+      provider
+      defaultModel
+    }
+    ok
+    model
+    latencyMs
+    error {
+      code
+      message
+      status
+      retryAfterSeconds
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<TestConnectionMutation, TestConnectionMutationVariables>;
 export const ListDatasetsDocument = new TypedDocumentString(`
     query ListDatasets($first: Int, $after: String) {
   datasets(first: $first, after: $after) {

@@ -1,0 +1,128 @@
+import Anthropic, * as AnthropicErrors from "@anthropic-ai/sdk";
+import OpenAI, * as OpenAIErrors from "openai";
+import type { ConnectionErrorCode, ConnectionProvider } from "../../lib/closed-lists.js";
+
+/**
+ * The calls to providers, through their official SDKs (`openai`, `@anthropic-ai/sdk`), and the
+ * mapping of their errors to {@link ConnectionErrorCode}. No environment variable of the SDKs
+ * (OPENAI_BASE_URL, ANTHROPIC_AUTH_TOKEN, …) is read: every option is given.
+ */
+
+/** The provider's own base URL when a connection sets none. */
+export const DEFAULT_BASE_URLS: Record<ConnectionProvider, string> = {
+  openai: "https://api.openai.com/v1",
+  anthropic: "https://api.anthropic.com",
+};
+
+/** What one call to a provider needs. */
+export interface ProviderTarget {
+  provider: ConnectionProvider;
+  baseUrl: string | null;
+  apiKey: string;
+  model: string;
+}
+
+/** How the SDKs call: their retries (429 and 5xx, honouring Retry-After) and the time one call may take. */
+export interface ProviderCallOptions {
+  maxRetries: number;
+  timeoutMs: number;
+}
+
+/** Why a call failed, with what a caller can act on; the message never holds the key. */
+export interface ProviderFailure {
+  code: ConnectionErrorCode;
+  message: string;
+  /** The HTTP status of the answer (null: no answer). */
+  status: number | null;
+  /** rate_limited: the provider's Retry-After, in whole seconds (null when it sent none). */
+  retryAfterSeconds: number | null;
+}
+
+/** The outcome of a probe: the model that answered, or the failure; latencyMs either way. */
+export interface ProbeResult {
+  ok: boolean;
+  /** The model the provider says answered (else the one asked for). */
+  model: string;
+  latencyMs: number;
+  error: ProviderFailure | null;
+}
+
+/** The longest provider message kept (characters). */
+const MAX_MESSAGE = 500;
+
+/**
+ * `message` with every word that shares 6 or more consecutive characters with `key` replaced by
+ * `[redacted]` (a provider may echo the key, or part of it, in its error), cut to 500 characters.
+ */
+export function redactKey(message: string, key: string): string {
+  const window = Math.min(6, key.length);
+  const pieces = new Set<string>();
+  for (let i = 0; i + window <= key.length; i++) pieces.add(key.slice(i, i + window));
+  const cleaned = message
+    .split(/(\s+)/)
+    .map((word) => {
+      if (word.trim() === "") return word;
+      for (let i = 0; i + window <= word.length; i++) if (pieces.has(word.slice(i, i + window))) return "[redacted]";
+      return word;
+    })
+    .join("");
+  return cleaned.length > MAX_MESSAGE ? `${cleaned.slice(0, MAX_MESSAGE - 1)}…` : cleaned;
+}
+
+/** A Retry-After header as whole seconds (delta seconds or an HTTP date), null when absent or unreadable. */
+export function retryAfterSeconds(headers: unknown, now = Date.now()): number | null {
+  const value =
+    headers && typeof (headers as Headers).get === "function" ? (headers as Headers).get("retry-after") : ((headers as Record<string, string> | undefined)?.["retry-after"] ?? null);
+  if (value === null || value === undefined || value === "") return null;
+  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.ceil(Number(value));
+  const at = Date.parse(value);
+  return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
+}
+
+/** The error classes both SDKs export under the same names. */
+type SdkErrorName = "APIConnectionTimeoutError" | "APIConnectionError" | "AuthenticationError" | "PermissionDeniedError" | "NotFoundError" | "RateLimitError";
+
+/** The failure of an SDK error (both SDKs' classes share names and shapes). */
+export function failureOf(error: unknown, key: string): ProviderFailure {
+  const raw = error instanceof Error ? error.message : String(error);
+  const message = redactKey(raw, key);
+  const is = (name: SdkErrorName) => error instanceof OpenAIErrors[name] || error instanceof AnthropicErrors[name];
+  const status = typeof (error as { status?: unknown }).status === "number" ? ((error as { status: number }).status) : null;
+  if (is("APIConnectionTimeoutError")) return { code: "timeout", message, status: null, retryAfterSeconds: null };
+  if (is("APIConnectionError")) {
+    const cause = (error as { cause?: { message?: string; code?: string } }).cause;
+    const detail = cause ? redactKey(`${cause.code ?? ""} ${cause.message ?? ""}`.trim(), key) : "";
+    return { code: "unreachable", message: detail ? `${message}: ${detail}` : message, status: null, retryAfterSeconds: null };
+  }
+  if (is("AuthenticationError")) return { code: "invalid_key", message, status, retryAfterSeconds: null };
+  if (is("PermissionDeniedError")) return { code: "permission_denied", message, status, retryAfterSeconds: null };
+  if (is("NotFoundError")) return { code: "unknown_model", message, status, retryAfterSeconds: null };
+  if (is("RateLimitError")) return { code: "rate_limited", message, status, retryAfterSeconds: retryAfterSeconds((error as { headers?: unknown }).headers) };
+  return { code: "provider_error", message, status, retryAfterSeconds: null };
+}
+
+/**
+ * Calls the provider once with the smallest request that proves the key and the model work: a
+ * chat completion (openai) or a message (anthropic) of one user turn and at most 1 output token.
+ * Never throws: an SDK error becomes {@link ProviderFailure}.
+ */
+export async function probeProvider(target: ProviderTarget, options: ProviderCallOptions, now: () => number = Date.now): Promise<ProbeResult> {
+  const baseURL = target.baseUrl ?? DEFAULT_BASE_URLS[target.provider];
+  const common = { apiKey: target.apiKey, baseURL, maxRetries: options.maxRetries, timeout: options.timeoutMs, logLevel: "off" as const };
+  const started = now();
+  try {
+    let model: string;
+    if (target.provider === "openai") {
+      const client = new OpenAI({ ...common, organization: null, project: null, webhookSecret: null });
+      const answer = await client.chat.completions.create({ model: target.model, messages: [{ role: "user", content: "ping" }], max_tokens: 1 });
+      model = answer.model || target.model;
+    } else {
+      const client = new Anthropic({ ...common, authToken: null, openTelemetry: false });
+      const answer = await client.messages.create({ model: target.model, max_tokens: 1, messages: [{ role: "user", content: "ping" }] });
+      model = answer.model || target.model;
+    }
+    return { ok: true, model, latencyMs: now() - started, error: null };
+  } catch (error) {
+    return { ok: false, model: target.model, latencyMs: now() - started, error: failureOf(error, target.apiKey) };
+  }
+}
