@@ -244,7 +244,7 @@ export function createApp(
       },
       maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE || null,
     }),
-    connections: createConnectionService({ prisma, logger, keyRing: config.CONNECTION_KEYS, probe: { timeoutMs: config.CONNECTION_TEST_TIMEOUT_MS } }),
+    connections: createConnectionService({ prisma, logger, keyRing: config.CONNECTION_KEYS, probe: { timeoutMs: config.CONNECTION_TEST_TIMEOUT_MS, allowPrivate: config.CONNECTION_ALLOW_PRIVATE_DESTINATIONS } }),
   };
   return {
     config,

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cliRunner, OODLE_BIN, ROOT, serviceForThisFile } from "../cli/service.js";
 import { startOpenAiServer, type FakeProvider } from "./fake-providers.js";
 
-const service = serviceForThisFile();
+const service = serviceForThisFile({ CONNECTION_ALLOW_PRIVATE_DESTINATIONS: "true" });
 const T = 120_000;
 const providerKey = `sk-cli-${randomBytes(24).toString("base64url")}`;
 

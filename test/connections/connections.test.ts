@@ -35,7 +35,8 @@ describe("connections", () => {
 
   beforeAll(async () => {
     // A logger at trace level into `lines`: what would have gone to stdout.
-    app = createApp(loadConfig({ ...process.env }), { logger: createLogger("trace", { write: (line: string) => void lines.push(line) }) });
+    // The fake providers listen on loopback, as a local model server does: allowed here (the guard's own test turns it off).
+    app = createApp(loadConfig({ ...process.env, CONNECTION_ALLOW_PRIVATE_DESTINATIONS: "true" }), { logger: createLogger("trace", { write: (line: string) => void lines.push(line) }) });
     gql = graphqlClient(app);
     openai = await startOpenAiServer(openaiKey);
     anthropic = await startAnthropicServer(anthropicKey);
@@ -126,7 +127,7 @@ describe("connections", () => {
     try {
       // The service default is no retry (a test says at once that the provider is busy); a service built with retries lets the SDK retry.
       const { createConnectionService } = await import("../../src/modules/connections/service.js");
-      const service = createConnectionService({ prisma: retrying.prisma, logger: retrying.logger, keyRing: retrying.config.CONNECTION_KEYS, probe: { maxRetries: 1 } });
+      const service = createConnectionService({ prisma: retrying.prisma, logger: retrying.logger, keyRing: retrying.config.CONNECTION_KEYS, probe: { maxRetries: 1, allowPrivate: true } });
       const { workspace } = await createTestWorkspace(retrying, "connections-retry");
       const principal = { workspaceId: workspace.id, apiKeyId: randomUUID() };
       const provider = await startOpenAiServer(openaiKey);
@@ -148,7 +149,7 @@ describe("connections", () => {
     const silent = createServer(() => undefined); // takes the request, never answers
     await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", () => resolve()));
     const { createConnectionService } = await import("../../src/modules/connections/service.js");
-    const service = createConnectionService({ prisma: app.prisma, logger: app.logger, keyRing: app.config.CONNECTION_KEYS, probe: { timeoutMs: 200 } });
+    const service = createConnectionService({ prisma: app.prisma, logger: app.logger, keyRing: app.config.CONNECTION_KEYS, probe: { timeoutMs: 200, allowPrivate: true } });
     try {
       const { workspace } = await createTestWorkspace(app, "connections-timeout");
       const principal = { workspaceId: workspace.id, apiKeyId: randomUUID() };
@@ -159,6 +160,24 @@ describe("connections", () => {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
     }
+  });
+
+  it("attack: SSRF: by default a connection cannot reach a loopback or private address, by IP literal or by a name resolving to one (the socket's lookup is checked)", async () => {
+    const { createConnectionService } = await import("../../src/modules/connections/service.js");
+    const guarded = createConnectionService({ prisma: app.prisma, logger: app.logger, keyRing: app.config.CONNECTION_KEYS });
+    const { workspace } = await createTestWorkspace(app, "connections-ssrf");
+    const principal = { workspaceId: workspace.id, apiKeyId: randomUUID() };
+    const seen = openai.requests.length;
+    const port = new URL(openai.baseUrl).port;
+    for (const [name, baseUrl, address] of [["literal", openai.baseUrl, "127.0.0.1"], ["name", `http://localhost:${port}/v1`, "localhost resolves to"], ["mapped", `http://[::ffff:127.0.0.1]:${port}/v1`, "::ffff:7f00:1"], ["metadata", "http://169.254.169.254/v1", "169.254.169.254"]] as const) {
+      const c = await guarded.createConnection(principal, { name, provider: "openai", baseUrl, defaultModel: "gpt-test", apiKey: openaiKey });
+      const result = await guarded.testConnection(principal, { id: c.id });
+      expect(result, name).toMatchObject({ ok: false, error: { code: "private_address" } });
+      expect(result.error!.message, name).toContain(address);
+      expect(result.error!.message, name).toContain("CONNECTION_ALLOW_PRIVATE_DESTINATIONS=true");
+    }
+    // Nothing reached the server behind them.
+    expect(openai.requests.length).toBe(seen);
   });
 
   it("the GraphQL type has no field of the key: only its hint and the encryption key's id", async () => {
@@ -219,9 +238,10 @@ describe("connections", () => {
     const newId = `new-${randomBytes(3).toString("hex")}`;
     const oldRing = ringText(oldId);
     const newRing = ringText(newId);
-    const before = createTestApp({ CONNECTION_KEYS: oldRing });
-    const both = createTestApp({ CONNECTION_KEYS: `${newRing},${oldRing}` });
-    const after = createTestApp({ CONNECTION_KEYS: newRing });
+    const local = { CONNECTION_ALLOW_PRIVATE_DESTINATIONS: "true" };
+    const before = createTestApp({ CONNECTION_KEYS: oldRing, ...local });
+    const both = createTestApp({ CONNECTION_KEYS: `${newRing},${oldRing}`, ...local });
+    const after = createTestApp({ CONNECTION_KEYS: newRing, ...local });
     try {
       const { workspace } = await createTestWorkspace(before, "connections-rotation");
       const principal = { workspaceId: workspace.id, apiKeyId: randomUUID() };

@@ -93,6 +93,7 @@ export type BackfillStatus =
 export type ConnectionErrorCode =
   | 'invalid_key'
   | 'permission_denied'
+  | 'private_address'
   | 'provider_error'
   | 'rate_limited'
   | 'timeout'

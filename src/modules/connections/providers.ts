@@ -1,6 +1,8 @@
 import Anthropic, * as AnthropicErrors from "@anthropic-ai/sdk";
 import OpenAI, * as OpenAIErrors from "openai";
+import { Agent, fetch as undiciFetch } from "undici";
 import type { ConnectionErrorCode, ConnectionProvider } from "../../lib/closed-lists.js";
+import { guardedLookup, ipLiteralOf, isPrivateAddress } from "../../lib/private-addresses.js";
 
 /**
  * The calls to providers, through their official SDKs (`openai`, `@anthropic-ai/sdk`), and the
@@ -26,6 +28,30 @@ export interface ProviderTarget {
 export interface ProviderCallOptions {
   maxRetries: number;
   timeoutMs: number;
+  /** Whether a base URL may be (or resolve to) a loopback or private address: local model servers (CONNECTION_ALLOW_PRIVATE_DESTINATIONS). */
+  allowPrivate: boolean;
+}
+
+/** The setting that lets connections reach private and loopback addresses. */
+export const ALLOW_PRIVATE_SETTING = "CONNECTION_ALLOW_PRIVATE_DESTINATIONS";
+
+/** The SDKs' fetch when private addresses are refused: undici's, whose sockets resolve names with the guard (no DNS-rebinding gap). */
+const guardedAgent = new Agent({ connect: { lookup: guardedLookup(ALLOW_PRIVATE_SETTING) } });
+const guardedFetch = ((url: string | URL, init?: Record<string, unknown>) => undiciFetch(url, { ...(init ?? {}), dispatcher: guardedAgent } as never)) as unknown as typeof fetch;
+
+/** The private-address refusal of a call, or null: a base URL whose host is a private IP literal (names are checked by the socket's lookup). */
+export function privateAddressFailure(baseUrl: string): ProviderFailure | null {
+  const literal = ipLiteralOf(baseUrl);
+  if (literal === null || !isPrivateAddress(literal)) return null;
+  return { code: "private_address", message: `${literal} is a private or loopback address (set ${ALLOW_PRIVATE_SETTING}=true to allow local model servers)`, status: null, retryAfterSeconds: null };
+}
+
+/** True when the error, or one of its causes, is the guard's refusal. */
+function refusedByGuard(error: unknown): string | null {
+  for (let e: unknown = error, depth = 0; e && typeof e === "object" && depth < 6; e = (e as { cause?: unknown }).cause, depth += 1) {
+    if ((e as { code?: unknown }).code === "EPRIVATE") return (e as { message?: string }).message ?? "a private or loopback address";
+  }
+  return null;
 }
 
 /** Why a call failed, with what a caller can act on; the message never holds the key. */
@@ -89,6 +115,8 @@ export function failureOf(error: unknown, key: string): ProviderFailure {
   const is = (name: SdkErrorName) => error instanceof OpenAIErrors[name] || error instanceof AnthropicErrors[name];
   const status = typeof (error as { status?: unknown }).status === "number" ? ((error as { status: number }).status) : null;
   if (is("APIConnectionTimeoutError")) return { code: "timeout", message, status: null, retryAfterSeconds: null };
+  const refused = refusedByGuard(error);
+  if (refused) return { code: "private_address", message: refused, status: null, retryAfterSeconds: null };
   if (is("APIConnectionError")) {
     const cause = (error as { cause?: { message?: string; code?: string } }).cause;
     const detail = cause ? redactKey(`${cause.code ?? ""} ${cause.message ?? ""}`.trim(), key) : "";
@@ -108,8 +136,10 @@ export function failureOf(error: unknown, key: string): ProviderFailure {
  */
 export async function probeProvider(target: ProviderTarget, options: ProviderCallOptions, now: () => number = Date.now): Promise<ProbeResult> {
   const baseURL = target.baseUrl ?? DEFAULT_BASE_URLS[target.provider];
-  const common = { apiKey: target.apiKey, baseURL, maxRetries: options.maxRetries, timeout: options.timeoutMs, logLevel: "off" as const };
   const started = now();
+  const refused = options.allowPrivate ? null : privateAddressFailure(baseURL);
+  if (refused) return { ok: false, model: target.model, latencyMs: 0, error: refused };
+  const common = { apiKey: target.apiKey, baseURL, maxRetries: options.maxRetries, timeout: options.timeoutMs, logLevel: "off" as const, ...(options.allowPrivate ? {} : { fetch: guardedFetch }) };
   try {
     let model: string;
     if (target.provider === "openai") {

@@ -76,7 +76,7 @@ function keysMissing(what: string): AppError {
  */
 export function createConnectionService(deps: ConnectionServiceDeps) {
   const { prisma, logger, keyRing } = deps;
-  const probeOptions: ProviderCallOptions = { maxRetries: deps.probe?.maxRetries ?? 0, timeoutMs: deps.probe?.timeoutMs ?? 15_000 };
+  const probeOptions: ProviderCallOptions = { maxRetries: deps.probe?.maxRetries ?? 0, timeoutMs: deps.probe?.timeoutMs ?? 15_000, allowPrivate: deps.probe?.allowPrivate ?? false };
   const callProvider = deps.callProvider ?? probeProvider;
 
   async function findConnection(workspaceId: string, id: string): Promise<Connection> {

@@ -1,7 +1,8 @@
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { BlockList, isIP, type LookupFunction } from "node:net";
+import { isIP } from "node:net";
+import { guardedLookup, isPrivateAddress } from "../../lib/private-addresses.js";
+
 
 /**
  * One POST to an alert destination, with the guard against server-side request forgery: unless
@@ -10,19 +11,6 @@ import { BlockList, isIP, type LookupFunction } from "node:net";
  * 169.254.169.254), CGNAT, multicast or unspecified address is refused — checked on the address
  * the connection actually uses (no DNS-rebinding gap), and redirects are not followed.
  */
-
-/** Ranges refused by default (IPv4 and IPv6). */
-const PRIVATE = new BlockList();
-for (const [net, prefix] of [["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12], ["192.168.0.0", 16], ["224.0.0.0", 4], ["240.0.0.0", 4]] as const) PRIVATE.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) PRIVATE.addSubnet(net, prefix, "ipv6");
-
-/** True when `address` (an IP literal) is in a range refused by default. IPv4-mapped IPv6 is read as IPv4. */
-export function isPrivateAddress(address: string): boolean {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return PRIVATE.check(mapped, "ipv4");
-  const family = isIP(address);
-  return family === 4 ? PRIVATE.check(address, "ipv4") : family === 6 ? PRIVATE.check(address, "ipv6") : false;
-}
 
 /** The answer of a POST: the status and the body's first bytes, or the error that prevented one. */
 export interface PostAnswer {
@@ -39,15 +27,7 @@ export interface PostAnswer {
 const ANSWER_BYTES = 1024;
 
 /** A lookup that refuses private addresses. */
-const guardedLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-    if (error) return callback(error, "", 0);
-    const refused = addresses.find((a) => isPrivateAddress(a.address));
-    if (refused) return callback(Object.assign(new Error(`${hostname} resolves to ${refused.address}, a private or loopback address (set ALERT_ALLOW_PRIVATE_DESTINATIONS=true to allow)`), { code: "EPRIVATE" }), "", 0);
-    if (options.all) return callback(null, addresses as never, 0);
-    callback(null, addresses[0]!.address, addresses[0]!.family);
-  });
-};
+const alertLookup = guardedLookup("ALERT_ALLOW_PRIVATE_DESTINATIONS");
 
 /**
  * POSTs `body` to `url` with `headers`, within `timeoutMs`. Never throws: a refused address, a
@@ -74,7 +54,7 @@ export function postJson(url: string, body: string, headers: Record<string, stri
         method: "POST",
         headers: { "content-type": "application/json", "content-length": Buffer.byteLength(body), "user-agent": "oodle-alerts/1", ...headers },
         timeout: options.timeoutMs,
-        ...(options.allowPrivate ? {} : { lookup: guardedLookup }),
+        ...(options.allowPrivate ? {} : { lookup: alertLookup }),
       },
       (res) => {
         const chunks: Buffer[] = [];
