@@ -33,8 +33,8 @@ const LAYERS = [
   // The modules. Leaves first; then the evaluation modules, one per layer: dependencies (edges,
   // gates, input runs) at their bottom, evaluation (the shared completion path) above what it
   // reads, the drivers (runs, experiments, backfills, try-code) above it.
-  ["modules/dependencies", "modules/workspaces", "modules/datasets", "modules/sandbox", "modules/retention", "modules/graphiql", "modules/metrics", "modules/connections", "modules/judges"],
-  ["modules/shared-libraries"],
+  ["modules/dependencies", "modules/workspaces", "modules/datasets", "modules/sandbox", "modules/retention", "modules/graphiql", "modules/metrics", "modules/connections"],
+  ["modules/shared-libraries", "modules/judges"],
   ["modules/templates"],
   ["modules/evaluators"],
   ["modules/spans"],

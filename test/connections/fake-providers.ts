@@ -7,6 +7,9 @@ import type { AddressInfo } from "node:net";
  * - a key other than `validKey`: 401 (its message echoes the key sent, as some servers do);
  * - model `missing-model`: 404; model `busy-model`: 429 with `Retry-After: 7`;
  * - model `flaky-model`: 429 with `Retry-After: 0` on the first request, then 200;
+ * - a model starting with `judge`: 200 with the next of `answers` (OpenAI: the message content, an
+ *   object as JSON text; Anthropic: an object as the forced tool's input, a string as text), usage
+ *   120 input and 30 output tokens;
  * - any other model: 200, naming the model `<model>-served`.
  */
 
@@ -23,6 +26,8 @@ export interface FakeProvider {
   /** The base URL to give a connection (`http://127.0.0.1:PORT/v1` for openai, `http://127.0.0.1:PORT` for anthropic). */
   baseUrl: string;
   requests: SeenRequest[];
+  /** The judge answers still to give, in order (the test pushes them). */
+  answers: unknown[];
   close(): Promise<void>;
 }
 
@@ -44,6 +49,7 @@ function closer(server: Server): () => Promise<void> {
 /** An OpenAI-compatible server (`POST /v1/chat/completions`). */
 export async function startOpenAiServer(validKey: string): Promise<FakeProvider> {
   const requests: SeenRequest[] = [];
+  const answers: unknown[] = [];
   let flakyServed = 0;
   const server = createServer(async (req, res) => {
     const body = await readJson(req);
@@ -60,6 +66,14 @@ export async function startOpenAiServer(validKey: string): Promise<FakeProvider>
     if (model === "missing-model") return send(404, { error: { message: `The model \`${model}\` does not exist or you do not have access to it.`, type: "invalid_request_error", code: "model_not_found" } });
     if (model === "busy-model") return send(429, { error: { message: "Rate limit reached for requests", type: "requests", code: "rate_limit_exceeded" } }, { "retry-after": "7" });
     if (model === "flaky-model" && flakyServed++ === 0) return send(429, { error: { message: "Rate limit reached", type: "requests" } }, { "retry-after": "0" });
+    if (model.startsWith("judge")) {
+      const answer = answers.shift();
+      return send(200, {
+        id: "chatcmpl-j", object: "chat.completion", created: 1_700_000_000, model,
+        choices: [{ index: 0, message: { role: "assistant", content: typeof answer === "string" ? answer : JSON.stringify(answer), refusal: null }, finish_reason: "stop", logprobs: null }],
+        usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 },
+      });
+    }
     send(200, {
       id: "chatcmpl-1",
       object: "chat.completion",
@@ -70,12 +84,13 @@ export async function startOpenAiServer(validKey: string): Promise<FakeProvider>
     });
   });
   const port = await listen(server);
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, close: closer(server) };
+  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, answers, close: closer(server) };
 }
 
 /** An Anthropic-compatible server (`POST /v1/messages`). */
 export async function startAnthropicServer(validKey: string): Promise<FakeProvider> {
   const requests: SeenRequest[] = [];
+  const answers: unknown[] = [];
   let flakyServed = 0;
   const server = createServer(async (req, res) => {
     const body = await readJson(req);
@@ -94,6 +109,12 @@ export async function startAnthropicServer(validKey: string): Promise<FakeProvid
     if (model === "missing-model") return error(404, "not_found_error", `model: ${model}`);
     if (model === "busy-model") return error(429, "rate_limit_error", "Number of requests has exceeded your rate limit", { "retry-after": "7" });
     if (model === "flaky-model" && flakyServed++ === 0) return error(429, "rate_limit_error", "rate limited", { "retry-after": "0" });
+    if (model.startsWith("judge")) {
+      const answer = answers.shift();
+      const tool = (body.tool_choice as { name?: string } | undefined)?.name ?? "tool";
+      const block = typeof answer === "string" ? { type: "text", text: answer } : { type: "tool_use", id: "toolu_1", name: tool, input: answer };
+      return send(200, { id: "msg_j", type: "message", role: "assistant", model, content: [block], stop_reason: typeof answer === "string" ? "end_turn" : "tool_use", stop_sequence: null, usage: { input_tokens: 120, output_tokens: 30 } });
+    }
     send(200, {
       id: "msg_1",
       type: "message",
@@ -106,7 +127,7 @@ export async function startAnthropicServer(validKey: string): Promise<FakeProvid
     });
   });
   const port = await listen(server);
-  return { baseUrl: `http://127.0.0.1:${port}`, requests, close: closer(server) };
+  return { baseUrl: `http://127.0.0.1:${port}`, requests, answers, close: closer(server) };
 }
 
 /** A loopback URL where nothing listens (a server started, then closed). */

@@ -135,24 +135,35 @@ export function failureOf(error: unknown, key: string): ProviderFailure {
  * Never throws: an SDK error becomes {@link ProviderFailure}.
  */
 export async function probeProvider(target: ProviderTarget, options: ProviderCallOptions, now: () => number = Date.now): Promise<ProbeResult> {
-  const baseURL = target.baseUrl ?? DEFAULT_BASE_URLS[target.provider];
   const started = now();
-  const refused = options.allowPrivate ? null : privateAddressFailure(baseURL);
-  if (refused) return { ok: false, model: target.model, latencyMs: 0, error: refused };
-  const common = { apiKey: target.apiKey, baseURL, maxRetries: options.maxRetries, timeout: options.timeoutMs, logLevel: "off" as const, ...(options.allowPrivate ? {} : { fetch: guardedFetch }) };
+  const clients = sdkClients(target, options);
+  if ("refused" in clients) return { ok: false, model: target.model, latencyMs: 0, error: clients.refused };
   try {
     let model: string;
-    if (target.provider === "openai") {
-      const client = new OpenAI({ ...common, organization: null, project: null, webhookSecret: null });
-      const answer = await client.chat.completions.create({ model: target.model, messages: [{ role: "user", content: "ping" }], max_tokens: 1 });
+    if (clients.openai) {
+      const answer = await clients.openai.chat.completions.create({ model: target.model, messages: [{ role: "user", content: "ping" }], max_tokens: 1 });
       model = answer.model || target.model;
     } else {
-      const client = new Anthropic({ ...common, authToken: null, openTelemetry: false });
-      const answer = await client.messages.create({ model: target.model, max_tokens: 1, messages: [{ role: "user", content: "ping" }] });
+      const answer = await clients.anthropic!.messages.create({ model: target.model, max_tokens: 1, messages: [{ role: "user", content: "ping" }] });
       model = answer.model || target.model;
     }
     return { ok: true, model, latencyMs: now() - started, error: null };
   } catch (error) {
     return { ok: false, model: target.model, latencyMs: now() - started, error: failureOf(error, target.apiKey) };
   }
+}
+
+/**
+ * The official SDK client of a connection (one of the two set), built with every option given:
+ * the key, the base URL (else the provider's), retries, timeout, SDK logging off and, unless private
+ * addresses are allowed, the guarded fetch. A base URL that is a private IP literal is refused
+ * before any client exists.
+ */
+export function sdkClients(target: Omit<ProviderTarget, "model">, options: ProviderCallOptions): { openai?: OpenAI; anthropic?: Anthropic } | { refused: ProviderFailure } {
+  const baseURL = target.baseUrl ?? DEFAULT_BASE_URLS[target.provider];
+  const refused = options.allowPrivate ? null : privateAddressFailure(baseURL);
+  if (refused) return { refused };
+  const common = { apiKey: target.apiKey, baseURL, maxRetries: options.maxRetries, timeout: options.timeoutMs, logLevel: "off" as const, ...(options.allowPrivate ? {} : { fetch: guardedFetch }) };
+  if (target.provider === "openai") return { openai: new OpenAI({ ...common, organization: null, project: null, webhookSecret: null }) };
+  return { anthropic: new Anthropic({ ...common, authToken: null, openTelemetry: false }) };
 }
