@@ -53,7 +53,7 @@ export async function staleGroupsAfter(deps: { prisma: PrismaClient; clock: Cloc
   return moved;
 }
 
-/** True when the group's current run read other dependency runs than its spans have now (or it has no run to compare). */
+/** True when the group's current run read other dependency runs than its spans have now; false when it has no run (nothing to make stale). */
 async function readOtherRuns(prisma: PrismaClient, workspaceId: string, schedule: TouchedSchedule): Promise<boolean> {
   const where = schedule.targetType === "trace" ? { traceId: schedule.groupKey } : { sessionId: schedule.groupKey };
   const run = await prisma.run.findFirst({ where: { evaluatorId: schedule.evaluatorId, ...where }, select: { inputRunIds: true } });
