@@ -381,4 +381,48 @@ describe("trace and session groups under attack", () => {
     }
     expect(errors).toEqual([]);
   });
+  it("attack: first round in flight: a dependency's run changing while a trace's first round is queued (ranGeneration null) does not give the group a next round, so its run keeps the old scores", async () => {
+    const { ws, evaluator } = await groupEvaluator("trace", { quietPeriodMs: 1_000, maxWaitMs: 60_000 });
+    await h.app.services.evaluators.createEvaluator(ws.principal, { name: "Judge", kind: "external" });
+    await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { dependencies: [{ evaluator: "Judge" }] });
+    clock.offsetMs = 0;
+    const ingested = await h.app.services.spans.ingestSpans(ws.principal, [span("t-first", "a", 0)]);
+    const a = ingested.spans[0]!.id;
+    await h.app.services.dependencies.submitScores(ws.principal, { spanId: a, evaluator: "Judge", scores: [{ name: "helpful", value: 0.9 }] });
+    // The due pass marked the first generation queued (its job waiting or running, so it may read the judge's first run) ...
+    await h.app.prisma.$executeRaw`UPDATE "GroupSchedule" SET "queuedGeneration" = generation, "queuedAt" = now() WHERE "evaluatorId" = ${evaluator.id}::uuid`;
+    const row = () => h.app.prisma.groupSchedule.findFirstOrThrow({ where: { evaluatorId: evaluator.id } });
+    expect(await row()).toMatchObject({ generation: 1, queuedGeneration: 1, ranGeneration: null });
+    // ... and the judge's scores are posted again: as for a later round in flight, the group gets a next round.
+    await h.app.services.dependencies.submitScores(ws.principal, { spanId: a, evaluator: "Judge", scores: [{ name: "helpful", value: 0.1 }] });
+    expect(await row()).toMatchObject({ generation: 2, queuedGeneration: 1, ranGeneration: null });
+  });
+
+  it.fails("attack: slow job, second check: once the lost pass moves a live job's queuedAt, the next check asks for a job id built from the new queuedAt, finds none, and queues the still-running job again", async () => {
+    // WRONG (not fixed): group-schedule.ts moves "queuedAt" to now for a job still waiting or running, but the
+    // job's id is <schedule>_g<generation>_<queuedAt ms> of the ORIGINAL queuedAt; the next overdue check builds
+    // the id from the moved queuedAt, BullMQ answers "unknown", and a second job of the same generation is queued
+    // (a duplicate sandbox run; the write is once, but the work is twice and a requeue is spent). The fix needs
+    // the job's own queuing time kept apart from the check time (a column, e.g. "jobQueuedAt").
+    const { ws } = await groupEvaluator("trace", { quietPeriodMs: 1_000, maxWaitMs: 60_000 });
+    const added: string[] = [];
+    const slow = createGroupScheduler({
+      prisma: h.app.prisma,
+      logger: h.app.logger,
+      clock,
+      options: { requeueAfterMs: 10_000 },
+      queues: { addBulk: async (_name: string, jobs: { jobId: string }[]) => void added.push(...jobs.map((j) => j.jobId)), states: async (_name: string, ids: string[]) => ids.map((id) => (added.includes(id) ? "active" : "unknown")) } as never,
+    });
+    const scope = { workspaceId: ws.workspace.id };
+    clock.offsetMs = 0;
+    await h.app.services.spans.ingestSpans(ws.principal, [span("t-slow2", "a", 0)]);
+    clock.offsetMs = 2_000;
+    expect((await slow.poll(scope)).queued).toBe(1);
+    clock.offsetMs = 13_000;
+    expect(await slow.poll(scope)).toMatchObject({ queued: 0, requeued: 0 });
+    // Still running at the second check: nothing may be queued.
+    clock.offsetMs = 25_000;
+    expect(await slow.poll(scope)).toMatchObject({ queued: 0, requeued: 0 });
+    expect(added).toHaveLength(1);
+  });
 });

@@ -11,7 +11,7 @@ interface TouchedSchedule {
   groupKey: string;
   traceIds: string[];
   generation: number;
-  ranGeneration: number;
+  ranGeneration: number | null;
   queuedGeneration: number | null;
   quietPeriodMs: number;
 }
@@ -25,7 +25,8 @@ interface TouchedSchedule {
  * - A settled group is stale when the digest of its dependencies' current runs on its spans
  *   (groups/input-digest.ts) differs from its run's `inputRunIds`.
  * - A group whose round is queued or running may have read the old run or the new one: it gets a
- *   next round too (at worst one run more). A round pending and not yet queued reads the new run.
+ *   next round too (at worst one run more), the group's first round as well (ranGeneration null). A round
+ *   pending and not yet queued reads the new run.
  * Each schedule is moved by its own statement, guarded by the generation read, so a concurrent
  * ingest or processor wins and nothing is moved twice.
  * @returns the schedules made stale.
@@ -37,11 +38,12 @@ export async function staleGroupsAfter(deps: { prisma: PrismaClient; clock: Cloc
   const traceIds = [...new Set((await prisma.span.findMany({ where: { id: { in: [...args.spanIds] }, workspaceId: args.workspaceId }, select: { traceId: true } })).map((s) => s.traceId))];
   const schedules = await prisma.$queryRaw<TouchedSchedule[]>`
     SELECT id, "evaluatorId", "targetType", "groupKey", "traceIds", generation, "ranGeneration", "queuedGeneration", "quietPeriodMs" FROM "GroupSchedule"
-    WHERE "workspaceId" = ${args.workspaceId}::uuid AND "evaluatorId" = ANY(${dependents.map((d) => d.evaluatorId)}::uuid[]) AND "ranGeneration" IS NOT NULL
+    WHERE "workspaceId" = ${args.workspaceId}::uuid AND "evaluatorId" = ANY(${dependents.map((d) => d.evaluatorId)}::uuid[]) AND ("ranGeneration" IS NOT NULL OR "queuedGeneration" IS NOT NULL)
       AND (("targetType" = 'trace' AND "groupKey" = ANY(${traceIds}::text[])) OR ("targetType" = 'session' AND "traceIds" && ${traceIds}::text[]))`;
   let moved = 0;
   for (const schedule of schedules) {
-    const pending = schedule.generation > schedule.ranGeneration;
+    // A first round (never ran) is pending too: queued, it may have read the old run.
+    const pending = schedule.ranGeneration === null || schedule.generation > schedule.ranGeneration;
     if (pending && schedule.queuedGeneration !== schedule.generation) continue;
     if (!pending && !(await readOtherRuns(prisma, args.workspaceId, schedule))) continue;
     const now = clock.now();
