@@ -425,4 +425,20 @@ describe("trace and session groups under attack", () => {
     expect(await slow.poll(scope)).toMatchObject({ queued: 0, requeued: 0 });
     expect(added).toHaveLength(1);
   });
+  it("attack: session trace ties: two traces of a session starting in the same millisecond are ordered by trace id live (GroupSchedule.traceIds) but by arrival in tryCode and backfills (groups/stored.ts), so the conversation and the score differ", async () => {
+    const { ws, evaluator } = await groupEvaluator("session", { quietPeriodMs: 1_000, maxWaitMs: 60_000 });
+    const order = "def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='order', value=len(ctx.session.traces), comment=','.join(t.trace_id for t in ctx.session.traces))])\n";
+    const template = await h.app.services.templates.createTemplate(ws.principal, { name: "Order", sourceCode: order });
+    await h.app.prisma.evaluator.update({ where: { id: evaluator.id }, data: { templateId: template.template.id } });
+    clock.offsetMs = 0;
+    // "t-tie-b" arrives first, "t-tie-a" later; both start at the same millisecond.
+    await h.app.services.spans.ingestSpans(ws.principal, [span("t-tie-b", "root", 0, { attributes: { "session.id": "s-tie" }, input: "first", output: "one" })]);
+    await h.app.services.spans.ingestSpans(ws.principal, [span("t-tie-a", "root", 0, { attributes: { "session.id": "s-tie" }, input: "second", output: "two" })]);
+    clock.offsetMs = 2_000;
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(1);
+    await waitFor(() => h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } }), 1);
+    const run = await h.app.prisma.run.findFirstOrThrow({ where: { evaluatorId: evaluator.id }, include: { scores: true } });
+    const tried = await h.app.services.tryCode.tryCode(ws.principal, { templateId: template.template.id, sessionId: "s-tie" });
+    expect(tried.scores.map((x) => x.comment)).toEqual(run.scores.map((x) => x.comment));
+  });
 });
