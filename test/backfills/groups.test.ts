@@ -235,4 +235,20 @@ describe("a backfill of a session evaluator", () => {
     expect((await finished(one.id)).status).toBe("completed");
     expect(await h.app.prisma.runHistory.findMany({ where: { evaluatorId: evaluator.id }, select: { sessionId: true, reason: true, completion: true } })).toEqual([{ sessionId: "conv-1", reason: "backfill_rerun", completion: null }]);
   });
+  it("attack: another evaluator's session: a backfill of session \"x\" reads the traces every session evaluator's schedule lists under \"x\" (by its own session keys), not only its own", { timeout: 300_000 }, async () => {
+    const ws = await h.workspace("bf-session-other");
+    // A (default keys: session.id, gen_ai.conversation.id) and B (conversation.id) both exist when the spans arrive.
+    const a = await evaluatorOf(ws, "Conversation A", SESSION_SOURCE, { spanKind: "chat", target: "session" });
+    await evaluatorOf(ws, "Conversation B", SESSION_SOURCE, { spanKind: "chat", target: "session", groupSettings: { sessionKeyAttribute: "conversation.id" } });
+    const turn = (traceId: string, offsetS: number, key: Record<string, unknown>, user: string) =>
+      span(traceId, "chat", offsetS, { kind: "chat", attributes: key, input: [{ role: "user", content: user }], output: { role: "assistant", content: "ok" } });
+    expect((await h.app.services.spans.ingestSpans(ws.principal, [turn("x1", 0, { "session.id": "x" }, "A's turn"), turn("x2", 10, { "conversation.id": "x" }, "B's turn")])).rejected).toEqual([]);
+    // A's session x holds x1 only; B's session x holds x2 only.
+    const schedules = await h.app.prisma.groupSchedule.findMany({ where: { workspaceId: ws.workspace.id }, select: { evaluatorId: true, groupKey: true, traceIds: true } });
+    expect(schedules.filter((r) => r.evaluatorId === a.id)).toEqual([{ evaluatorId: a.id, groupKey: "x", traceIds: ["x1"] }]);
+    const { backfill } = await h.app.services.backfills.createBackfill(ws.principal, { evaluatorId: a.id, ...WINDOW });
+    expect((await finished(backfill.id)).status).toBe("completed");
+    const [run] = await h.app.prisma.run.findMany({ where: { evaluatorId: a.id }, include: { scores: { orderBy: { position: "asc" } } } });
+    expect([run!.sessionId, run!.groupSpanCount, run!.scores.map((x) => [x.name, x.value])]).toEqual(["x", 1, [["turns", 2], ["traces", 1]]]);
+  });
 });

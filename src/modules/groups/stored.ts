@@ -1,4 +1,4 @@
-import type { Span } from "../../generated/prisma/client.js";
+import { Prisma, type Span } from "../../generated/prisma/client.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { GroupCaps } from "../evaluators/group-caps.js";
 import { DEFAULT_SESSION_KEYS } from "../evaluators/group-completion.js";
@@ -29,15 +29,18 @@ export async function sessionTracesOf(prisma: PrismaClient, workspaceId: string,
 /**
  * {@link sessionTracesOf} for a few sessions at once (a backfill's batch), in two queries: each
  * session id to its traces, each earliest first; a session with no trace is absent.
+ * @param evaluatorId - the session evaluator whose session it is: only its own schedules' traces are
+ *   added (another session evaluator, with other session keys, may list other traces under the same key).
  */
-export async function sessionsTracesOf(prisma: PrismaClient, workspaceId: string, sessionIds: readonly string[], keys: readonly string[] = DEFAULT_SESSION_KEYS): Promise<Map<string, Span[][]>> {
+export async function sessionsTracesOf(prisma: PrismaClient, workspaceId: string, sessionIds: readonly string[], keys: readonly string[] = DEFAULT_SESSION_KEYS, evaluatorId?: string): Promise<Map<string, Span[][]>> {
+  const own = evaluatorId ? Prisma.sql`AND "evaluatorId" = ${evaluatorId}::uuid` : Prisma.empty;
   const out = new Map<string, Span[][]>();
   if (sessionIds.length === 0) return out;
   const rows = await prisma.$queryRaw<{ sessionId: string; traceId: string }[]>`
     SELECT DISTINCT s.attributes->>k AS "sessionId", s."traceId" FROM "Span" s, unnest(${[...keys]}::text[]) AS k
       WHERE s."workspaceId" = ${workspaceId}::uuid AND s.attributes->>k = ANY(${[...sessionIds]}::text[])
     UNION SELECT DISTINCT "groupKey", unnest("traceIds") FROM "GroupSchedule"
-      WHERE "workspaceId" = ${workspaceId}::uuid AND "targetType" = 'session' AND "groupKey" = ANY(${[...sessionIds]}::text[])`;
+      WHERE "workspaceId" = ${workspaceId}::uuid AND "targetType" = 'session' AND "groupKey" = ANY(${[...sessionIds]}::text[]) ${own}`;
   if (rows.length === 0) return out;
   const spans = await prisma.span.findMany({ where: { workspaceId, traceId: { in: [...new Set(rows.map((r) => r.traceId))] } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] });
   const byTrace = spansByTrace(spans);
