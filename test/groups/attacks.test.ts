@@ -445,4 +445,23 @@ describe("trace and session groups under attack", () => {
     const tried = await h.app.services.tryCode.tryCode(ws.principal, { templateId: template.template.id, sessionId: "s-tie" });
     expect(tried.scores.map((x) => x.comment)).toEqual(run.scores.map((x) => x.comment));
   });
+  it("holds: staleness over a batch: a dependency's runs on the spans of several settled traces (read in three queries for all) move only the trace whose run read another run", async () => {
+    const { ws, evaluator } = await groupEvaluator("trace", { quietPeriodMs: 1_000, maxWaitMs: 60_000 });
+    await h.app.services.evaluators.createEvaluator(ws.principal, { name: "Judge", kind: "external" });
+    await h.app.services.evaluators.updateEvaluator(ws.principal, evaluator.id, { dependencies: [{ evaluator: "Judge" }] });
+    clock.offsetMs = 0;
+    const ingested = await h.app.services.spans.ingestSpans(ws.principal, [span("t-batch-1", "a", 0), span("t-batch-2", "a", 0), span("t-batch-3", "a", 0)]);
+    const ids = ingested.spans.map((x) => x.id);
+    for (const id of ids.slice(0, 2)) await h.app.services.dependencies.submitScores(ws.principal, { spanId: id, evaluator: "Judge", scores: [{ name: "helpful", value: 0.9 }] });
+    clock.offsetMs = 2_000;
+    expect((await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued).toBe(3);
+    await waitFor(() => h.app.prisma.groupSchedule.count({ where: { evaluatorId: evaluator.id, ranGeneration: 1 } }), 3);
+    // The judge's run on t-batch-1's span changes behind the hook's back (as a batch of runs would), then the hook sees all three spans.
+    const judge = await h.app.prisma.evaluator.findFirstOrThrow({ where: { workspaceId: ws.workspace.id, name: "Judge" } });
+    await h.app.prisma.run.deleteMany({ where: { evaluatorId: judge.id, spanId: ids[0]! } });
+    const { staleGroupsAfter } = await import("../../src/modules/runs/group-staleness.js");
+    expect(await staleGroupsAfter({ prisma: h.app.prisma, clock }, { workspaceId: ws.workspace.id, evaluatorId: judge.id, spanIds: ids })).toBe(1);
+    const rows = await h.app.prisma.groupSchedule.findMany({ where: { evaluatorId: evaluator.id }, orderBy: { groupKey: "asc" }, select: { groupKey: true, generation: true } });
+    expect(rows).toEqual([{ groupKey: "t-batch-1", generation: 2 }, { groupKey: "t-batch-2", generation: 1 }, { groupKey: "t-batch-3", generation: 1 }]);
+  });
 });

@@ -1,6 +1,5 @@
 import type { Clock } from "../../lib/clock.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { declaredDependencies } from "../dependencies/input-runs.js";
 import { groupInputDigests } from "../groups/input-digest.js";
 
 /** A schedule of a group that holds one of the spans whose dependency run changed. */
@@ -27,6 +26,7 @@ interface TouchedSchedule {
  * - A group whose round is queued or running may have read the old run or the new one: it gets a
  *   next round too (at worst one run more), the group's first round as well (ranGeneration null). A round
  *   pending and not yet queued reads the new run.
+ * The settled groups' runs and digests are read in three queries for all the touched schedules.
  * Each schedule is moved by its own statement, guarded by the generation read, so a concurrent
  * ingest or processor wins and nothing is moved twice.
  * @returns the schedules made stale.
@@ -40,13 +40,18 @@ export async function staleGroupsAfter(deps: { prisma: PrismaClient; clock: Cloc
     SELECT id, "evaluatorId", "targetType", "groupKey", "traceIds", generation, "ranGeneration", "queuedGeneration", "quietPeriodMs" FROM "GroupSchedule"
     WHERE "workspaceId" = ${args.workspaceId}::uuid AND "evaluatorId" = ANY(${dependents.map((d) => d.evaluatorId)}::uuid[]) AND ("ranGeneration" IS NOT NULL OR "queuedGeneration" IS NOT NULL)
       AND (("targetType" = 'trace' AND "groupKey" = ANY(${traceIds}::text[])) OR ("targetType" = 'session' AND "traceIds" && ${traceIds}::text[]))`;
-  let moved = 0;
+  const now = clock.now();
+  const moving: TouchedSchedule[] = [];
+  const settled: TouchedSchedule[] = [];
   for (const schedule of schedules) {
     // A first round (never ran) is pending too: queued, it may have read the old run.
     const pending = schedule.ranGeneration === null || schedule.generation > schedule.ranGeneration;
-    if (pending && schedule.queuedGeneration !== schedule.generation) continue;
-    if (!pending && !(await readOtherRuns(prisma, args.workspaceId, schedule))) continue;
-    const now = clock.now();
+    if (!pending) settled.push(schedule);
+    else if (schedule.queuedGeneration === schedule.generation) moving.push(schedule);
+  }
+  moving.push(...(await readOtherRuns(prisma, args.workspaceId, settled)));
+  let moved = 0;
+  for (const schedule of moving) {
     moved += await prisma.$executeRaw`
       UPDATE "GroupSchedule" SET generation = generation + 1, "staleSince" = COALESCE("staleSince", ${now}::timestamp(3)),
         "dueAt" = ${new Date(now.getTime() + schedule.quietPeriodMs)}::timestamp(3)
@@ -55,17 +60,37 @@ export async function staleGroupsAfter(deps: { prisma: PrismaClient; clock: Cloc
   return moved;
 }
 
-/** True when the group's current run read other dependency runs than its spans have now (or it has no run to compare). */
-async function readOtherRuns(prisma: PrismaClient, workspaceId: string, schedule: TouchedSchedule): Promise<boolean> {
-  const where = schedule.targetType === "trace" ? { traceId: schedule.groupKey } : { sessionId: schedule.groupKey };
-  const run = await prisma.run.findFirst({ where: { evaluatorId: schedule.evaluatorId, ...where }, select: { inputRunIds: true } });
-  if (!run) return false;
-  const declared = await declaredDependencies(prisma, schedule.evaluatorId);
-  const traces = schedule.targetType === "trace" ? [schedule.groupKey] : schedule.traceIds;
-  const runs = await prisma.$queryRaw<{ evaluatorId: string; spanId: string; id: string }[]>`
-    SELECT r."evaluatorId", r."spanId", r.id FROM "Run" r JOIN "Span" s ON s.id = r."spanId"
-    WHERE s."workspaceId" = ${workspaceId}::uuid AND s."traceId" = ANY(${traces}::text[]) AND r."evaluatorId" = ANY(${declared.map((d) => d.dependsOnId)}::uuid[])`;
-  const now = groupInputDigests(declared.map((d) => d.dependsOnId), runs);
-  const read = (run.inputRunIds ?? {}) as Record<string, unknown>;
-  return Object.entries(now).some(([dependsOnId, digest]) => read[dependsOnId] !== digest);
+/**
+ * The settled schedules whose current run read other dependency runs than their spans have now, in
+ * three queries for all of them (their runs, their evaluators' dependencies, the dependencies' runs on
+ * their traces), not three per schedule: a span backfill's batch touches many groups. A group with no
+ * run is not stale.
+ */
+async function readOtherRuns(prisma: PrismaClient, workspaceId: string, schedules: readonly TouchedSchedule[]): Promise<TouchedSchedule[]> {
+  if (schedules.length === 0) return [];
+  const evaluatorIds = [...new Set(schedules.map((s) => s.evaluatorId))];
+  const keys = [...new Set(schedules.map((s) => s.groupKey))];
+  const [runs, edges] = await Promise.all([
+    prisma.run.findMany({ where: { evaluatorId: { in: evaluatorIds }, OR: [{ traceId: { in: keys } }, { sessionId: { in: keys } }] }, select: { evaluatorId: true, traceId: true, sessionId: true, inputRunIds: true } }),
+    prisma.evaluatorDependency.findMany({ where: { evaluatorId: { in: evaluatorIds } }, select: { evaluatorId: true, dependsOnId: true } }),
+  ]);
+  const runOf = new Map(runs.map((r) => [`${r.evaluatorId}:${r.traceId !== null ? "trace" : "session"}:${r.traceId ?? r.sessionId}`, r]));
+  const dependsOnOf = new Map<string, string[]>();
+  for (const e of edges) dependsOnOf.set(e.evaluatorId, [...(dependsOnOf.get(e.evaluatorId) ?? []), e.dependsOnId]);
+  const tracesOf = (s: TouchedSchedule) => (s.targetType === "trace" ? [s.groupKey] : s.traceIds);
+  const withRun = schedules.filter((s) => runOf.has(`${s.evaluatorId}:${s.targetType}:${s.groupKey}`));
+  if (withRun.length === 0) return [];
+  const traces = [...new Set(withRun.flatMap(tracesOf))];
+  const dependsOn = [...new Set(edges.map((e) => e.dependsOnId))];
+  const inputs = await prisma.$queryRaw<{ evaluatorId: string; spanId: string; id: string; traceId: string }[]>`
+    SELECT r."evaluatorId", r."spanId", r.id, s."traceId" FROM "Run" r JOIN "Span" s ON s.id = r."spanId"
+    WHERE s."workspaceId" = ${workspaceId}::uuid AND s."traceId" = ANY(${traces}::text[]) AND r."evaluatorId" = ANY(${dependsOn}::uuid[])`;
+  const byTrace = new Map<string, typeof inputs>();
+  for (const run of inputs) byTrace.set(run.traceId, [...(byTrace.get(run.traceId) ?? []), run]);
+  return withRun.filter((s) => {
+    const declared = dependsOnOf.get(s.evaluatorId) ?? [];
+    const now = groupInputDigests(declared, tracesOf(s).flatMap((t) => byTrace.get(t) ?? []));
+    const read = (runOf.get(`${s.evaluatorId}:${s.targetType}:${s.groupKey}`)!.inputRunIds ?? {}) as Record<string, unknown>;
+    return Object.entries(now).some(([id, digest]) => read[id] !== digest);
+  });
 }
