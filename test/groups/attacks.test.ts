@@ -500,4 +500,19 @@ describe("trace and session groups under attack", () => {
     const tried = await h.app.services.tryCode.tryCode(ws.principal, { templateId: template.template.id, sessionId: "s-early" });
     expect({ live: run.scores.map((x) => x.comment), tryCode: tried.scores.map((x) => x.comment) }).toEqual({ live: ["s-early-0,s-early-1"], tryCode: ["s-early-0,s-early-1"] });
   });
+  it("attack: tryCode on a session reads the traces another session evaluator (other session keys) lists under the same key", async () => {
+    const { ws, evaluator } = await groupEvaluator("session", { quietPeriodMs: 1_000, maxWaitMs: 60_000 });
+    const other = await h.app.services.evaluators.createEvaluator(ws.principal, { name: "Other", templateId: evaluator.templateId!, spanKind: "agent" });
+    await h.app.prisma.evaluator.update({ where: { id: other.id }, data: { target: "session", groupSettings: { sessionKeyAttribute: "conversation.id" } } });
+    const count = "def evaluate(ctx):\n    return EvaluationResult(scores=[Score(name='traces', value=len(ctx.session.traces), comment=','.join(t.trace_id for t in ctx.session.traces))])\n";
+    const template = await h.app.services.templates.createTemplate(ws.principal, { name: "Traces", sourceCode: count });
+    clock.offsetMs = 0;
+    await h.app.services.spans.ingestSpans(ws.principal, [span("k-1", "root", 0, { attributes: { "session.id": "k" } }), span("k-2", "root", 1, { attributes: { "conversation.id": "k" } })]);
+    const schedules = await h.app.prisma.groupSchedule.findMany({ where: { workspaceId: ws.workspace.id }, orderBy: { traceIds: "asc" }, select: { evaluatorId: true, traceIds: true } });
+    expect(schedules).toEqual([{ evaluatorId: evaluator.id, traceIds: ["k-1"] }, { evaluatorId: other.id, traceIds: ["k-2"] }]);
+    // By the default keys (the first evaluator's): k-1 only; by conversation.id (the other's): k-2 only.
+    const tried = await h.app.services.tryCode.tryCode(ws.principal, { templateId: template.template.id, sessionId: "k" });
+    const byOther = await h.app.services.tryCode.tryCode(ws.principal, { templateId: template.template.id, sessionId: "k", groupSettings: { sessionKeyAttribute: "conversation.id" } });
+    expect([tried.scores.map((x) => x.comment), byOther.scores.map((x) => x.comment)]).toEqual([["k-1"], ["k-2"]]);
+  });
 });
