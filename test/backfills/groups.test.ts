@@ -235,4 +235,37 @@ describe("a backfill of a session evaluator", () => {
     expect((await finished(one.id)).status).toBe("completed");
     expect(await h.app.prisma.runHistory.findMany({ where: { evaluatorId: evaluator.id }, select: { sessionId: true, reason: true, completion: true } })).toEqual([{ sessionId: "conv-1", reason: "backfill_rerun", completion: null }]);
   });
+  it("attack: another evaluator's session: a backfill of session \"x\" reads the traces every session evaluator's schedule lists under \"x\" (by its own session keys), not only its own", { timeout: 300_000 }, async () => {
+    const ws = await h.workspace("bf-session-other");
+    // A (default keys: session.id, gen_ai.conversation.id) and B (conversation.id) both exist when the spans arrive.
+    const a = await evaluatorOf(ws, "Conversation A", SESSION_SOURCE, { spanKind: "chat", target: "session" });
+    await evaluatorOf(ws, "Conversation B", SESSION_SOURCE, { spanKind: "chat", target: "session", groupSettings: { sessionKeyAttribute: "conversation.id" } });
+    const turn = (traceId: string, offsetS: number, key: Record<string, unknown>, user: string) =>
+      span(traceId, "chat", offsetS, { kind: "chat", attributes: key, input: [{ role: "user", content: user }], output: { role: "assistant", content: "ok" } });
+    expect((await h.app.services.spans.ingestSpans(ws.principal, [turn("x1", 0, { "session.id": "x" }, "A's turn"), turn("x2", 10, { "conversation.id": "x" }, "B's turn")])).rejected).toEqual([]);
+    // A's session x holds x1 only; B's session x holds x2 only.
+    const schedules = await h.app.prisma.groupSchedule.findMany({ where: { workspaceId: ws.workspace.id }, select: { evaluatorId: true, groupKey: true, traceIds: true } });
+    expect(schedules.filter((r) => r.evaluatorId === a.id)).toEqual([{ evaluatorId: a.id, groupKey: "x", traceIds: ["x1"] }]);
+    const { backfill } = await h.app.services.backfills.createBackfill(ws.principal, { evaluatorId: a.id, ...WINDOW });
+    expect((await finished(backfill.id)).status).toBe("completed");
+    const [run] = await h.app.prisma.run.findMany({ where: { evaluatorId: a.id }, include: { scores: { orderBy: { position: "asc" } } } });
+    expect([run!.sessionId, run!.groupSpanCount, run!.scores.map((x) => [x.name, x.value])]).toEqual(["x", 1, [["turns", 2], ["traces", 1]]]);
+  });
+  it.fails("attack: a backfilled group without a live schedule is never made stale when a dependency's run on its spans changes after it ran", { timeout: 300_000 }, async () => {
+    // WRONG (not fixed): docs/evaluation.md says a group whose dependency gets a new run on one of its spans
+    // after it ran is stale and runs again. runs/group-staleness.ts only moves GroupSchedule rows; a trace whose
+    // spans arrived before the evaluator existed has none, so its backfill's run (inputRunIds read the old run)
+    // stays current for ever. A fix creates (or the backfill writes) the group's schedule so staleness can move it.
+    const ws = await h.workspace("bf-stale-unscheduled");
+    const ingested = await h.app.services.spans.ingestSpans(ws.principal, [span("u1", "root-u", 0)]);
+    await h.app.services.evaluators.createEvaluator(ws.principal, { name: "Judge", kind: "external" });
+    await h.app.services.dependencies.submitScores(ws.principal, { spanId: ingested.spans[0]!.id, evaluator: "Judge", scores: [{ name: "helpful", value: 0.9 }] });
+    const evaluator = await evaluatorOf(ws, "Size", TRACE_SOURCE, { spanKind: "agent", target: "trace", dependencies: [{ evaluator: "Judge" }] });
+    const { backfill } = await h.app.services.backfills.createBackfill(ws.principal, { evaluatorId: evaluator.id, ...WINDOW });
+    expect((await finished(backfill.id)).status).toBe("completed");
+    expect(await h.app.prisma.run.count({ where: { evaluatorId: evaluator.id, traceId: "u1", backfillId: backfill.id } })).toBe(1);
+    await h.app.services.dependencies.submitScores(ws.principal, { spanId: ingested.spans[0]!.id, evaluator: "Judge", scores: [{ name: "helpful", value: 0.1 }] });
+    const schedule = await h.app.prisma.groupSchedule.findFirst({ where: { evaluatorId: evaluator.id, groupKey: "u1" } });
+    expect(schedule?.dueAt ?? null).not.toBeNull();
+  });
 });

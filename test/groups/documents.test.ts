@@ -369,3 +369,22 @@ describe("group caps", () => {
     expect(GROUP_CAP_SPECS.maxDocumentBytes.ceiling * 2).toBeLessThan(Number(a) * Number(b) * Number(c));
   });
 });
+
+describe("trace documents under attack", () => {
+  it("attack: a deep chain of spans: ordering ties by depth walks each span's ancestors anew (quadratic in the depth), not once per span", () => {
+    // Parent reads are counted with a getter: a chain of N spans must cost O(N) of them, not N²/2.
+    const n = 2_000;
+    let reads = 0;
+    const spans: GroupSpan[] = [];
+    for (let i = 0; i < n; i += 1) {
+      const parent = i === 0 ? null : `c${i - 1}`;
+      const s = span({ spanId: `c${i}`, name: `c${i}`, startTime: at("10:00:00.000") });
+      Object.defineProperty(s, "parentSpanId", { get: () => ((reads += 1), parent), enumerable: true });
+      spans.push(s);
+    }
+    const document = traceDocument([...spans].reverse(), { ...GROUP_CAPS, maxSpans: n }) as { trace: { spans: { span_id: string }[] } };
+    // All start at once: parents before children, so the chain in order.
+    expect(document.trace.spans.map((s) => s.span_id)).toEqual(spans.map((s) => s.spanId));
+    expect(reads).toBeLessThan(20 * n);
+  });
+});

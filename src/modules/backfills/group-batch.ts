@@ -68,7 +68,7 @@ export async function runGroupBatch(
   outcome.skipped = unique.length - todo.length;
   if (todo.length) {
     if (!(await deps.live())) return { ...outcome, stopped: true };
-    const groups = await groupsOf(prisma, backfill.workspaceId, type, todo, settings.sessionKeyAttributes);
+    const groups = await groupsOf(prisma, backfill.workspaceId, evaluatorId, type, todo, settings.sessionKeyAttributes);
     const present = todo.filter((key) => groups.has(key));
     outcome.skipped += todo.length - present.length; // their spans are gone (retention)
     const declared = await declaredDependencies(prisma, evaluatorId);
@@ -126,9 +126,9 @@ export async function runGroupBatch(
   return outcome;
 }
 
-/** Each group's spans by trace (traces in the order of their first span, each earliest first): a trace's, or a session's traces. */
-async function groupsOf(prisma: PrismaClient, workspaceId: string, type: GroupTargetType, keys: readonly string[], sessionKeys: readonly string[]): Promise<Map<string, Span[][]>> {
-  if (type === "session") return sessionsTracesOf(prisma, workspaceId, keys, sessionKeys);
+/** Each group's spans by trace (traces in the order of their first span, each earliest first): a trace's, or a session's traces (by the evaluator's keys and its own schedules). */
+async function groupsOf(prisma: PrismaClient, workspaceId: string, evaluatorId: string, type: GroupTargetType, keys: readonly string[], sessionKeys: readonly string[]): Promise<Map<string, Span[][]>> {
+  if (type === "session") return sessionsTracesOf(prisma, workspaceId, keys, sessionKeys, evaluatorId);
   const spans = await prisma.span.findMany({ where: { workspaceId, traceId: { in: [...keys] } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] });
   return new Map([...spansByTrace(spans)].map(([traceId, list]) => [traceId, [list]]));
 }

@@ -59,16 +59,34 @@ function millis(value: Date | string | null | undefined): number {
  */
 function depths(spans: readonly GroupSpan[]): number[] {
   const byId = new Map(spans.map((s) => [`${s.traceId}:${s.spanId}`, s]));
+  // Each span's depth once (memoized), so a deep chain costs its length, not its length squared.
+  const known = new Map<GroupSpan, number>();
   return spans.map((span) => {
-    let depth = 0;
-    const seen = new Set<string>();
-    for (let at = span; at.parentSpanId && !seen.has(at.spanId); depth += 1) {
-      seen.add(at.spanId);
-      const parent = byId.get(`${at.traceId}:${at.parentSpanId}`);
-      if (parent === undefined) break;
-      at = parent;
+    const path: GroupSpan[] = [];
+    const onPath = new Set<GroupSpan>();
+    let at: GroupSpan | undefined = span;
+    let base = -1;
+    while (at !== undefined) {
+      const memo = known.get(at);
+      if (memo !== undefined) {
+        base = memo;
+        break;
+      }
+      if (onPath.has(at)) {
+        // A parent cycle (bad data): each span on it is as deep as the cycle is long, those leading into it deeper.
+        const start = path.indexOf(at);
+        for (let i = start; i < path.length; i += 1) known.set(path[i]!, path.length - start);
+        base = path.length - start;
+        path.length = start;
+        break;
+      }
+      path.push(at);
+      onPath.add(at);
+      const parentId: string | null | undefined = at.parentSpanId;
+      at = parentId ? byId.get(`${at.traceId}:${parentId}`) : undefined;
     }
-    return depth;
+    for (let i = path.length - 1; i >= 0; i -= 1) known.set(path[i]!, base + (path.length - i));
+    return known.get(span)!;
   });
 }
 

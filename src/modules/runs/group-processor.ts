@@ -131,7 +131,13 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
     const spans = await prisma.span.findMany({ where: { workspaceId, traceId: { in: traceIds } }, orderBy: [{ startTime: "asc" }, { createdAt: "asc" }] });
     const byTrace = spansByTrace(spans);
     const out = new Map<string, Span[][]>();
-    for (const s of schedules) out.set(s.id, (s.targetType === "trace" ? [s.groupKey] : s.traceIds).flatMap((t) => (byTrace.has(t) ? [byTrace.get(t)!] : [])));
+    // A session's traces in the order of their first span (start, then arrival), as groups/stored.ts gives them to tryCode and
+    // backfills: not in traceIds' (sorted) order, which would order traces starting in the same millisecond differently.
+    const order = new Map([...byTrace.keys()].map((t, i) => [t, i]));
+    for (const s of schedules) {
+      const ids = (s.targetType === "trace" ? [s.groupKey] : s.traceIds).filter((t) => order.has(t)).sort((a, b) => order.get(a)! - order.get(b)!);
+      out.set(s.id, ids.map((t) => byTrace.get(t)!));
+    }
     return out;
   }
 

@@ -15,7 +15,7 @@ import type { GroupTargetType } from "../../lib/closed-lists.js";
  *   `evaluate-target` job each, id `<schedule>_g<generation>_<queued at, ms>`;
  * - **lost**: a queued generation with no run after `requeueAfterMs` whose job is not waiting or
  *   running any more (Redis lost it, or it failed) is queued again (a fresh id: its queueing time); one
- *   still waiting or running only has its check moved on, so a slow job is never run twice; at most {@link MAX_GROUP_REQUEUES} times per
+ *   still waiting or running only has its check moved on (`checkedAt`; `queuedAt`, in its job id, stays), so a slow job is never run twice; at most {@link MAX_GROUP_REQUEUES} times per
  *   generation (then logged and left; the count restarts when a generation is queued or written);
  *   an enqueue that fails puts the rows back for the due pass, spending nothing; a duplicate run is impossible, the processor writes a generation once under
  *   the schedule's row lock (runs/group-processor.ts).
@@ -90,21 +90,21 @@ export function createGroupScheduler(deps: { prisma: PrismaClient; queues: Queue
         WHERE "dueAt" <= ${now}::timestamp(3) AND ("queuedGeneration" IS NULL OR "queuedGeneration" < generation) ${workspace}
         ORDER BY "dueAt" LIMIT ${batch}::int FOR UPDATE SKIP LOCKED
       )
-      UPDATE "GroupSchedule" gs SET "queuedGeneration" = gs.generation, "queuedAt" = ${now}::timestamp(3), requeues = 0
+      UPDATE "GroupSchedule" gs SET "queuedGeneration" = gs.generation, "queuedAt" = ${now}::timestamp(3), "checkedAt" = NULL, requeues = 0
       FROM due WHERE gs.id = due.id
       RETURNING gs.id, gs."workspaceId", gs."evaluatorId", gs."targetType", gs.generation, gs."dueAt", gs.requeues`;
     const queued = (await enqueue(due, now)) ? due.length : 0;
     const overdue = Prisma.sql`"queuedGeneration" IS NOT NULL AND ("ranGeneration" IS NULL OR "ranGeneration" < "queuedGeneration")
-          AND ("queuedAt" IS NULL OR "queuedAt" < ${new Date(now.getTime() - requeueAfterMs)}::timestamp(3))
+          AND (COALESCE("checkedAt", "queuedAt") IS NULL OR COALESCE("checkedAt", "queuedAt") < ${new Date(now.getTime() - requeueAfterMs)}::timestamp(3))
           AND requeues < ${MAX_GROUP_REQUEUES}::int ${workspace}`;
     const candidates = await prisma.$queryRaw<{ id: string; generation: number; queuedAt: Date | null }[]>`
-      SELECT id, "queuedGeneration" AS generation, "queuedAt" FROM "GroupSchedule" WHERE ${overdue} ORDER BY "queuedAt" NULLS FIRST LIMIT ${batch}::int`;
-    // A job still waiting or running (a slow sandbox, a long backlog) is not lost: its check moves on, and it is not queued twice.
+      SELECT id, "queuedGeneration" AS generation, "queuedAt" FROM "GroupSchedule" WHERE ${overdue} ORDER BY COALESCE("checkedAt", "queuedAt") NULLS FIRST LIMIT ${batch}::int`;
+    // A job still waiting or running (a slow sandbox, a long backlog) is not lost: its check moves on (checkedAt; queuedAt stays, the job's id holds it), and it is not queued twice.
     const states = await queues.states("evaluate-target", candidates.map((c) => (c.queuedAt ? groupJobId(c.id, c.generation, c.queuedAt) : "")));
     const alive = candidates.filter((c, i) => c.queuedAt !== null && ALIVE_JOB_STATES.has(states[i]!));
     if (alive.length) {
       await prisma.$executeRaw`
-        UPDATE "GroupSchedule" gs SET "queuedAt" = ${now}::timestamp(3)
+        UPDATE "GroupSchedule" gs SET "checkedAt" = ${now}::timestamp(3)
         FROM jsonb_to_recordset(${JSON.stringify(alive.map((c) => ({ id: c.id, g: c.generation, at: c.queuedAt!.toISOString() })))}::jsonb) AS a(id uuid, g int, at timestamptz)
         WHERE gs.id = a.id AND gs."queuedGeneration" = a.g AND gs."queuedAt" = (a.at AT TIME ZONE 'UTC')::timestamp(3)`;
     }
@@ -115,7 +115,7 @@ export function createGroupScheduler(deps: { prisma: PrismaClient; queues: Queue
         WHERE id = ANY(${dead}::uuid[]) AND ${overdue}
         FOR UPDATE SKIP LOCKED
       )
-      UPDATE "GroupSchedule" gs SET "queuedAt" = ${now}::timestamp(3), requeues = gs.requeues + 1
+      UPDATE "GroupSchedule" gs SET "queuedAt" = ${now}::timestamp(3), "checkedAt" = NULL, requeues = gs.requeues + 1
       FROM lost WHERE gs.id = lost.id
       RETURNING gs.id, gs."workspaceId", gs."evaluatorId", gs."targetType", gs."queuedGeneration" AS generation, gs."dueAt", gs.requeues`;
     for (const row of lost) {

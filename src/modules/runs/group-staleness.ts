@@ -1,6 +1,5 @@
 import type { Clock } from "../../lib/clock.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import { declaredDependencies } from "../dependencies/input-runs.js";
 import { groupInputDigests } from "../groups/input-digest.js";
 
 /** A schedule of a group that holds one of the spans whose dependency run changed. */
@@ -11,7 +10,7 @@ interface TouchedSchedule {
   groupKey: string;
   traceIds: string[];
   generation: number;
-  ranGeneration: number;
+  ranGeneration: number | null;
   queuedGeneration: number | null;
   quietPeriodMs: number;
 }
@@ -25,7 +24,9 @@ interface TouchedSchedule {
  * - A settled group is stale when the digest of its dependencies' current runs on its spans
  *   (groups/input-digest.ts) differs from its run's `inputRunIds`.
  * - A group whose round is queued or running may have read the old run or the new one: it gets a
- *   next round too (at worst one run more). A round pending and not yet queued reads the new run.
+ *   next round too (at worst one run more), the group's first round as well (ranGeneration null). A round
+ *   pending and not yet queued reads the new run.
+ * The settled groups' runs and digests are read in three queries for all the touched schedules.
  * Each schedule is moved by its own statement, guarded by the generation read, so a concurrent
  * ingest or processor wins and nothing is moved twice.
  * @returns the schedules made stale.
@@ -37,14 +38,20 @@ export async function staleGroupsAfter(deps: { prisma: PrismaClient; clock: Cloc
   const traceIds = [...new Set((await prisma.span.findMany({ where: { id: { in: [...args.spanIds] }, workspaceId: args.workspaceId }, select: { traceId: true } })).map((s) => s.traceId))];
   const schedules = await prisma.$queryRaw<TouchedSchedule[]>`
     SELECT id, "evaluatorId", "targetType", "groupKey", "traceIds", generation, "ranGeneration", "queuedGeneration", "quietPeriodMs" FROM "GroupSchedule"
-    WHERE "workspaceId" = ${args.workspaceId}::uuid AND "evaluatorId" = ANY(${dependents.map((d) => d.evaluatorId)}::uuid[]) AND "ranGeneration" IS NOT NULL
+    WHERE "workspaceId" = ${args.workspaceId}::uuid AND "evaluatorId" = ANY(${dependents.map((d) => d.evaluatorId)}::uuid[]) AND ("ranGeneration" IS NOT NULL OR "queuedGeneration" IS NOT NULL)
       AND (("targetType" = 'trace' AND "groupKey" = ANY(${traceIds}::text[])) OR ("targetType" = 'session' AND "traceIds" && ${traceIds}::text[]))`;
-  let moved = 0;
+  const now = clock.now();
+  const moving: TouchedSchedule[] = [];
+  const settled: TouchedSchedule[] = [];
   for (const schedule of schedules) {
-    const pending = schedule.generation > schedule.ranGeneration;
-    if (pending && schedule.queuedGeneration !== schedule.generation) continue;
-    if (!pending && !(await readOtherRuns(prisma, args.workspaceId, schedule))) continue;
-    const now = clock.now();
+    // A first round (never ran) is pending too: queued, it may have read the old run.
+    const pending = schedule.ranGeneration === null || schedule.generation > schedule.ranGeneration;
+    if (!pending) settled.push(schedule);
+    else if (schedule.queuedGeneration === schedule.generation) moving.push(schedule);
+  }
+  moving.push(...(await readOtherRuns(prisma, args.workspaceId, settled)));
+  let moved = 0;
+  for (const schedule of moving) {
     moved += await prisma.$executeRaw`
       UPDATE "GroupSchedule" SET generation = generation + 1, "staleSince" = COALESCE("staleSince", ${now}::timestamp(3)),
         "dueAt" = ${new Date(now.getTime() + schedule.quietPeriodMs)}::timestamp(3)
@@ -53,17 +60,37 @@ export async function staleGroupsAfter(deps: { prisma: PrismaClient; clock: Cloc
   return moved;
 }
 
-/** True when the group's current run read other dependency runs than its spans have now; false when it has no run (nothing to make stale). */
-async function readOtherRuns(prisma: PrismaClient, workspaceId: string, schedule: TouchedSchedule): Promise<boolean> {
-  const where = schedule.targetType === "trace" ? { traceId: schedule.groupKey } : { sessionId: schedule.groupKey };
-  const run = await prisma.run.findFirst({ where: { evaluatorId: schedule.evaluatorId, ...where }, select: { inputRunIds: true } });
-  if (!run) return false;
-  const declared = await declaredDependencies(prisma, schedule.evaluatorId);
-  const traces = schedule.targetType === "trace" ? [schedule.groupKey] : schedule.traceIds;
-  const runs = await prisma.$queryRaw<{ evaluatorId: string; spanId: string; id: string }[]>`
-    SELECT r."evaluatorId", r."spanId", r.id FROM "Run" r JOIN "Span" s ON s.id = r."spanId"
-    WHERE s."workspaceId" = ${workspaceId}::uuid AND s."traceId" = ANY(${traces}::text[]) AND r."evaluatorId" = ANY(${declared.map((d) => d.dependsOnId)}::uuid[])`;
-  const now = groupInputDigests(declared.map((d) => d.dependsOnId), runs);
-  const read = (run.inputRunIds ?? {}) as Record<string, unknown>;
-  return Object.entries(now).some(([dependsOnId, digest]) => read[dependsOnId] !== digest);
+/**
+ * The settled schedules whose current run read other dependency runs than their spans have now, in
+ * three queries for all of them (their runs, their evaluators' dependencies, the dependencies' runs on
+ * their traces), not three per schedule: a span backfill's batch touches many groups. A group with no
+ * run is not stale.
+ */
+async function readOtherRuns(prisma: PrismaClient, workspaceId: string, schedules: readonly TouchedSchedule[]): Promise<TouchedSchedule[]> {
+  if (schedules.length === 0) return [];
+  const evaluatorIds = [...new Set(schedules.map((s) => s.evaluatorId))];
+  const keys = [...new Set(schedules.map((s) => s.groupKey))];
+  const [runs, edges] = await Promise.all([
+    prisma.run.findMany({ where: { evaluatorId: { in: evaluatorIds }, OR: [{ traceId: { in: keys } }, { sessionId: { in: keys } }] }, select: { evaluatorId: true, traceId: true, sessionId: true, inputRunIds: true } }),
+    prisma.evaluatorDependency.findMany({ where: { evaluatorId: { in: evaluatorIds } }, select: { evaluatorId: true, dependsOnId: true } }),
+  ]);
+  const runOf = new Map(runs.map((r) => [`${r.evaluatorId}:${r.traceId !== null ? "trace" : "session"}:${r.traceId ?? r.sessionId}`, r]));
+  const dependsOnOf = new Map<string, string[]>();
+  for (const e of edges) dependsOnOf.set(e.evaluatorId, [...(dependsOnOf.get(e.evaluatorId) ?? []), e.dependsOnId]);
+  const tracesOf = (s: TouchedSchedule) => (s.targetType === "trace" ? [s.groupKey] : s.traceIds);
+  const withRun = schedules.filter((s) => runOf.has(`${s.evaluatorId}:${s.targetType}:${s.groupKey}`));
+  if (withRun.length === 0) return [];
+  const traces = [...new Set(withRun.flatMap(tracesOf))];
+  const dependsOn = [...new Set(edges.map((e) => e.dependsOnId))];
+  const inputs = await prisma.$queryRaw<{ evaluatorId: string; spanId: string; id: string; traceId: string }[]>`
+    SELECT r."evaluatorId", r."spanId", r.id, s."traceId" FROM "Run" r JOIN "Span" s ON s.id = r."spanId"
+    WHERE s."workspaceId" = ${workspaceId}::uuid AND s."traceId" = ANY(${traces}::text[]) AND r."evaluatorId" = ANY(${dependsOn}::uuid[])`;
+  const byTrace = new Map<string, typeof inputs>();
+  for (const run of inputs) byTrace.set(run.traceId, [...(byTrace.get(run.traceId) ?? []), run]);
+  return withRun.filter((s) => {
+    const declared = dependsOnOf.get(s.evaluatorId) ?? [];
+    const now = groupInputDigests(declared, tracesOf(s).flatMap((t) => byTrace.get(t) ?? []));
+    const read = (runOf.get(`${s.evaluatorId}:${s.targetType}:${s.groupKey}`)!.inputRunIds ?? {}) as Record<string, unknown>;
+    return Object.entries(now).some(([id, digest]) => read[id] !== digest);
+  });
 }
