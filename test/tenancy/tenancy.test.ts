@@ -25,6 +25,7 @@ interface Fixture {
   backfill: { gid: string };
   monitor: { gid: string };
   destination: { gid: string; name: string };
+  connection: { gid: string; name: string };
   /** B's own records, made before the snapshots, to point at A's from (updateEvaluator, createExperiment). */
   own: { evaluatorGid: string; datasetGid: string };
 }
@@ -75,6 +76,11 @@ const CASES: Record<string, Case[]> = {
   "Mutation.resolveMonitor": [{ label: "A's monitor", query: "mutation($id: ID!) { resolveMonitor(input: { id: $id }) { monitor { state } } }", variables: (fx) => ({ id: fx.monitor.gid }), expect: "NOT_FOUND" }],
   "Mutation.testFireMonitor": [{ label: "A's monitor", query: "mutation($id: ID!) { testFireMonitor(input: { id: $id }) { deliveries { id } } }", variables: (fx) => ({ id: fx.monitor.gid }), expect: "NOT_FOUND" }],
   "Mutation.createAlertDestination": [{ label: "A's name", query: "mutation($n: String!) { createAlertDestination(input: { name: $n, kind: slack, url: \"https://hooks.slack.com/services/B/own\" }) { destination { id } } }", variables: (fx) => ({ n: fx.destination.name }), expect: { own: "a destination of the caller's; names are per workspace" } }],
+  "Query.connections": [{ label: "B's list", query: "{ connections(first: 100) { edges { node { id name } } } }", expect: { none: "connections.edges" } }],
+  "Mutation.createConnection": [{ label: "A's name", query: 'mutation($n: String!) { createConnection(input: { name: $n, provider: openai, defaultModel: "m", apiKey: "sk-b-own-0000000000000000" }) { connection { id } } }', variables: (fx) => ({ n: fx.connection.name }), expect: { own: "a connection of the caller's; names are per workspace" } }],
+  "Mutation.updateConnection": [{ label: "A's connection", query: 'mutation($id: ID!) { updateConnection(input: { id: $id, defaultModel: "b-model" }) { connection { id } } }', variables: (fx) => ({ id: fx.connection.gid }), expect: "NOT_FOUND" }],
+  "Mutation.deleteConnection": [{ label: "A's connection", query: "mutation($id: ID!) { deleteConnection(input: { id: $id }) { deletedConnectionId } }", variables: (fx) => ({ id: fx.connection.gid }), expect: "NOT_FOUND" }],
+  "Mutation.testConnection": [{ label: "A's connection", query: "mutation($id: ID!) { testConnection(input: { id: $id }) { ok } }", variables: (fx) => ({ id: fx.connection.gid }), expect: "NOT_FOUND" }],
   "Mutation.deleteAlertDestination": [{ label: "A's destination", query: "mutation($id: ID!) { deleteAlertDestination(input: { id: $id }) { deletedAlertDestinationId } }", variables: (fx) => ({ id: fx.destination.gid }), expect: "NOT_FOUND" }],
   "Query.compareExperiments": [{ label: "A's experiments", query: "query($a: ID!) { compareExperiments(baseId: $a, candidateId: $a) { changeCount } }", variables: (fx) => ({ a: fx.experiment.gid }), expect: "NOT_FOUND" }],
   "Query.dataset": [
@@ -90,7 +96,7 @@ const CASES: Record<string, Case[]> = {
   "Query.experiment": [{ label: "A's id", query: "query($id: ID!) { experiment(id: $id) { status } }", variables: (fx) => ({ id: fx.experiment.gid }), expect: "NOT_FOUND" }],
   "Query.experiments": [{ label: "A's dataset as filter", query: "query($d: ID) { experiments(first: 100, datasetId: $d) { edges { node { id } } } }", variables: (fx) => ({ d: fx.dataset.gid }), expect: { empty: "experiments.edges" } }],
   "Query.explainMatch": [{ label: "A's evaluator and span", query: "query($e: ID!, $s: ID!) { explainMatch(evaluatorId: $e, spanId: $s) { matched } }", variables: (fx) => ({ e: fx.evaluator.gid, s: fx.span.gid }), expect: "NOT_FOUND" }],
-  "Query.node": ["workspace", "apiKey", "template", "evaluator", "dataset", "experiment", "span", "run", "backfill", "monitor", "destination"].map((key) => ({
+  "Query.node": ["workspace", "apiKey", "template", "evaluator", "dataset", "experiment", "span", "run", "backfill", "monitor", "destination", "connection"].map((key) => ({
     label: `A's ${key}`,
     query: "query($id: ID!) { node(id: $id) { id } }",
     variables: (fx: Fixture) => ({ id: (fx[key as keyof Fixture] as { gid: string }).gid }),
@@ -100,7 +106,7 @@ const CASES: Record<string, Case[]> = {
     { label: "A's library version", query: "query($id: ID!) { node(id: $id) { id } }", variables: (fx) => ({ id: fx.library.versionGid }), expect: "NOT_FOUND" },
     { label: "A's dataset item", query: "query($id: ID!) { node(id: $id) { id } }", variables: (fx) => ({ id: fx.dataset.itemGid }), expect: "NOT_FOUND" },
   ]),
-  "Query.nodes": [{ label: "every kind of A's ids", query: "query($ids: [ID!]!) { nodes(ids: $ids) { id } }", variables: (fx) => ({ ids: [fx.workspace.gid, fx.apiKey.gid, fx.template.gid, fx.template.versionGid, fx.evaluator.gid, fx.library.versionGid, fx.dataset.gid, fx.dataset.itemGid, fx.experiment.gid, fx.span.gid, fx.run.gid, fx.backfill.gid, fx.monitor.gid, fx.destination.gid] }), expect: "NOT_FOUND" }],
+  "Query.nodes": [{ label: "every kind of A's ids", query: "query($ids: [ID!]!) { nodes(ids: $ids) { id } }", variables: (fx) => ({ ids: [fx.workspace.gid, fx.apiKey.gid, fx.template.gid, fx.template.versionGid, fx.evaluator.gid, fx.library.versionGid, fx.dataset.gid, fx.dataset.itemGid, fx.experiment.gid, fx.span.gid, fx.run.gid, fx.backfill.gid, fx.monitor.gid, fx.destination.gid, fx.connection.gid] }), expect: "NOT_FOUND" }],
   "Query.runs": [{ label: "A's evaluator as filter", query: "query($e: ID) { runs(first: 100, evaluatorId: $e) { edges { node { id } } } }", variables: (fx) => ({ e: fx.evaluator.gid }), expect: { empty: "runs.edges" } }],
   "Query.sandboxCapabilities": [{ label: "no records", query: "{ sandboxCapabilities { pythonVersion } }", expect: { own: "the sandbox's own facts, no workspace's records" } }],
   "Query.workspaceLimits": [{ label: "the caller's own", query: "{ workspaceLimits { retention { days source } maxQueuedEvaluations } }", expect: { own: "the caller's workspace retention and the deployment's bounds" } }],
@@ -235,6 +241,8 @@ describe("tenancy: every query, mutation and subscription with another workspace
     const backfill = (await asA("mutation($e: ID!, $w: DateTime!) { createBackfill(input: { evaluatorId: $e, windowStart: $w }) { backfill { id } } }", { e: evaluator.id, w: new Date(Date.now() - 3_600_000).toISOString() })).createBackfill.backfill;
     const destination = (await asA('mutation { createAlertDestination(input: { name: "tenant A hook", kind: webhook, url: "https://alerts.example.com/a" }) { destination { id } } }')).createAlertDestination.destination;
     const monitor = (await asA("mutation($e: ID!, $d: [ID!]) { createMonitor(input: { name: \"tenant A monitor\", evaluatorId: $e, metric: count, windowSeconds: 3600, cadenceSeconds: 300, condition: threshold, alertLevel: 1, destinationIds: $d }) { monitor { id } } }", { e: evaluator.id, d: [destination.id] })).createMonitor.monitor;
+    // A's provider connection (never called: B's testConnection on it must stop at NOT_FOUND).
+    const connection = (await asA('mutation { createConnection(input: { name: "tenant A judge", provider: openai, baseUrl: "https://llm.example.com/v1", defaultModel: "gpt-a", apiKey: "sk-tenant-a-000000000000000000" }) { connection { id } } }')).createConnection.connection;
     // B's own records, made before any snapshot.
     const asB = async (query: string, variables: Record<string, unknown> = {}) => {
       const res = await client.request(query, variables, b.secret);
@@ -258,6 +266,7 @@ describe("tenancy: every query, mutation and subscription with another workspace
       backfill: { gid: backfill.id },
       monitor: { gid: monitor.id },
       destination: { gid: destination.id, name: "tenant A hook" },
+      connection: { gid: connection.id, name: "tenant A judge" },
       own: { evaluatorGid: ownEvaluator.id, datasetGid: gid("Dataset", ownDataset.datasetId) },
     };
     plans = await tablePlans(app);
@@ -328,7 +337,7 @@ describe("tenancy: every query, mutation and subscription with another workspace
       expect(result.errors).toBeUndefined();
       const edges = c.expect.none.split(".").reduce((v: any, k) => v?.[k], result.data) as { node: { id?: string; name?: string } }[];
       expect(Array.isArray(edges)).toBe(true);
-      const theirs = new Set([fx.template.gid, fx.dataset.gid, fx.library.name, fx.destination.gid, fx.monitor.gid]);
+      const theirs = new Set([fx.template.gid, fx.dataset.gid, fx.library.name, fx.destination.gid, fx.monitor.gid, fx.connection.gid]);
       expect(edges.filter((e) => theirs.has(e.node.id ?? "") || theirs.has(e.node.name ?? ""))).toEqual([]);
     } else if ("empty" in c.expect) {
       expect(result.errors).toBeUndefined();
