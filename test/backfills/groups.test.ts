@@ -251,11 +251,9 @@ describe("a backfill of a session evaluator", () => {
     const [run] = await h.app.prisma.run.findMany({ where: { evaluatorId: a.id }, include: { scores: { orderBy: { position: "asc" } } } });
     expect([run!.sessionId, run!.groupSpanCount, run!.scores.map((x) => [x.name, x.value])]).toEqual(["x", 1, [["turns", 2], ["traces", 1]]]);
   });
-  it.fails("attack: a backfilled group without a live schedule is never made stale when a dependency's run on its spans changes after it ran", { timeout: 300_000 }, async () => {
-    // WRONG (not fixed): docs/evaluation.md says a group whose dependency gets a new run on one of its spans
-    // after it ran is stale and runs again. runs/group-staleness.ts only moves GroupSchedule rows; a trace whose
-    // spans arrived before the evaluator existed has none, so its backfill's run (inputRunIds read the old run)
-    // stays current for ever. A fix creates (or the backfill writes) the group's schedule so staleness can move it.
+  it("attack: a backfilled group without a live schedule gets one, as ran: it is listed, and a dependency's new run on its spans makes it stale", { timeout: 300_000 }, async () => {
+    // Staleness moves GroupSchedule rows (runs/group-staleness.ts); a trace whose spans arrived before the
+    // evaluator existed had none, so its backfill's run stayed current for ever. The backfill now writes it.
     const ws = await h.workspace("bf-stale-unscheduled");
     const ingested = await h.app.services.spans.ingestSpans(ws.principal, [span("u1", "root-u", 0)]);
     await h.app.services.evaluators.createEvaluator(ws.principal, { name: "Judge", kind: "external" });
@@ -266,6 +264,11 @@ describe("a backfill of a session evaluator", () => {
     expect(await h.app.prisma.run.count({ where: { evaluatorId: evaluator.id, traceId: "u1", backfillId: backfill.id } })).toBe(1);
     await h.app.services.dependencies.submitScores(ws.principal, { spanId: ingested.spans[0]!.id, evaluator: "Judge", scores: [{ name: "helpful", value: 0.1 }] });
     const schedule = await h.app.prisma.groupSchedule.findFirst({ where: { evaluatorId: evaluator.id, groupKey: "u1" } });
-    expect(schedule?.dueAt ?? null).not.toBeNull();
+    expect(schedule).toMatchObject({ generation: 2, ranGeneration: 1, spanCount: 1, traceIds: ["u1"] });
+    expect(schedule!.dueAt).not.toBeNull();
+    // The trace view lists it, saying a backfill ran it.
+    const [view] = await h.app.services.groupEvaluations.groupEvaluations(ws.principal, "trace", "u1");
+    expect(view).toMatchObject({ state: "stale" });
+    expect(view!.detail).toMatch(/^ran at \S+ \(by a backfill, 1 span\), stale since /);
   });
 });

@@ -13,7 +13,7 @@ import { chunksByBytes } from "../runs/group-processor.js";
 import { readGroupDependencies, type GroupDependencyReads } from "../runs/group-dependencies.js";
 import { objectOf } from "../../lib/json-column.js";
 import type { RecordedRun } from "../runs/processor.js";
-import { recordBackfillGroupRuns, type BackfillGroupRunRecord } from "./record.js";
+import { recordBackfillGroupRuns, type BackfillGroupRunRecord, type BackfillGroupSchedule } from "./record.js";
 
 /** What one batch of a trace or session backfill did (the batch processor's outcome, and what it holds now). */
 export interface GroupBatchOutcome {
@@ -83,7 +83,7 @@ export async function runGroupBatch(
         libraryVersions: {}, result: null, skipReason: read.get(key)!.gateFailure!, startedAt: now, finishedAt: now,
         group: { completion: null, spanCount: groups.get(key)!.reduce((n, t) => n + t.length, 0), capped: false }, ...readOf(key),
       }));
-      const written = await recordBackfillGroupRuns(prisma, backfill, skipped);
+      const written = await recordBackfillGroupRuns(prisma, backfill, skipped, schedulesOf(groups, settings));
       if (written.stopped) return { ...outcome, stopped: true };
       outcome.recorded += written.written.length;
       outcome.superseded += written.superseded;
@@ -113,7 +113,7 @@ export async function runGroupBatch(
           });
         }
       }
-      const written = await recordBackfillGroupRuns(prisma, backfill, records);
+      const written = await recordBackfillGroupRuns(prisma, backfill, records, schedulesOf(groups, settings));
       if (written.stopped) return { ...outcome, stopped: true };
       outcome.recorded += written.written.length;
       outcome.superseded += written.superseded;
@@ -124,6 +124,14 @@ export async function runGroupBatch(
   }
   outcome.ours = [...(await currentOf()).values()].filter((id) => id === backfill.id).length;
   return outcome;
+}
+
+/** The schedule each group starts from when the evaluator has none for it (record.ts). */
+function schedulesOf(groups: ReadonlyMap<string, Span[][]>, settings: { quietPeriodMs: number; maxWaitMs: number }): Map<string, BackfillGroupSchedule> {
+  return new Map([...groups].map(([key, traces]) => {
+    const arrivals = traces.flat().map((s) => s.createdAt.getTime());
+    return [key, { traceIds: traces.map((t) => t[0]!.traceId), firstSpanAt: new Date(Math.min(...arrivals)), lastSpanAt: new Date(Math.max(...arrivals)), spanCount: arrivals.length, quietPeriodMs: settings.quietPeriodMs, maxWaitMs: settings.maxWaitMs }];
+  }));
 }
 
 /** Each group's spans by trace (traces in the order of their first span, each earliest first): a trace's, or a session's traces (by the evaluator's keys and its own schedules). */

@@ -74,6 +74,17 @@ export async function recordBackfillRuns(prisma: PrismaClient, backfill: { id: s
 /** What one run of a trace or session backfill records (the backfill's id is added by {@link recordBackfillGroupRuns}). */
 export type BackfillGroupRunRecord = Omit<RunRecord<TraceTarget | SessionTarget>, "backfillId">;
 
+/** What a backfilled group's schedule starts from, when the evaluator has none for it: its traces, spans and timing settings. */
+export interface BackfillGroupSchedule {
+  traceIds: string[];
+  /** The arrival of its first and latest stored span. */
+  firstSpanAt: Date;
+  lastSpanAt: Date;
+  spanCount: number;
+  quietPeriodMs: number;
+  maxWaitMs: number;
+}
+
 /** A group run the writer inserted: its group key. */
 export interface WrittenGroupRun {
   id: string;
@@ -100,6 +111,7 @@ export async function recordBackfillGroupRuns(
   prisma: PrismaClient,
   backfill: { id: string; rerun: boolean },
   records: readonly BackfillGroupRunRecord[],
+  schedules: ReadonlyMap<string, BackfillGroupSchedule> = new Map(),
 ): Promise<{ written: WrittenGroupRun[]; superseded: number; stopped: boolean }> {
   if (records.length === 0) return { written: [], superseded: 0, stopped: false };
   const evaluatorId = records[0]!.evaluatorId;
@@ -126,6 +138,14 @@ export async function recordBackfillGroupRuns(
       }
       await moveRunsToHistory(tx, supersede, { reason: "backfill_rerun", backfillId: backfill.id });
       const written = (await insertRuns(tx, keep)).map(({ record, runId, columns }) => ({ id: runId, groupKey: keyOf(record.target), evaluatorId: record.evaluatorId, outcome: columns.outcome, columns }));
+      // A group the evaluator never took live gets its schedule, as ran: its views list it, and a dependency's
+      // new run or a late span makes it stale as any other (an existing schedule is left as it is).
+      const now = new Date();
+      const rows = written.flatMap((w) => {
+        const s = schedules.get(w.groupKey);
+        return s ? [{ ...s, workspaceId: records[0]!.workspaceId, evaluatorId, targetType: trace ? "trace" : "session", groupKey: w.groupKey, generation: 1, queuedGeneration: 1, queuedAt: now, ranGeneration: 1, ranAt: now }] : [];
+      });
+      if (rows.length) await tx.groupSchedule.createMany({ data: rows, skipDuplicates: true });
       return { written, superseded: supersede.length, stopped: false };
     },
     { maxWait: 10_000, timeout: 60_000 },

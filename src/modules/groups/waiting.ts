@@ -20,7 +20,7 @@ export type ScheduleView = Pick<
 >;
 
 /** The columns of the current run read here (null: no run yet). */
-export type RunView = Pick<Run, "completion" | "groupSpanCount" | "documentCapped" | "outcome" | "finishedAt" | "createdAt">;
+export type RunView = Pick<Run, "completion" | "groupSpanCount" | "documentCapped" | "outcome" | "finishedAt" | "createdAt"> & Partial<Pick<Run, "backfillId">>;
 
 /** A group's state and a sentence saying it. */
 export interface GroupEvaluationDescription {
@@ -97,7 +97,7 @@ function ranText(s: ScheduleView, run: RunView | null): string {
   const extra = [run.outcome !== "ok" ? `outcome ${run.outcome}` : "", run.documentCapped ? "its document was capped" : ""].filter(Boolean).join(", ");
   const tail = extra ? `; ${extra}` : "";
   if (run.completion === "max_wait") return `ran at the maximum wait with ${spans(n)}${at ? `, at ${iso(at)}` : ""}${tail}`;
-  const why = run.completion === "end_marker" ? "end marker" : run.completion === "quiet_period" ? "quiet period" : null;
+  const why = run.completion === "end_marker" ? "end marker" : run.completion === "quiet_period" ? "quiet period" : run.backfillId ? "by a backfill" : null;
   return `ran${when} (${why ? `${why}, ` : ""}${spans(n)})${tail}`;
 }
 
