@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /**
@@ -38,6 +38,14 @@ async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> 
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
+/** Answers a request with a JSON body, a status and extra headers. */
+function jsonSender(res: ServerResponse) {
+  return (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+    res.writeHead(status, { "content-type": "application/json", ...headers });
+    res.end(JSON.stringify(payload));
+  };
+}
+
 function listen(server: Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
 }
@@ -56,10 +64,7 @@ export async function startOpenAiServer(validKey: string): Promise<FakeProvider>
     const auth = req.headers.authorization;
     const credential = auth?.startsWith("Bearer ") ? auth.slice(7) : undefined;
     requests.push({ path: req.url ?? "", credential, body });
-    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { "content-type": "application/json", ...headers });
-      res.end(JSON.stringify(payload));
-    };
+    const send = jsonSender(res);
     if (req.method !== "POST" || req.url !== "/v1/chat/completions") return send(404, { error: { message: `no route ${req.url}`, type: "invalid_request_error" } });
     if (credential !== validKey) return send(401, { error: { message: `Incorrect API key provided: ${credential}. You can find your API key at https://example.invalid.`, type: "invalid_request_error", code: "invalid_api_key" } });
     const model = String(body.model);
@@ -98,10 +103,7 @@ export async function startAnthropicServer(validKey: string): Promise<FakeProvid
     const auth = req.headers.authorization;
     const credential = (req.headers["x-api-key"] as string | undefined) ?? (auth?.startsWith("Bearer ") ? auth.slice(7) : undefined);
     requests.push({ path: req.url ?? "", credential, body });
-    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
-      res.writeHead(status, { "content-type": "application/json", ...headers });
-      res.end(JSON.stringify(payload));
-    };
+    const send = jsonSender(res);
     const error = (status: number, type: string, message: string, headers: Record<string, string> = {}) => send(status, { type: "error", error: { type, message } }, headers);
     if (req.method !== "POST" || req.url !== "/v1/messages") return error(404, "not_found_error", `no route ${req.url}`);
     if (credential !== validKey) return error(401, "authentication_error", `invalid x-api-key ${credential}`);

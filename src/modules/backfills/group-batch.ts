@@ -7,7 +7,7 @@ import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
 import { memberSubject, type FixedMember } from "../evaluation/subject.js";
 import type { SessionTarget, TraceTarget } from "../evaluation/write.js";
 import { settingsOf } from "../evaluators/group-settings.js";
-import { sessionDocument, traceDocument } from "../groups/documents.js";
+import { groupDocument } from "../groups/documents.js";
 import { sessionsTracesOf, spansByTrace } from "../groups/stored.js";
 import { chunksByBytes } from "../runs/group-processor.js";
 import { readGroupDependencies, type GroupDependencyReads } from "../runs/group-dependencies.js";
@@ -73,6 +73,7 @@ export async function runGroupBatch(
     outcome.skipped += todo.length - present.length; // their spans are gone (retention)
     const declared = await declaredDependencies(prisma, evaluatorId);
     const read = declared.length ? await readGroupDependencies(prisma, declared, groups) : new Map<string, GroupDependencyReads>();
+    const schedules = schedulesOf(groups, settings);
     const readOf = (key: string) => (declared.length ? { missingDependencies: read.get(key)!.missing, inputRunIds: read.get(key)!.digests } : {});
     // A gate that does not pass skips the group, as live: recorded with the reason, not run.
     const gated = present.filter((key) => read.get(key)?.gateFailure);
@@ -83,7 +84,7 @@ export async function runGroupBatch(
         libraryVersions: {}, result: null, skipReason: read.get(key)!.gateFailure!, startedAt: now, finishedAt: now,
         group: { completion: null, spanCount: groups.get(key)!.reduce((n, t) => n + t.length, 0), capped: false }, ...readOf(key),
       }));
-      const written = await recordBackfillGroupRuns(prisma, backfill, skipped, schedulesOf(groups, settings));
+      const written = await recordBackfillGroupRuns(prisma, backfill, skipped, schedules);
       if (written.stopped) return { ...outcome, stopped: true };
       outcome.recorded += written.written.length;
       outcome.superseded += written.superseded;
@@ -91,10 +92,7 @@ export async function runGroupBatch(
     const runnable = present.filter((key) => !gated.includes(key));
     const built = new Map(runnable.map((key) => {
       const traces = groups.get(key)!;
-      const extras = declared.length ? { scores: read.get(key)!.scores } : {};
-      const document = (type === "trace" ? traceDocument(traces[0]!, settings, extras) : sessionDocument(key, traces, settings, extras)) as Record<string, unknown>;
-      const part = (type === "trace" ? document.trace : document.session) as { capped?: boolean } | undefined;
-      return [key, { document, capped: part?.capped === true, spanCount: traces.reduce((n, t) => n + t.length, 0) }];
+      return [key, { ...groupDocument(type, key, traces, settings, declared.length ? { scores: read.get(key)!.scores } : {}), spanCount: traces.reduce((n, t) => n + t.length, 0) }];
     }));
     // As live: the dependencies are read from the document's scores, not as ctx inputs.
     const subject = memberSubject(backfill.workspaceId, evaluatorId, member, []);
@@ -113,7 +111,7 @@ export async function runGroupBatch(
           });
         }
       }
-      const written = await recordBackfillGroupRuns(prisma, backfill, records, schedulesOf(groups, settings));
+      const written = await recordBackfillGroupRuns(prisma, backfill, records, schedules);
       if (written.stopped) return { ...outcome, stopped: true };
       outcome.recorded += written.written.length;
       outcome.superseded += written.superseded;

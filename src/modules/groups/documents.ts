@@ -397,3 +397,23 @@ export function sessionDocument(
     caps.maxDocumentBytes,
   );
 }
+
+/**
+ * The document of one trace or session as a trace or session evaluator sees it ({@link traceDocument}
+ * of the trace's spans, or {@link sessionDocument} of the session's traces), and whether the caps cut
+ * it (`trace.capped` / `session.capped`, recorded as Run.documentCapped). The live group processor and
+ * backfills build it the same way.
+ * @param groupKey - the trace id or the session key.
+ * @param traces - the group's spans by trace (a trace: one list).
+ */
+export function groupDocument(
+  targetType: "trace" | "session",
+  groupKey: string,
+  traces: readonly (readonly GroupSpan[])[],
+  caps: Readonly<GroupCaps>,
+  extras: GroupDocumentExtras = {},
+): { document: Record<string, unknown>; capped: boolean } {
+  const document = (targetType === "trace" ? traceDocument(traces[0] ?? [], caps, extras) : sessionDocument(groupKey, traces, caps, extras)) as Record<string, unknown>;
+  const part = (targetType === "trace" ? document.trace : document.session) as { capped?: boolean } | undefined;
+  return { document, capped: part?.capped === true };
+}

@@ -1,6 +1,6 @@
 import type { GroupSchedule, Span } from "../../generated/prisma/client.js";
 import type { Clock } from "../../lib/clock.js";
-import type { GroupCompletion, GroupTargetType } from "../../lib/closed-lists.js";
+import type { GroupTargetType } from "../../lib/closed-lists.js";
 import { objectOf } from "../../lib/json-column.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
@@ -9,13 +9,13 @@ import { moveRunsToHistory } from "../evaluation/history.js";
 import { INVOCATION_CAP_REASON, runColumns } from "../evaluation/record.js";
 import type { EvaluationSubject } from "../evaluation/subject.js";
 import { insertRuns, lockGroupRuns, type RunRecord, type SessionTarget, type TraceTarget } from "../evaluation/write.js";
-import { settingsOf, type GroupSettings } from "../evaluators/group-settings.js";
+import { settingsOf } from "../evaluators/group-settings.js";
 import { kindTraits } from "../evaluators/kinds.js";
 import { createBatcher, type BatcherOptions, type Settled } from "./batcher.js";
 import { crashesOf, SandboxFaultError, WORKER_CRASH_LIMIT, type JobAttempts, type RecordedRun } from "./processor.js";
 import { specsOf } from "../templates/store.js";
 import { resolveParams } from "../templates/values.js";
-import { groupSpanKey, sessionDocument, traceDocument, type SpanScores } from "../groups/documents.js";
+import { groupDocument, type SpanScores } from "../groups/documents.js";
 import { spansByTrace } from "../groups/stored.js";
 import { completionOf, roundDueMs } from "../groups/waiting.js";
 import { declaredDependencies } from "../dependencies/input-runs.js";
@@ -139,13 +139,6 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       out.set(s.id, ids.map((t) => byTrace.get(t)!));
     }
     return out;
-  }
-
-  function documentOf(schedule: GroupSchedule, traces: Span[][], settings: GroupSettings, completion: GroupCompletion, scores: SpanScores | undefined): { document: Record<string, unknown>; capped: boolean } {
-    const extras = { completion, ...(scores ? { scores } : {}) };
-    const document = (schedule.targetType === "trace" ? traceDocument(traces[0] ?? [], settings, extras) : sessionDocument(schedule.groupKey, traces, settings, extras)) as Record<string, unknown>;
-    const part = (schedule.targetType === "trace" ? document.trace : document.session) as { capped?: boolean } | undefined;
-    return { document, capped: part?.capped === true };
   }
 
   /**
@@ -308,7 +301,7 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
         workspaceId, evaluatorId, kind: evaluator.kind, version, params, isolation: evaluator.isolation,
         limits: { own: evaluator.limits, template: evaluator.template?.limits }, dependencies: [], trustDomain: `evaluator:${evaluatorId}`,
       };
-      const built = new Map(open.map((p) => [p, documentOf(p.schedule, traces.get(p.schedule.id)!, settings, completionOf(p.schedule), declared.length ? scoresOf.get(p) : undefined)]));
+      const built = new Map(open.map((p) => [p, groupDocument(p.schedule.targetType as GroupTargetType, p.schedule.groupKey, traces.get(p.schedule.id)!, settings, { completion: completionOf(p.schedule), ...(declared.length ? { scores: scoresOf.get(p) } : {}) })]));
       // One core call per chunk of at most MAX_CALL_BYTES of documents: the runner reads a batch as one frame (64 MiB at most).
       for (const chunk of chunksByBytes(open, (p) => Buffer.byteLength(JSON.stringify(built.get(p)!.document), "utf8"))) {
         const evaluated = await deps.core.evaluateBatch(

@@ -29,16 +29,23 @@ interface TouchedSchedule {
  * The settled groups' runs and digests are read in three queries for all the touched schedules.
  * Each schedule is moved by its own statement, guarded by the generation read, so a concurrent
  * ingest or processor wins and nothing is moved twice.
+ * @param args.dependents - the trace and session evaluators depending on `evaluatorId`, when the caller has read them (the live hook does).
  * @returns the schedules made stale.
  */
-export async function staleGroupsAfter(deps: { prisma: PrismaClient; clock: Clock }, args: { workspaceId: string; evaluatorId: string; spanIds: readonly string[] }): Promise<number> {
+export async function staleGroupsAfter(
+  deps: { prisma: PrismaClient; clock: Clock },
+  args: { workspaceId: string; evaluatorId: string; spanIds: readonly string[]; dependents?: readonly string[] },
+): Promise<number> {
   const { prisma, clock } = deps;
-  const dependents = await prisma.evaluatorDependency.findMany({ where: { dependsOnId: args.evaluatorId, evaluator: { target: { in: ["trace", "session"] } } }, select: { evaluatorId: true } });
+  // The trace and session evaluators that depend on it: given by a caller that read them already, else read here.
+  const dependents =
+    args.dependents ??
+    (await prisma.evaluatorDependency.findMany({ where: { dependsOnId: args.evaluatorId, evaluator: { target: { in: ["trace", "session"] } } }, select: { evaluatorId: true } })).map((d) => d.evaluatorId);
   if (dependents.length === 0 || args.spanIds.length === 0) return 0;
   const traceIds = [...new Set((await prisma.span.findMany({ where: { id: { in: [...args.spanIds] }, workspaceId: args.workspaceId }, select: { traceId: true } })).map((s) => s.traceId))];
   const schedules = await prisma.$queryRaw<TouchedSchedule[]>`
     SELECT id, "evaluatorId", "targetType", "groupKey", "traceIds", generation, "ranGeneration", "queuedGeneration", "quietPeriodMs" FROM "GroupSchedule"
-    WHERE "workspaceId" = ${args.workspaceId}::uuid AND "evaluatorId" = ANY(${dependents.map((d) => d.evaluatorId)}::uuid[]) AND ("ranGeneration" IS NOT NULL OR "queuedGeneration" IS NOT NULL)
+    WHERE "workspaceId" = ${args.workspaceId}::uuid AND "evaluatorId" = ANY(${[...dependents]}::uuid[]) AND ("ranGeneration" IS NOT NULL OR "queuedGeneration" IS NOT NULL)
       AND (("targetType" = 'trace' AND "groupKey" = ANY(${traceIds}::text[])) OR ("targetType" = 'session' AND "traceIds" && ${traceIds}::text[]))`;
   const now = clock.now();
   const moving: TouchedSchedule[] = [];

@@ -36,9 +36,11 @@ export function createAfterEvaluation(deps: ReleaseDeps): AfterEvaluation {
     const byEvaluator = new Map<string, EvaluationPayload[]>();
     for (const p of payloads) byEvaluator.set(p.evaluatorId, [...(byEvaluator.get(p.evaluatorId) ?? []), p]);
     for (const [evaluatorId, list] of byEvaluator) {
-      const dependents = (await prisma.evaluatorDependency.findMany({ where: { dependsOnId: evaluatorId }, select: { evaluatorId: true } })).map((d) => d.evaluatorId);
-      if (dependents.length === 0) continue;
-      await staleGroupsAfter({ prisma, clock: deps.clock ?? systemClock }, { workspaceId: list[0]!.workspaceId, evaluatorId, spanIds: list.filter((p) => p.targetType === "span").map((p) => p.targetId) });
+      const edges = await prisma.evaluatorDependency.findMany({ where: { dependsOnId: evaluatorId }, select: { evaluatorId: true, evaluator: { select: { target: true } } } });
+      if (edges.length === 0) continue;
+      const dependents = edges.map((d) => d.evaluatorId);
+      const groupDependents = edges.filter((d) => d.evaluator.target !== "span").map((d) => d.evaluatorId);
+      await staleGroupsAfter({ prisma, clock: deps.clock ?? systemClock }, { workspaceId: list[0]!.workspaceId, evaluatorId, spanIds: list.filter((p) => p.targetType === "span").map((p) => p.targetId), dependents: groupDependents });
       await Promise.all(list.flatMap((p) => dependents.map((d) => queues.promote("evaluation-barrier", barrierJobId(p.targetId, d, evaluatorId, p.tag)))));
       // Span targets only (the targets of dependencies today).
       const spanIds = [...new Set(list.filter((p) => p.targetType === "span").map((p) => p.targetId))];

@@ -1,3 +1,4 @@
+import type { DatasetItem } from "../../generated/prisma/client.js";
 import { createHash } from "node:crypto";
 import type { ItemError, Score } from "../../execution/index.js";
 import { BadUserInputError, NotFoundError, RateLimitedError, type InputIssue } from "../../lib/errors.js";
@@ -184,11 +185,7 @@ export function createTryCodeService(deps: {
     if (given(input.traceId) || given(input.sessionId)) return groupSampleOf(principal, input, issues);
     if (itemTarget) return itemGroupSampleOf(principal, input, itemTarget, issues);
     if (given(input.spanId)) return deps.spans.documentOf(principal.workspaceId, input.spanId!);
-    if (given(input.datasetItemId)) {
-      const item = isUuid(input.datasetItemId!) && deps.prisma ? await deps.prisma.datasetItem.findFirst({ where: { id: input.datasetItemId!, workspaceId: principal.workspaceId } }) : null;
-      if (!item) throw new NotFoundError("dataset item", input.datasetItemId!);
-      return itemToDocument(item) as SampleDocument;
-    }
+    if (given(input.datasetItemId)) return itemToDocument(await storedItem(principal, input.datasetItemId!)) as SampleDocument;
     const raw = given(input.span) ? input.span : input.document;
     const bytes = Buffer.byteLength(JSON.stringify(raw), "utf8");
     if (bytes > Math.max(MAX_SPAN_BYTES, MAX_DOCUMENT_BYTES)) {
@@ -207,19 +204,8 @@ export function createTryCodeService(deps: {
     const raw_ = input.document;
     if (typeof raw_ === "object" && raw_ !== null && !Array.isArray(raw_) && ITEM_ONLY_KEYS.some((k) => Object.hasOwn(raw_, k))) {
       // A line of items.jsonl: the same mapping as dataset import, then the experiment's sample document.
-      const { scores, ...line } = raw_ as Record<string, unknown>;
-      const mapped = itemColumnsOf(line);
-      if (mapped.issues) {
-        issues.push(...mapped.issues.map((i) => ({ path: i.path ? `document.${i.path}` : "document", message: i.message })));
-        return null;
-      }
-      const document = itemToDocument(mapped.columns as DocumentItem);
-      if (scores !== undefined) {
-        const checked = parseIssues(sampleDocumentSchema, { scores }, "document");
-        issues.push(...checked.issues);
-        if (checked.data?.scores) document.scores = checked.data.scores;
-      }
-      return document as SampleDocument;
+      const line = itemLineOf(raw_ as Record<string, unknown>, issues);
+      return line ? (itemToDocument(line.item, line.scores) as SampleDocument) : null;
     }
     const parsed = parseIssues(sampleDocumentSchema, input.document, "document");
     issues.push(...parsed.issues);
@@ -245,11 +231,7 @@ export function createTryCodeService(deps: {
   async function itemGroupSampleOf(principal: Principal, input: TryCodeInput, target: GroupTargetType, issues: InputIssue[]): Promise<SampleDocument | null> {
     const settings = groupSettingsOf(target, input, issues);
     if (!settings) return null;
-    if (given(input.datasetItemId)) {
-      const item = isUuid(input.datasetItemId!) && deps.prisma ? await deps.prisma.datasetItem.findFirst({ where: { id: input.datasetItemId!, workspaceId: principal.workspaceId } }) : null;
-      if (!item) throw new NotFoundError("dataset item", input.datasetItemId!);
-      return itemDocumentFor(target, settings, item) as SampleDocument;
-    }
+    if (given(input.datasetItemId)) return itemDocumentFor(target, settings, await storedItem(principal, input.datasetItemId!)) as SampleDocument;
     const raw = input.document;
     if (typeof raw !== "object" || raw === null || Array.isArray(raw)) {
       issues.push({ path: "document", message: "must be an object (a line of items.jsonl)" });
@@ -260,20 +242,36 @@ export function createTryCodeService(deps: {
       issues.push({ path: "document", message: `must be at most ${MAX_DOCUMENT_BYTES} bytes of JSON (got ${bytes})` });
       return null;
     }
-    const { scores, ...line } = raw as Record<string, unknown>;
+    const line = itemLineOf(raw as Record<string, unknown>, issues);
+    return line ? (itemDocumentFor(target, settings, line.item, line.scores) as SampleDocument) : null;
+  }
+
+  /** A stored dataset item of the caller's workspace. @throws NotFoundError. */
+  async function storedItem(principal: Principal, id: string): Promise<DatasetItem> {
+    const item = isUuid(id) && deps.prisma ? await deps.prisma.datasetItem.findFirst({ where: { id, workspaceId: principal.workspaceId } }) : null;
+    if (!item) throw new NotFoundError("dataset item", id);
+    return item;
+  }
+
+  /**
+   * An inline items.jsonl line mapped as dataset import maps it, with its `scores` (checked as a
+   * sample document's) and an id (its own, else "try-code"); null with issues at `document.<path>`.
+   */
+  function itemLineOf(raw: Record<string, unknown>, issues: InputIssue[]): { item: DocumentItem & { id: string }; scores: Record<string, Record<string, unknown>> | undefined } | null {
+    const { scores, ...line } = raw;
     const mapped = itemColumnsOf(line);
     if (mapped.issues) {
       issues.push(...mapped.issues.map((i) => ({ path: i.path ? `document.${i.path}` : "document", message: i.message })));
       return null;
     }
-    let checkedScores: Record<string, Record<string, unknown>> | undefined;
+    let checked: Record<string, Record<string, unknown>> | undefined;
     if (scores !== undefined) {
-      const checked = parseIssues(sampleDocumentSchema, { scores }, "document");
-      issues.push(...checked.issues);
-      checkedScores = checked.data?.scores as Record<string, Record<string, unknown>> | undefined;
+      const parsed = parseIssues(sampleDocumentSchema, { scores }, "document");
+      issues.push(...parsed.issues);
+      checked = parsed.data?.scores as Record<string, Record<string, unknown>> | undefined;
     }
     const id = typeof line.id === "string" && line.id !== "" ? line.id : "try-code";
-    return itemDocumentFor(target, settings, { ...(mapped.columns as DocumentItem), id }, checkedScores) as SampleDocument;
+    return { item: { ...(mapped.columns as DocumentItem), id }, scores: checked };
   }
 
   /**
