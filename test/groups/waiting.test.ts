@@ -80,6 +80,8 @@ describe("describeGroupEvaluation", () => {
     expect(describeGroupEvaluation(ran, run({ outcome: "user_error", documentCapped: true }), at("15:05:00")).detail).toBe(
       "ran at 2026-12-03T15:00:32.000Z (quiet period, 7 spans); outcome user_error, its document was capped",
     );
+    // A backfill's rerun replaced the live round's run later: its own time, not the schedule's ranAt.
+    expect(describeGroupEvaluation(ran, run({ completion: null, backfillId: "b-1", finishedAt: at("15:04:10"), createdAt: at("15:04:10") }), at("15:05:00")).detail).toBe("ran at 2026-12-03T15:04:10.000Z (by a backfill, 7 spans)");
     // The generation ran while dueAt is still set (the writer clears it in the same statement, or not): still ran.
     expect(groupState({ ...ran, dueAt: at("15:00:30") })).toBe("ran");
   });

@@ -90,7 +90,8 @@ const spans = (n: number) => `${n} span${n === 1 ? "" : "s"}`;
 
 /** The sentence of the current run: `ran at T (quiet period, 7 spans)`, `ran at the maximum wait with 7 spans, at T`. */
 function ranText(s: ScheduleView, run: RunView | null): string {
-  const at = s.ranAt ?? run?.finishedAt ?? run?.createdAt ?? null;
+  // A backfill's run is written outside the schedule (its ranAt is the live round's): its own time says when it ran.
+  const at = (run?.backfillId ? (run.finishedAt ?? run.createdAt) : null) ?? s.ranAt ?? run?.finishedAt ?? run?.createdAt ?? null;
   const when = at ? ` at ${iso(at)}` : "";
   if (!run) return `ran${when}`;
   const n = run.groupSpanCount ?? s.spanCount;
