@@ -19,17 +19,16 @@ const percent = (x: number | null | undefined) => (x === null || x === undefined
 /** `--start`/`--end` (and windowStart/windowEnd of a file): see src/cli/time.ts for the rule. */
 export { parseTimeFlag } from "../time.js";
 
-/** What a backfill counts: a trace or session evaluator's counts traces or sessions, a span evaluator's spans. */
+/** What a backfill counts, singular: a trace or session evaluator's counts traces or sessions, a span evaluator's spans. */
 function unitOf(b: Pick<BackfillRecord, "evaluators">): string {
-  const target = b.evaluators.find((e) => e.source === "evaluator")?.evaluator.target ?? "span";
-  return `${target}s`;
+  return b.evaluators.find((e) => e.source === "evaluator")?.evaluator.target ?? "span";
 }
 
 /** One backfill: status, window, progress, then (from get) the summary table and failures. */
 export function backfillText(b: BackfillRecord): string {
   const p = b.progress;
   const names = b.evaluators.map((e) => (e.source === "evaluator" ? `${e.evaluator.name} (version ${e.templateVersion.version})` : `${e.evaluator.name} (dependency, version ${e.templateVersion.version})`));
-  const unit = unitOf(b);
+  const unit = `${unitOf(b)}s`;
   const lines = [
     fields([
       ["backfill", `${b.name} (${b.id})`],
@@ -64,7 +63,7 @@ async function follow(ctx: CommandContext, id: string, timeoutMs: number | null)
     const b = await ctx.ops.getBackfill(id);
     const p = b.progress;
     if (!ctx.output.json) {
-      const line = `${b.status}: ${p.spansDone}/${p.spansTotal} ${unitOf(b)} (${percent(p.fraction)}), ${p.runsRecorded} runs`;
+      const line = `${b.status}: ${p.spansDone}/${p.spansTotal} ${unitOf(b)}s (${percent(p.fraction)}), ${p.runsRecorded} runs`;
       if (ctx.output.tty) process.stderr.write(`\r${line}   `);
       else if (line !== last) ctx.output.err(line);
       last = line;
@@ -76,7 +75,7 @@ async function follow(ctx: CommandContext, id: string, timeoutMs: number | null)
     if (timeoutMs !== null && Date.now() - started > timeoutMs) {
       if (ctx.output.tty && !ctx.output.json) process.stderr.write("\n");
       // Not bad input: the wait the user asked for ended first (exit 7); the backfill goes on.
-      throw new CliError("WAIT_TIMEOUT", `backfill "${b.name}" is still ${b.status} after --timeout ${timeoutMs / 1000} s (${p.spansDone}/${p.spansTotal} ${unitOf(b)}); it goes on: oodle backfills get ${id}`, "--timeout");
+      throw new CliError("WAIT_TIMEOUT", `backfill "${b.name}" is still ${b.status} after --timeout ${timeoutMs / 1000} s (${p.spansDone}/${p.spansTotal} ${unitOf(b)}s); it goes on: oodle backfills get ${id}`, "--timeout");
     }
     await new Promise((r) => setTimeout(r, 500));
   }
@@ -213,10 +212,10 @@ export function backfillsCommand(parent: Command): void {
           for (const e of estimate.evaluators.filter((x) => x.source === "dependency")) ctx.output.err(`also runs ${e.name}: ${e.readBy.join(", ")} reads its scores`);
         }
         if (!ctx.options.wait) {
-          emit(ctx.output, backfill, () => `queued backfill "${backfill.name}" (${backfill.id}) over ${backfill.spanCount} ${unitOf(backfill)}: ${estimate.runs} run(s)`);
+          emit(ctx.output, backfill, () => `queued backfill "${backfill.name}" (${backfill.id}) over ${backfill.spanCount} ${unitOf(backfill)}(s): ${estimate.runs} run(s)`);
           return;
         }
-        if (!ctx.output.json) ctx.output.err(`backfill "${backfill.name}" (${backfill.id}) over ${backfill.spanCount} ${unitOf(backfill)}`);
+        if (!ctx.output.json) ctx.output.err(`backfill "${backfill.name}" (${backfill.id}) over ${backfill.spanCount} ${unitOf(backfill)}(s)`);
         const done = await follow(ctx, backfill.id, ctx.options.timeout ? numberFlag(ctx.options.timeout, "--timeout") * 1000 : null);
         emit(ctx.output, done, () => backfillText(done));
         return EXIT.ok;
