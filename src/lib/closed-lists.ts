@@ -66,8 +66,8 @@ export const SPAN_STATUSES = ["unset", "ok", "error"] as const;
 /** One span status. */
 export type SpanStatus = (typeof SPAN_STATUSES)[number];
 
-/** The kinds of evaluator: `code` runs its template in the sandbox; `external` has its scores posted. */
-export const EVALUATOR_KINDS = ["code", "external"] as const;
+/** The kinds of evaluator: `code` runs its template in the sandbox; `external` has its scores posted; `judge` sends its LLM template to a connection's model. */
+export const EVALUATOR_KINDS = ["code", "external", "judge"] as const;
 /** One evaluator kind. */
 export type EvaluatorKind = (typeof EVALUATOR_KINDS)[number];
 
@@ -91,10 +91,15 @@ export const SCORE_DATA_TYPES = ["BOOLEAN", "NUMERIC", "CATEGORICAL"] as const;
 /** One score data type. */
 export type ScoreDataType = (typeof SCORE_DATA_TYPES)[number];
 
-/** The entry point a template defines: `evaluate(ctx)`, Open Chat Studio's `main(...)`, or an Opik BaseMetric class. */
-export const ENTRY_POINT_KINDS = ["evaluate", "main", "opik"] as const;
+/** The entry point a template defines: `evaluate(ctx)`, Open Chat Studio's `main(...)`, an Opik BaseMetric class, or `judge` (an LLM template: its messages). */
+export const ENTRY_POINT_KINDS = ["evaluate", "main", "opik", "judge"] as const;
 /** One entry-point kind. */
 export type EntryPointKind = (typeof ENTRY_POINT_KINDS)[number];
+
+/** The kinds of template: `code` (Python, run in the sandbox) or `llm` (a judge's chat messages, sent to a model). */
+export const TEMPLATE_KINDS = ["code", "llm"] as const;
+/** One template kind. */
+export type TemplateKind = (typeof TEMPLATE_KINDS)[number];
 
 
 /** What a monitor measures over its window (src/modules/monitors, docs/monitors.md § Metrics). */
@@ -205,5 +210,6 @@ export const CLOSED_COLUMNS = [
   { table: "RunHistory", column: "completion", values: GROUP_COMPLETIONS },
   { table: "EvaluatorDependency", column: "gateSpans", values: GATE_SPANS },
   { table: "Connection", column: "provider", values: CONNECTION_PROVIDERS },
+  { table: "Template", column: "kind", values: TEMPLATE_KINDS },
   ...MONITOR_CLOSED_COLUMNS,
 ] as const;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { EVALUATOR_KINDS } from "../../src/lib/closed-lists.js";
-import { DEFAULT_KIND, KIND_TRAITS, kindTraits, POSTED_KIND, SANDBOX_KINDS } from "../../src/modules/evaluators/kinds.js";
+import { DEFAULT_KIND, KIND_TRAITS, kindTraits, POSTED_KIND, COMPUTED_KINDS, kindOfTemplate } from "../../src/modules/evaluators/kinds.js";
 
 /** Every .ts file under `dir`, recursively (generated code aside). */
 function sourceFiles(dir: string): string[] {
@@ -16,14 +16,17 @@ function sourceFiles(dir: string): string[] {
 describe("evaluator kind traits", () => {
   it("holds one row per kind, with today's values", () => {
     expect(Object.keys(KIND_TRAITS).sort()).toEqual([...EVALUATOR_KINDS].sort());
-    expect(KIND_TRAITS.code).toEqual({ needsTemplate: true, runsInSandbox: true, canBePosted: false, canTargetGroups: true });
-    expect(KIND_TRAITS.external).toEqual({ needsTemplate: false, runsInSandbox: false, canBePosted: true, canTargetGroups: false });
+    expect(KIND_TRAITS.code).toEqual({ needsTemplate: true, templateKind: "code", computed: true, sandboxed: true, usesConnection: false, canBePosted: false, canTargetGroups: true });
+    expect(KIND_TRAITS.external).toEqual({ needsTemplate: false, templateKind: null, computed: false, sandboxed: false, usesConnection: false, canBePosted: true, canTargetGroups: false });
+    expect(KIND_TRAITS.judge).toEqual({ needsTemplate: true, templateKind: "llm", computed: true, sandboxed: false, usesConnection: true, canBePosted: false, canTargetGroups: true });
     expect(kindTraits("code")).toBe(KIND_TRAITS.code);
-    expect(kindTraits("nonsense")).toEqual({ needsTemplate: false, runsInSandbox: false, canBePosted: false, canTargetGroups: false });
-    expect(kindTraits("toString").runsInSandbox).toBe(false);
+    expect(kindOfTemplate("llm")).toBe("judge");
+    expect(kindOfTemplate("code")).toBe("code");
+    expect(kindTraits("nonsense")).toEqual({ needsTemplate: false, templateKind: null, computed: false, sandboxed: false, usesConnection: false, canBePosted: false, canTargetGroups: false });
+    expect(kindTraits("toString").computed).toBe(false);
     expect(POSTED_KIND).toBe("external");
     expect(DEFAULT_KIND).toBe("code");
-    expect(SANDBOX_KINDS).toEqual(["code"]);
+    expect(COMPUTED_KINDS).toEqual(["code", "judge"]);
   });
 
   it("is the only source file that compares an evaluator's kind with a kind", () => {

@@ -315,6 +315,7 @@ export type DeprecateSharedLibraryInput = {
 /** evaluate: evaluate(ctx); main: Open Chat Studio's main(input, output, context, ...); opik: an Opik BaseMetric class. */
 export type EntryPointKind =
   | 'evaluate'
+  | 'judge'
   | 'main'
   | 'opik';
 
@@ -335,7 +336,8 @@ export type EvaluatorDependencyInput = {
 /** code: runs its template in the sandbox; external: its scores are posted with submitScores. */
 export type EvaluatorKind =
   | 'code'
-  | 'external';
+  | 'external'
+  | 'judge';
 
 /** evaluator: named by the caller; template: a template run with its defaults (an archived evaluator made for it); dependency: added because a listed evaluator depends on it. */
 export type ExperimentEvaluatorSource =

@@ -89,7 +89,7 @@ export function createEvaluationCore(deps: { executors: Executors; logger: Logge
      *   nothing could start (a preparation error: the driver's job fails and is retried).
      */
     async evaluateBatch<T>(subject: EvaluationSubject, targets: readonly TargetEvaluation<T>[], hooks: BatchHooks<T> = {}): Promise<Evaluated<T>[]> {
-      const executor = kindTraits(subject.kind).runsInSandbox ? deps.executors[subject.kind as keyof Executors] : undefined;
+      const executor = kindTraits(subject.kind).computed ? deps.executors[subject.kind as keyof Executors] : undefined;
       if (!executor) throw new NotRunnableError(subject.kind);
       const declared = subject.dependencies;
       const read = (t: TargetEvaluation<T>): Pick<EvaluatedRun, "inputRunIds" | "missingDependencies"> =>

@@ -177,7 +177,7 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
           if (refused.length) throw new BadUserInputError(refused);
         }
         // Literal ctx.score("Name") reads of the code it runs are dependencies too (marked inferred).
-        if (kindTraits(kind).runsInSandbox) {
+        if (kindTraits(kind).computed) {
           const refused = await syncInferredDependencies(tx, saved, code.scoreReads, "templateId");
           if (refused.length) throw new BadUserInputError(refused);
         }

@@ -45,7 +45,7 @@ export function createLiveEvaluations(deps: { prisma: PrismaClient; queues: Queu
       if (args.tag !== undefined && !/^[0-9a-f-]{1,40}$/.test(args.tag)) throw new BadUserInputError([{ path: "tag", message: "must be 1 to 40 characters of 0-9, a-f and -" }]);
       const evaluators = await prisma.evaluator.findMany({ where: { id: { in: evaluatorIds }, workspaceId }, select: { id: true, kind: true } });
       for (const id of evaluatorIds) if (!evaluators.some((e) => e.id === id)) throw new NotFoundError("evaluator", id);
-      const external = evaluators.find((e) => !kindTraits(e.kind).runsInSandbox);
+      const external = evaluators.find((e) => !kindTraits(e.kind).computed);
       if (external) throw new BadUserInputError([{ path: "evaluatorIds", message: `evaluator ${external.id} is external: its scores are posted, not run` }]);
       const spans = await prisma.span.findMany({ where: { workspaceId, id: { in: spanIds } }, select: { id: true } });
       const known = new Set(spans.map((s) => s.id));

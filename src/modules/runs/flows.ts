@@ -97,7 +97,7 @@ export function dependencyEnqueuer(deps: { prisma: PrismaClient; queues: Queues 
     const done = await finishedPairs(prisma, pairs, dependents, dependsOn);
     const all: SpanJobs = { plain: [], flows: [] };
     for (const [spanId, matched] of bySpan) {
-      const run = matched.filter((id) => kindTraits(kinds.get(id) ?? "").runsInSandbox && !done.has(`${spanId}/${id}`));
+      const run = matched.filter((id) => kindTraits(kinds.get(id) ?? "").computed && !done.has(`${spanId}/${id}`));
       const waitFor = new Set(matched.filter((id) => !done.has(`${spanId}/${id}`)));
       const jobs = planSpanJobs({ workspaceId, spanId, run, waitFor, dependsOn, kinds });
       all.plain.push(...jobs.plain);

@@ -8,7 +8,7 @@ import { barrierJobId } from "../../queues/registry.js";
 import { downstreamOf } from "../dependencies/graph.js";
 import { declaredDependencies, isCurrent, spanInputs, spansInputs } from "../dependencies/input-runs.js";
 import { toDependencyMap, workspaceEdges } from "../dependencies/store.js";
-import { SANDBOX_KINDS } from "../evaluators/kinds.js";
+import { COMPUTED_KINDS } from "../evaluators/kinds.js";
 import { systemClock, type Clock } from "../../lib/clock.js";
 import { staleGroupsAfter } from "./group-staleness.js";
 
@@ -82,7 +82,7 @@ export async function rerunAfterPost(deps: ReleaseDeps, args: { workspaceId: str
   if (downstream.length) {
     const span = await prisma.span.findUniqueOrThrow({ where: { id: spanId } });
     const [evaluators, runs] = await Promise.all([
-      prisma.evaluator.findMany({ where: { id: { in: downstream }, kind: { in: [...SANDBOX_KINDS] }, archivedAt: null } }),
+      prisma.evaluator.findMany({ where: { id: { in: downstream }, kind: { in: [...COMPUTED_KINDS] }, archivedAt: null } }),
       prisma.run.findMany({ where: { spanId, evaluatorId: { in: downstream } }, select: { evaluatorId: true } }),
     ]);
     const withRun = new Set(runs.map((r) => r.evaluatorId));

@@ -88,7 +88,7 @@ export interface SpanBatch {
  */
 function batchableEvaluators(evaluators: readonly { id: string; kind: string; dependencies: { dependsOnId: string }[] }[]): Set<string> {
   const dependedOn = new Set(evaluators.flatMap((e) => e.dependencies.map((d) => d.dependsOnId)));
-  return new Set(evaluators.filter((e) => kindTraits(e.kind).runsInSandbox && e.dependencies.length === 0 && !dependedOn.has(e.id)).map((e) => e.id));
+  return new Set(evaluators.filter((e) => kindTraits(e.kind).computed && e.dependencies.length === 0 && !dependedOn.has(e.id)).map((e) => e.id));
 }
 
 /** Why an evaluator did or did not run on a span (the explainMatch query). */
@@ -261,7 +261,7 @@ export function createSpanService(deps: {
     const groupEvaluatorIds = new Set(groupRules.map((r) => r.id));
     const jobIds = new Map([...matchedBy].map(([evaluatorId, keys]) => [evaluatorId, spanBatchJobId(evaluatorId, keys)]));
     const kinds = new Map(evaluators.map((e) => [e.id, e.kind]));
-    for (const row of rows) row.owes = row.decisions.filter((d) => d.matched && !groupEvaluatorIds.has(d.evaluatorId) && kindTraits(kinds.get(d.evaluatorId) ?? "").runsInSandbox).map((d) => ({ evaluatorId: d.evaluatorId, jobId: jobIds.get(d.evaluatorId) ?? null }));
+    for (const row of rows) row.owes = row.decisions.filter((d) => d.matched && !groupEvaluatorIds.has(d.evaluatorId) && kindTraits(kinds.get(d.evaluatorId) ?? "").computed).map((d) => ({ evaluatorId: d.evaluatorId, jobId: jobIds.get(d.evaluatorId) ?? null }));
     // ONE statement writes the spans, the evaluations they owe and their match counts, together or
     // not at all (ingest-write.ts), so a success answer means nothing can be lost (the reconciler
     // re-queues owed evaluations whose jobs Redis lost) and a failure means nothing was kept. A span
