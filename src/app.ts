@@ -21,6 +21,8 @@ import { createLiveEvaluations, type LiveEvaluations } from "./modules/runs/eval
 import { createRunPreparer } from "./modules/evaluation/prepare.js";
 import { createEvaluationCore } from "./modules/evaluation/evaluate-batch.js";
 import { createSandboxExecutor } from "./modules/evaluation/executors.js";
+import { createJudgeExecutor } from "./modules/evaluation/judge-executor.js";
+import { createKeyedSemaphore } from "./lib/keyed-semaphore.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
 import { spanLiveTarget } from "./modules/spans/live-target.js";
 import { createGroupProcessor, type GroupProcessor } from "./modules/runs/group-processor.js";
@@ -170,7 +172,16 @@ export function createApp(
   const sharedLibraries = createSharedLibraryService({ prisma, logger, inspectLibrary: budgetedInspector(inspectLibrary, inspections) });
   const runPreparer = createRunPreparer({ sharedLibraries });
   // The one way to the sandbox for every driver (live, experiments, backfills, tryCode).
-  const core = createEvaluationCore({ executors: { code: createSandboxExecutor({ execution, preparer: runPreparer }) }, logger });
+  const connections = createConnectionService({ prisma, logger, keyRing: config.CONNECTION_KEYS, probe: { timeoutMs: config.CONNECTION_TEST_TIMEOUT_MS, allowPrivate: config.CONNECTION_ALLOW_PRIVATE_DESTINATIONS } });
+  const judge = createJudgeExecutor({
+    prisma, logger, semaphore: createKeyedSemaphore(),
+    callTargetOf: connections.callTargetOf,
+    costOf: async () => ({ costUsd: null, priceSource: null }),
+    onTerminal: (evaluatorId, reason) => prisma.evaluator.updateMany({ where: { id: evaluatorId, blockedAt: null }, data: { blockedAt: new Date(), blockedReason: reason.slice(0, 1000) } }),
+    // No SDK retries: a 429 defers the job and other faults retry with the queue's backoff.
+    callOptions: { maxRetries: 0, timeoutMs: config.JUDGE_CALL_TIMEOUT_MS, allowPrivate: config.CONNECTION_ALLOW_PRIVATE_DESTINATIONS },
+  });
+  const core = createEvaluationCore({ executors: { code: createSandboxExecutor({ execution, preparer: runPreparer }), judge }, logger });
   const enqueue = overrides.enqueueEvaluations ?? dependencyEnqueuer({ prisma, queues });
   // An overridden enqueuer (tests) sees every pair; else evaluators outside every dependency are queued a job per ingest batch.
   const queueBatches = overrides.enqueueEvaluations ? undefined : spanBatchQueuer(queues);
@@ -244,7 +255,7 @@ export function createApp(
       },
       maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE || null,
     }),
-    connections: createConnectionService({ prisma, logger, keyRing: config.CONNECTION_KEYS, probe: { timeoutMs: config.CONNECTION_TEST_TIMEOUT_MS, allowPrivate: config.CONNECTION_ALLOW_PRIVATE_DESTINATIONS } }),
+    connections,
   };
   return {
     config,

@@ -3,6 +3,7 @@ import { DelayedError, Worker, type Job } from "bullmq";
 import type { App } from "./app.js";
 import { infrastructureBackoffMs, isInfrastructureError } from "./lib/infra-errors.js";
 import { createRedis } from "./lib/redis.js";
+import { deferrableAt, ProviderDelayError } from "./modules/evaluation/evaluate-batch.js";
 import { queueRegistry, type JobPayload, type QueueName } from "./queues/registry.js";
 import { HAND_BACK_MS, serves, workspaceFilterOf, workspaceOfJob, type WorkspaceFilter } from "./queues/workspace-pools.js";
 
@@ -20,6 +21,7 @@ function processors(app: App): { [Q in QueueName]: Processor<Q> } {
         attemptsMade: job.attemptsMade,
         opts: job.opts,
         stalledCounter: job.stalledCounter,
+        queuedAt: job.timestamp,
         sandboxEntries: entries,
         enteredSandbox: () => job.updateProgress(entries + 1),
       };
@@ -143,6 +145,12 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
           if (name === "evaluate-target" && status === "recorded") app.metrics.evaluationRecorded(job.timestamp);
           return status;
         } catch (error) {
+          if (error instanceof ProviderDelayError && token && deferrableAt(job.timestamp, Date.now())) {
+            // A provider's 429: back to the delayed set until its Retry-After, no attempt used.
+            app.logger.info({ queue: name, jobId: job.id, until: new Date(error.untilMs).toISOString() }, "provider asked to wait; job delayed (attempts kept)");
+            await job.moveToDelayed(Math.max(error.untilMs, Date.now() + 1), token);
+            throw new DelayedError();
+          }
           if (!isInfrastructureError(error) || !token || !job.id) throw error;
           // Postgres or Redis is unavailable: nobody's fault, so it does not use up an attempt
           // (those are for sandbox faults). Back off and try again for as long as it lasts.

@@ -14,6 +14,7 @@ import {
   SPAN_KINDS,
   SPAN_STATUSES,
   TARGET_TYPES,
+  TEMPLATE_KINDS,
 } from "../lib/closed-lists.js";
 import { builder } from "./builder.js";
 
@@ -95,8 +96,13 @@ export const ScoreDataTypeEnum = builder.enumType("ScoreDataType", {
 
 /** The entry point of a template. */
 export const EntryPointKindEnum = builder.enumType("EntryPointKind", {
-  description: "evaluate: evaluate(ctx); main: Open Chat Studio's main(input, output, context, ...); opik: an Opik BaseMetric class.",
+  description: "evaluate: evaluate(ctx); main: Open Chat Studio's main(input, output, context, ...); opik: an Opik BaseMetric class; judge: an llm template's messages.",
   values: ENTRY_POINT_KINDS,
+});
+
+export const TemplateKindEnum = builder.enumType("TemplateKind", {
+  description: "code: Python run in the sandbox; llm: a judge whose chat messages are sent to a connection's model (docs/judges.md).",
+  values: TEMPLATE_KINDS,
 });
 
 /** The provider of a connection. */

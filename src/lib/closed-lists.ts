@@ -163,11 +163,11 @@ export type ConnectionProvider = (typeof CONNECTION_PROVIDERS)[number];
 
 /**
  * Why testConnection failed (not stored): `invalid_key` (401), `permission_denied` (403),
- * `unknown_model` (404), `rate_limited` (429), `unreachable` (no answer: DNS, refused, TLS),
+ * `unknown_model` (404), `rate_limited` (429), `quota_exhausted` (429 insufficient_quota: the account has no credit), `unreachable` (no answer: DNS, refused, TLS),
  * `private_address` (the base URL is or resolves to a private or loopback address, refused unless
  * CONNECTION_ALLOW_PRIVATE_DESTINATIONS), `timeout` (no answer in time), `provider_error` (any other answer).
  */
-export const CONNECTION_ERROR_CODES = ["invalid_key", "permission_denied", "unknown_model", "rate_limited", "unreachable", "private_address", "timeout", "provider_error"] as const;
+export const CONNECTION_ERROR_CODES = ["invalid_key", "permission_denied", "unknown_model", "rate_limited", "quota_exhausted", "unreachable", "private_address", "timeout", "provider_error"] as const;
 /** One connection test error code. */
 export type ConnectionErrorCode = (typeof CONNECTION_ERROR_CODES)[number];
 

@@ -10,6 +10,7 @@ import type { AddressInfo } from "node:net";
  * - a model starting with `judge`: 200 with the next of `answers` (OpenAI: the message content, an
  *   object as JSON text; Anthropic: an object as the forced tool's input, a string as text), usage
  *   120 input and 30 output tokens;
+ *   (or what the test's `judge` script answers, after `delayMs`);
  * - any other model: 200, naming the model `<model>-served`.
  */
 
@@ -28,7 +29,31 @@ export interface FakeProvider {
   requests: SeenRequest[];
   /** The judge answers still to give, in order (the test pushes them). */
   answers: unknown[];
+  /**
+   * When set, answers every judge request instead of `answers`: the answer to give, or a
+   * {@link FakeFailure} to answer with an error status (429 with Retry-After, 401, 500…).
+   */
+  judge?: (body: Record<string, unknown>) => unknown;
+  /** Milliseconds each judge answer waits before it is sent (a slow provider). */
+  delayMs: number;
   close(): Promise<void>;
+}
+
+/** An error answer a {@link FakeProvider.judge} script gives. */
+export class FakeFailure {
+  constructor(
+    readonly status: number,
+    readonly message: string,
+    readonly headers: Record<string, string> = {},
+    /** OpenAI's error code (insufficient_quota, rate_limit_exceeded…). */
+    readonly code: string | null = null,
+  ) {}
+}
+
+/** The judge answer of a request: the script's, else the next queued one; after the provider's delay. */
+async function judgeAnswer(provider: FakeProvider, body: Record<string, unknown>): Promise<unknown> {
+  if (provider.delayMs > 0) await new Promise((r) => setTimeout(r, provider.delayMs));
+  return provider.judge ? provider.judge(body) : provider.answers.shift();
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
@@ -58,6 +83,7 @@ function closer(server: Server): () => Promise<void> {
 export async function startOpenAiServer(validKey: string): Promise<FakeProvider> {
   const requests: SeenRequest[] = [];
   const answers: unknown[] = [];
+  const provider = { baseUrl: "", requests, answers, delayMs: 0 } as FakeProvider;
   let flakyServed = 0;
   const server = createServer(async (req, res) => {
     const body = await readJson(req);
@@ -72,7 +98,8 @@ export async function startOpenAiServer(validKey: string): Promise<FakeProvider>
     if (model === "busy-model") return send(429, { error: { message: "Rate limit reached for requests", type: "requests", code: "rate_limit_exceeded" } }, { "retry-after": "7" });
     if (model === "flaky-model" && flakyServed++ === 0) return send(429, { error: { message: "Rate limit reached", type: "requests" } }, { "retry-after": "0" });
     if (model.startsWith("judge")) {
-      const answer = answers.shift();
+      const answer = await judgeAnswer(provider, body);
+      if (answer instanceof FakeFailure) return send(answer.status, { error: { message: answer.message, type: "requests", code: answer.code } }, answer.headers);
       return send(200, {
         id: "chatcmpl-j", object: "chat.completion", created: 1_700_000_000, model,
         choices: [{ index: 0, message: { role: "assistant", content: typeof answer === "string" ? answer : JSON.stringify(answer), refusal: null }, finish_reason: "stop", logprobs: null }],
@@ -89,13 +116,14 @@ export async function startOpenAiServer(validKey: string): Promise<FakeProvider>
     });
   });
   const port = await listen(server);
-  return { baseUrl: `http://127.0.0.1:${port}/v1`, requests, answers, close: closer(server) };
+  return Object.assign(provider, { baseUrl: `http://127.0.0.1:${port}/v1`, close: closer(server) });
 }
 
 /** An Anthropic-compatible server (`POST /v1/messages`). */
 export async function startAnthropicServer(validKey: string): Promise<FakeProvider> {
   const requests: SeenRequest[] = [];
   const answers: unknown[] = [];
+  const provider = { baseUrl: "", requests, answers, delayMs: 0 } as FakeProvider;
   let flakyServed = 0;
   const server = createServer(async (req, res) => {
     const body = await readJson(req);
@@ -112,7 +140,8 @@ export async function startAnthropicServer(validKey: string): Promise<FakeProvid
     if (model === "busy-model") return error(429, "rate_limit_error", "Number of requests has exceeded your rate limit", { "retry-after": "7" });
     if (model === "flaky-model" && flakyServed++ === 0) return error(429, "rate_limit_error", "rate limited", { "retry-after": "0" });
     if (model.startsWith("judge")) {
-      const answer = answers.shift();
+      const answer = await judgeAnswer(provider, body);
+      if (answer instanceof FakeFailure) return error(answer.status, answer.status === 429 ? "rate_limit_error" : answer.status === 401 ? "authentication_error" : "api_error", answer.message, answer.headers);
       const tool = (body.tool_choice as { name?: string } | undefined)?.name ?? "tool";
       const block = typeof answer === "string" ? { type: "text", text: answer } : { type: "tool_use", id: "toolu_1", name: tool, input: answer };
       return send(200, { id: "msg_j", type: "message", role: "assistant", model, content: [block], stop_reason: typeof answer === "string" ? "end_turn" : "tool_use", stop_sequence: null, usage: { input_tokens: 120, output_tokens: 30 } });
@@ -129,7 +158,7 @@ export async function startAnthropicServer(validKey: string): Promise<FakeProvid
     });
   });
   const port = await listen(server);
-  return { baseUrl: `http://127.0.0.1:${port}`, requests, answers, close: closer(server) };
+  return Object.assign(provider, { baseUrl: `http://127.0.0.1:${port}`, close: closer(server) });
 }
 
 /** A loopback URL where nothing listens (a server started, then closed). */

@@ -95,6 +95,7 @@ export type ConnectionErrorCode =
   | 'permission_denied'
   | 'private_address'
   | 'provider_error'
+  | 'quota_exhausted'
   | 'rate_limited'
   | 'timeout'
   | 'unknown_model'
@@ -162,6 +163,10 @@ export type CreateEvaluatorInput = {
   attributeContains?: unknown;
   /** Span attributes that must be equal: key → string, number or boolean. */
   attributeEquals?: unknown;
+  /** A judge evaluator's connection (or give connectionName): the provider, key and concurrency its calls use. Required for a judge. */
+  connectionId?: string | number | null | undefined;
+  /** The connection by name (instead of connectionId). */
+  connectionName?: string | null | undefined;
   /** Evaluators it runs after, each optionally a gate; unknown ones and cycles are refused. A span evaluator cannot depend on a trace or session evaluator; a trace or session evaluator depends on span evaluators only (it reads their scores on each span of the group). */
   dependencies?: Array<EvaluatorDependencyInput> | null | undefined;
   /** Defaults to true. */
@@ -170,10 +175,12 @@ export type CreateEvaluatorInput = {
   groupSettings?: GroupSettingsInput | null | undefined;
   /** warm (default) or strict: a fresh forked process per item, slower. */
   isolation?: Isolation | null | undefined;
-  /** code (default: give a template) or external (no template: scores posted with submitScores). */
+  /** code (default: give a code template), judge (give an llm template and a connection; taken from the template when omitted) or external (no template: scores posted with submitScores). */
   kind?: EvaluatorKind | null | undefined;
   /** Sandbox limits of one item it asks for: {cpuTimeMs?, wallTimeMs?, memoryBytes?}, each within the sandbox's ceilings (sandboxCapabilities.limits); a key absent takes its template's, then the default. */
   limits?: unknown;
+  /** A judge evaluator's spend cap: US dollars of judge calls on live targets per rolling hour; past it runs are skipped with the reason. Null or absent: no cap. */
+  maxCostPerHourUsd?: number | null | undefined;
   /** Runs on live spans per rolling hour, at most (1 or more); null or absent: no cap. */
   maxInvocationsPerHour?: number | null | undefined;
   /** Unique among the workspace's live evaluators. */
@@ -267,6 +274,10 @@ export type CreateTemplateFromStarterInput = {
 export type CreateTemplateInput = {
   /** Free text, at most 2000 characters. */
   description?: string | null | undefined;
+  /** An llm template's judge: {messages: [{role, content}], output: [scores], maxOutputTokens?, cacheTtlSeconds?} (docs/judges.md). */
+  judge?: unknown;
+  /** code (default: Python run in the sandbox) or llm (a judge: chat messages sent to a connection's model). */
+  kind?: TemplateKind | null | undefined;
   /** Shared-library pins: {library name: version}. Unpinned imports use the latest version at run time. */
   libraryPins?: unknown;
   /** Sandbox limits of one item its evaluators get unless they set their own: {cpuTimeMs?, wallTimeMs?, memoryBytes?}, each within the sandbox's ceilings (sandboxCapabilities.limits). Not versioned. */
@@ -275,8 +286,8 @@ export type CreateTemplateInput = {
   name: string;
   /** The settings: a list of {name, type, label, description, default, required, options}. */
   params?: unknown;
-  /** Python defining evaluate(ctx) (or a compatible entry point); at most 256 KiB. */
-  sourceCode: string;
+  /** A code template's Python defining evaluate(ctx) (or a compatible entry point); at most 256 KiB. */
+  sourceCode?: string | null | undefined;
 };
 
 /** Deletes a destination: monitors stop sending to it, and its delivery log goes with it. */
@@ -312,7 +323,7 @@ export type DeprecateSharedLibraryInput = {
   note?: string | null | undefined;
 };
 
-/** evaluate: evaluate(ctx); main: Open Chat Studio's main(input, output, context, ...); opik: an Opik BaseMetric class. */
+/** evaluate: evaluate(ctx); main: Open Chat Studio's main(input, output, context, ...); opik: an Opik BaseMetric class; judge: an llm template's messages. */
 export type EntryPointKind =
   | 'evaluate'
   | 'judge'
@@ -557,6 +568,11 @@ export type SpanStatus =
   | 'ok'
   | 'unset';
 
+/** code: Python run in the sandbox; llm: a judge whose chat messages are sent to a connection's model (docs/judges.md). */
+export type TemplateKind =
+  | 'code'
+  | 'llm';
+
 /** Calls the provider once with the connection's key and model (a 1-token chat completion or message, no retry) and says whether they work, and why not (docs/connections.md § Testing a connection). */
 export type TestConnectionInput = {
   id: string | number;
@@ -630,6 +646,10 @@ export type UpdateEvaluatorInput = {
   /** Replaces the list-attribute conditions: key → value the list must contain ({} removes them). */
   attributeContains?: unknown;
   attributeEquals?: unknown;
+  /** A judge evaluator: move to another connection of the workspace. */
+  connectionId?: string | number | null | undefined;
+  /** The connection by name (instead of connectionId). */
+  connectionName?: string | null | undefined;
   /** Replaces the dependencies ([] or null removes them all). */
   dependencies?: Array<EvaluatorDependencyInput> | null | undefined;
   enabled?: boolean | null | undefined;
@@ -639,6 +659,8 @@ export type UpdateEvaluatorInput = {
   isolation?: Isolation | null | undefined;
   /** Replaces its limits {cpuTimeMs?, wallTimeMs?, memoryBytes?} (null or {} removes them: the template's, then the defaults, apply). */
   limits?: unknown;
+  /** A judge evaluator's spend cap in US dollars per rolling hour; null removes it. */
+  maxCostPerHourUsd?: number | null | undefined;
   /** Null removes the cap. */
   maxInvocationsPerHour?: number | null | undefined;
   /** Merge params into the values (JSON Merge Patch: a key set to null removes that value) instead of replacing them. Default false. */
@@ -711,6 +733,8 @@ export type UpdateTemplateInput = {
   /** Free text, at most 2000 characters. */
   description?: string | null | undefined;
   id: string | number;
+  /** An llm template's judge: {messages: [{role, content}], output: [scores], maxOutputTokens?, cacheTtlSeconds?} (docs/judges.md). A new judge makes version N+1. */
+  judge?: unknown;
   /** Shared-library pins: {library name: version}. Unpinned imports use the latest version at run time. New pins make version N+1. */
   libraryPins?: unknown;
   /** Sandbox limits of one item its evaluators get unless they set their own: {cpuTimeMs?, wallTimeMs?, memoryBytes?}, each within the sandbox's ceilings (sandboxCapabilities.limits). Not versioned. Replaces them (null or {} removes them); makes no new version. */
@@ -719,7 +743,7 @@ export type UpdateTemplateInput = {
   name?: string | null | undefined;
   /** The settings: a list of {name, type, label, description, default, required, options}. New settings make version N+1; null clears them. */
   params?: unknown;
-  /** New code: makes version N+1. */
+  /** New code (a code template): makes version N+1. */
   sourceCode?: string | null | undefined;
 };
 

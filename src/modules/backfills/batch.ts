@@ -171,7 +171,7 @@ export function createBackfillBatchProcessor(deps_: {
       );
       const records: BackfillRunRecord[] = [];
       for (const answer of evaluated) {
-        if (answer.status === "retry") outcome.deferred += 1; // retried with the job
+        if (answer.status !== "done") outcome.deferred += 1; // retried with the job
         else records.push({ workspaceId: backfill.workspaceId, evaluatorId, attempts: attempt.attempt, target: { spanId: answer.target.id }, ...answer.run });
       }
       const written = await recordBackfillRuns(prisma, backfill, records);

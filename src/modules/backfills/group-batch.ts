@@ -101,7 +101,7 @@ export async function runGroupBatch(
       const records: BackfillGroupRunRecord[] = [];
       for (const answer of evaluated) {
         const key = answer.target.id;
-        if (answer.status === "retry") outcome.deferred += 1;
+        if (answer.status !== "done") outcome.deferred += 1;
         else {
           const b = built.get(key)!;
           records.push({

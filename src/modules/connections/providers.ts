@@ -125,6 +125,8 @@ export function failureOf(error: unknown, key: string): ProviderFailure {
   if (is("AuthenticationError")) return { code: "invalid_key", message, status, retryAfterSeconds: null };
   if (is("PermissionDeniedError")) return { code: "permission_denied", message, status, retryAfterSeconds: null };
   if (is("NotFoundError")) return { code: "unknown_model", message, status, retryAfterSeconds: null };
+  // OpenAI answers an exhausted quota with 429 and the error code insufficient_quota: waiting will not heal it.
+  if (is("RateLimitError") && (error as { code?: unknown }).code === "insufficient_quota") return { code: "quota_exhausted", message, status, retryAfterSeconds: null };
   if (is("RateLimitError")) return { code: "rate_limited", message, status, retryAfterSeconds: retryAfterSeconds((error as { headers?: unknown }).headers) };
   return { code: "provider_error", message, status, retryAfterSeconds: null };
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Connection, Prisma } from "../../generated/prisma/client.js";
 import type { ConnectionProvider } from "../../lib/closed-lists.js";
-import { AppError, BadUserInputError, LimitExceededError, NotFoundError } from "../../lib/errors.js";
+import { AppError, BadUserInputError, ConflictError, LimitExceededError, NotFoundError } from "../../lib/errors.js";
 import type { KeyRing, SealedValue } from "../../lib/key-ring.js";
 import type { Logger } from "../../lib/logger.js";
 import type { Principal } from "../../lib/principal.js";
@@ -147,9 +147,46 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       const { data, issues } = parseIssues(connectionIdInputSchema, input);
       if (!data) throw new BadUserInputError(issues);
       const found = await findConnection(principal.workspaceId, data.id);
-      await prisma.connection.delete({ where: { id: found.id } });
+      await prisma.$transaction(async (tx) => {
+        const users = await tx.evaluator.findMany({ where: { connectionId: found.id, archivedAt: null }, select: { id: true, name: true }, orderBy: { name: "asc" } });
+        if (users.length) {
+          throw new ConflictError(
+            `connection "${found.name}" is used by ${users.length} evaluator(s): ${users.map((u) => `"${u.name}"`).join(", ")}. Move them to another connection or archive them first.`,
+            users.map((u) => ({ recordType: "Evaluator" as const, evaluator: u.name, id: u.id, reason: "calls this connection" })),
+          );
+        }
+        // Archived evaluators keep their runs; they lose the connection they can no longer use.
+        await tx.evaluator.updateMany({ where: { connectionId: found.id }, data: { connectionId: null } });
+        await tx.connection.delete({ where: { id: found.id } });
+      });
       logger.info({ connectionId: found.id, workspaceId: principal.workspaceId }, "connection deleted");
       return found;
+    },
+
+    /**
+     * The connection id an input names with `connectionId` or `connectionName` (undefined for neither).
+     * @throws BadUserInputError for both; NotFoundError for an unknown name.
+     */
+    async connectionIdOf(principal: Principal, input: { connectionId?: string | null; connectionName?: string | null }): Promise<string | undefined> {
+      if (input.connectionId != null && input.connectionName != null) throw new BadUserInputError([{ path: "connectionName", message: "give connectionId or connectionName, not both" }]);
+      if (input.connectionId != null) return input.connectionId;
+      if (input.connectionName == null) return undefined;
+      const found = await prisma.connection.findUnique({ where: { workspaceId_name: { workspaceId: principal.workspaceId, name: input.connectionName } }, select: { id: true } });
+      if (!found) throw new NotFoundError("connection", input.connectionName);
+      return found.id;
+    },
+
+    /**
+     * What a judge's calls use: the connection's provider, base URL, opened key, default model and
+     * concurrency. For the judge executor only: the key never leaves the worker process.
+     * @throws NOT_FOUND for a connection gone; SERVICE_UNAVAILABLE when the key cannot be opened.
+     */
+    async callTargetOf(workspaceId: string, connectionId: string): Promise<{ id: string; name: string; provider: ConnectionProvider; baseUrl: string | null; apiKey: string; defaultModel: string; maxConcurrentRequests: number }> {
+      const connection = await findConnection(workspaceId, connectionId);
+      return {
+        id: connection.id, name: connection.name, provider: connection.provider as ConnectionProvider, baseUrl: connection.baseUrl, apiKey: openKey(connection),
+        defaultModel: connection.defaultModel, maxConcurrentRequests: connection.maxConcurrentRequests,
+      };
     },
 
     /** One connection of the workspace. @throws NOT_FOUND. */

@@ -2,7 +2,7 @@ import type { ItemResult } from "../../execution/index.js";
 import type { Logger } from "../../lib/logger.js";
 import { documentScores, failedGate, inputRunIds } from "../dependencies/input-runs.js";
 import { kindTraits } from "../evaluators/kinds.js";
-import type { Executors } from "./executors.js";
+import type { Executors, RunUsage } from "./executors.js";
 import type { TargetInputs } from "./inputs.js";
 import { USER_FAULTS } from "./record.js";
 import type { EvaluationSubject } from "./subject.js";
@@ -29,6 +29,11 @@ export interface TargetEvaluation<T> {
   document(scores: Record<string, Record<string, unknown>> | undefined): Record<string, unknown>;
   /** No retry follows (the job's last attempt): a sandbox fault is then recorded instead of handed back. */
   lastAttempt: boolean;
+  /**
+   * The driver can still wait for the provider (a judge's 429): the run is then deferred without
+   * spending an attempt. False or absent: a 429 is a fault like any other (retried, recorded last).
+   */
+  deferrable?: boolean;
 }
 
 /** What a finished evaluation records, apart from what the driver knows (its target, attempts, backfill). */
@@ -44,15 +49,21 @@ export interface EvaluatedRun {
   inputRunIds?: Record<string, string>;
   /** Dependencies that had no scores on the target (ctx.score fell back to its default; absent without dependencies). */
   missingDependencies?: string[];
+  /** A judge's model call (Run.usage); absent for code. */
+  usage?: RunUsage | null;
   startedAt: Date;
   finishedAt: Date;
 }
 
 /**
- * The core's answer for one target: a run to record, or a sandbox fault to retry (never the user's
- * fault: those are recorded on the first attempt).
+ * The core's answer for one target: a run to record; a sandbox fault to retry (never the user's
+ * fault: those are recorded on the first attempt); or a run deferred until the provider takes
+ * calls again (`untilMs`, ms since the epoch), which must not spend an attempt.
  */
-export type Evaluated<T> = { target: T; status: "done"; run: EvaluatedRun } | { target: T; status: "retry"; message: string };
+export type Evaluated<T> =
+  | { target: T; status: "done"; run: EvaluatedRun }
+  | { target: T; status: "retry"; message: string }
+  | { target: T; status: "defer"; untilMs: number; message: string };
 
 /** Hooks a driver may give to one call. */
 export interface BatchHooks<T> {
@@ -77,11 +88,13 @@ export function createEvaluationCore(deps: { executors: Executors; logger: Logge
   return {
     /**
      * Evaluates one evaluator over a batch of targets, in steps that are the same on every path:
-     * 1. gates: a target whose dependency gate does not pass is recorded as skipped with the reason;
+     * 1. gates: a target whose dependency gate does not pass is recorded as skipped with the reason
+     *    (every target, while the evaluator is blocked: `subject.blockedReason`);
      * 2. execute: every other target's document (with `document.scores` from its inputs) in ONE call
      *    to the executor of the subject's kind;
-     * 3. classify: a `sandbox_error` before the last attempt is handed back to retry; anything else
-     *    (ok, or a fault of the user's code) is a run to record.
+     * 3. classify: a run the provider asked to delay is deferred when the target is `deferrable`; a
+     *    `sandbox_error` before the last attempt is handed back to retry (unless the executor says
+     *    it is `final`); anything else (ok, or a fault of the user's code) is a run to record.
      * Every run carries what it read (`inputRunIds`, `missingDependencies`) when the evaluator has
      * dependencies.
      * @returns one answer per target, in input order.
@@ -99,7 +112,8 @@ export function createEvaluationCore(deps: { executors: Executors; logger: Logge
       const answers: Evaluated<T>[] = new Array(targets.length);
       const toRun: number[] = [];
       targets.forEach((t, i) => {
-        const gate = declared?.length ? failedGate(declared, t.inputs) : null;
+        // A blocked evaluator runs nowhere until it is unblocked (its provider refused for good).
+        const gate = subject.blockedReason ? subject.blockedReason : declared?.length ? failedGate(declared, t.inputs) : null;
         if (gate === null) return void toRun.push(i);
         const now = new Date();
         answers[i] = { target: t.target, status: "done", run: { ...base, libraryVersions: {}, result: null, skipReason: gate, ...read(t), startedAt: now, finishedAt: now } };
@@ -111,18 +125,25 @@ export function createEvaluationCore(deps: { executors: Executors; logger: Logge
         const t = targets[i]!;
         return { document: t.document(declared?.length ? documentScores(declared, t.inputs) : undefined), dependencies: names };
       });
-      const { results, libraryVersions, startedAt } = await executor.execute(subject, items, () => hooks.beforeExecute?.(toRun.map((i) => targets[i]!.target)) ?? Promise.resolve());
+      const executed = await executor.execute(subject, items, () => hooks.beforeExecute?.(toRun.map((i) => targets[i]!.target)) ?? Promise.resolve());
+      const { results, libraryVersions, startedAt } = executed;
       const finishedAt = new Date();
       const faults = new Map<string, number>();
       toRun.forEach((i, n) => {
         const t = targets[i]!;
         const result = results[n]!;
-        if (result.outcome === "sandbox_error" && !t.lastAttempt) {
+        const deferUntil = executed.deferUntil?.[n] ?? null;
+        if (deferUntil !== null && t.deferrable) {
+          answers[i] = { target: t.target, status: "defer", untilMs: deferUntil, message: result.error?.message ?? "the provider asked to wait" };
+          return;
+        }
+        if (result.outcome === "sandbox_error" && !t.lastAttempt && !executed.final) {
           answers[i] = { target: t.target, status: "retry", message: result.error?.message ?? "unknown" };
           return;
         }
         if ((USER_FAULTS as readonly string[]).includes(result.outcome)) faults.set(result.outcome, (faults.get(result.outcome) ?? 0) + 1);
-        answers[i] = { target: t.target, status: "done", run: { ...base, libraryVersions, result, ...read(t), startedAt, finishedAt } };
+        const usage = executed.usage ? { usage: executed.usage[n] ?? null } : {};
+        answers[i] = { target: t.target, status: "done", run: { ...base, libraryVersions, result, ...read(t), ...usage, startedAt, finishedAt } };
       });
       // One line per batch (an experiment of 10,000 failing items would otherwise log 10,000).
       if (faults.size) deps.logger.info({ workspaceId: subject.workspaceId, evaluatorId: subject.evaluatorId, trustDomain: subject.trustDomain, faults: Object.fromEntries(faults) }, "evaluator failed on targets (recorded, not retried)");
@@ -133,3 +154,27 @@ export function createEvaluationCore(deps: { executors: Executors; logger: Logge
 
 /** The evaluation core. */
 export type EvaluationCore = ReturnType<typeof createEvaluationCore>;
+
+/**
+ * Thrown for a job whose run the provider asked to delay (a judge's 429 with Retry-After): the
+ * worker moves the job back to the delayed set until `untilMs` without spending an attempt
+ * (worker.ts), up to {@link MAX_DEFER_AGE_MS} after the job was queued.
+ */
+export class ProviderDelayError extends Error {
+  constructor(
+    /** When to try again, ms since the epoch. */
+    readonly untilMs: number,
+    message: string,
+  ) {
+    super(`the provider asked to wait; delayed until ${new Date(untilMs).toISOString()}: ${message}`);
+    this.name = "ProviderDelayError";
+  }
+}
+
+/** How long after it was queued a job may still be delayed for a provider (1 hour): past it, a 429 is a fault that spends attempts. */
+export const MAX_DEFER_AGE_MS = 3_600_000;
+
+/** Whether a job queued at `queuedAt` (ms) may still be delayed for a provider at `now`. */
+export function deferrableAt(queuedAt: number | undefined, now: number): boolean {
+  return queuedAt !== undefined && now - queuedAt < MAX_DEFER_AGE_MS;
+}

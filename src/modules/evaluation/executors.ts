@@ -5,11 +5,10 @@ import type { EvaluationSubject } from "./subject.js";
 
 /**
  * The executor seam: how an evaluator kind turns documents into results. The core
- * (evaluate-batch.ts) picks the executor of the subject's kind and never knows how it works. Today
- * one kind runs here, `code` (the sandbox); `external` evaluators have no executor, their scores
- * are posted (dependencies' submitScores) and written through the same writer. A new kind (an LLM
- * judge) is one more implementation of {@link EvaluatorExecutor} and one more entry in
- * {@link Executors}.
+ * (evaluate-batch.ts) picks the executor of the subject's kind and never knows how it works. Two
+ * kinds run here: `code` (the sandbox, below) and `judge` (a model call: judges/executor.ts);
+ * `external` evaluators have no executor, their scores are posted (dependencies' submitScores) and
+ * written through the same writer.
  */
 
 /** What an executor gives back for one batch: a result per item, in order, and what it ran with. */
@@ -20,6 +19,35 @@ export interface ExecutedBatch {
   libraryVersions: Record<string, number>;
   /** When the items were handed over (after any preparation): the runs' `startedAt`. */
   startedAt: Date;
+  /** Per item, what its model call cost (a judge's; absent for the sandbox, null for an item that made none). */
+  usage?: (RunUsage | null)[];
+  /**
+   * Per item, when the provider asked to be called again (ms since the epoch: its 429 and
+   * Retry-After): the run is deferred, not recorded, when the driver can still wait (the core's
+   * `deferrable`); null for an item not deferred.
+   */
+  deferUntil?: (number | null)[];
+  /**
+   * True when the batch's `sandbox_error`s will not heal by retrying (the provider refused the key,
+   * the model or the quota, and the evaluator is now blocked): they are recorded at once.
+   */
+  final?: boolean;
+}
+
+/** What one judge run's model call cost (Run.usage). */
+export interface RunUsage {
+  /** The model that answered (or, from the cache, the model that answered then). */
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** US dollars from the price table; null when the model has no price (never guessed); 0 for a cache hit. */
+  costUsd: number | null;
+  /** Where the price came from: the workspace's override, the built-in table, or null (none). */
+  priceSource: "workspace" | "builtin" | null;
+  /** The answer came from the result cache (no call was made). */
+  cached: boolean;
+  /** The provider's time for the call, ms (0 for a cache hit). */
+  providerMs: number;
 }
 
 /** Runs one evaluator over the documents of a batch. */

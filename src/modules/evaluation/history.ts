@@ -5,11 +5,11 @@ import type { RunReplaceReason } from "../../lib/closed-lists.js";
 const MOVE_TO_HISTORY = `
 INSERT INTO "RunHistory" (id, "workspaceId", "evaluatorId", "templateVersionId", "spanId", "experimentId", "datasetItemId", "libraryVersions", params,
                           outcome, "skipReason", stdout, stderr, "errorType", "errorMessage", "errorTraceback", "durationMs", attempts, "inputRunIds",
-                          "missingDependencies", "outputTruncated", "backfillId", "traceId", "sessionId", completion, "groupSpanCount", "documentCapped",
+                          "missingDependencies", "outputTruncated", "backfillId", "traceId", "sessionId", completion, "groupSpanCount", "documentCapped", usage,
                           "startedAt", "finishedAt", "createdAt", scores, "supersededByBackfillId", "supersededAt", reason)
 SELECT r.id, r."workspaceId", r."evaluatorId", r."templateVersionId", r."spanId", r."experimentId", r."datasetItemId", r."libraryVersions", r.params,
        r.outcome, r."skipReason", r.stdout, r.stderr, r."errorType", r."errorMessage", r."errorTraceback", r."durationMs", r.attempts, r."inputRunIds",
-       r."missingDependencies", r."outputTruncated", r."backfillId", r."traceId", r."sessionId", r.completion, r."groupSpanCount", r."documentCapped",
+       r."missingDependencies", r."outputTruncated", r."backfillId", r."traceId", r."sessionId", r.completion, r."groupSpanCount", r."documentCapped", r.usage,
        r."startedAt", r."finishedAt", r."createdAt",
        coalesce((SELECT jsonb_agg(jsonb_build_object('position', s.position, 'name', s.name, 'dataType', s."dataType", 'value', s.value, 'numericValue', s."numericValue",
                                                      'higherIsBetter', s."higherIsBetter", 'comment', s.comment, 'metadata', s.metadata) ORDER BY s.position)

@@ -11,6 +11,8 @@ export interface RunnableVersion {
   libraryPins: unknown;
   /** The libraries the source imports directly, when stored on save. */
   sharedImports?: string[] | null;
+  /** An llm template version's judge (TemplateVersion.judge); null or absent for code. */
+  judge?: unknown;
 }
 
 /** The execution key of a run and the library versions to record on it. */

@@ -31,6 +31,10 @@ export interface EvaluationSubject {
   dependencies: readonly DeclaredDependency[] | null;
   /** Who may share a warm runner with it (`evaluator:<id>`, `tryCode:<api key>`). */
   trustDomain: string;
+  /** A judge's connection (Evaluator.connectionId); null or absent for other kinds. */
+  connectionId?: string | null;
+  /** Set while the evaluator is blocked (Evaluator.blockedReason): every target is skipped with it. */
+  blockedReason?: string | null;
 }
 
 /** An experiment's or backfill's member, fixed at creation: its version and `ctx.params`, and its evaluator's run settings now. */
@@ -38,7 +42,7 @@ export interface FixedMember {
   templateVersion: RunnableVersion;
   /** `ctx.params` resolved at creation (JSON object). */
   params: unknown;
-  evaluator: { kind: string; isolation: string; limits: unknown; template: { limits: unknown } | null };
+  evaluator: { kind: string; isolation: string; limits: unknown; template: { limits: unknown } | null; connectionId?: string | null; blockedAt?: Date | null; blockedReason?: string | null };
 }
 
 /** The subject of a fixed member (experiments and backfills run the same member the same way). */
@@ -46,5 +50,18 @@ export function memberSubject(workspaceId: string, evaluatorId: string, member: 
   return {
     workspaceId, evaluatorId, kind: member.evaluator.kind, version: member.templateVersion, params: objectOf(member.params), isolation: member.evaluator.isolation,
     limits: { own: member.evaluator.limits, template: member.evaluator.template?.limits }, dependencies, trustDomain: `evaluator:${evaluatorId}`,
+    connectionId: member.evaluator.connectionId ?? null, blockedReason: blockedReasonOf(member.evaluator),
   };
 }
+
+/**
+ * The skip reason of every run while the evaluator is blocked, or null when it is not.
+ * Starts with {@link BLOCKED_REASON_PREFIX} (stats count such skips).
+ */
+export function blockedReasonOf(evaluator: { blockedAt?: Date | null; blockedReason?: string | null }): string | null {
+  if (!evaluator.blockedAt) return null;
+  return `${BLOCKED_REASON_PREFIX} since ${evaluator.blockedAt.toISOString()}: ${evaluator.blockedReason ?? "no reason recorded"}; unblock it with unblockEvaluator`;
+}
+
+/** The start of the skip reason of a run left out because its evaluator is blocked. */
+export const BLOCKED_REASON_PREFIX = "the evaluator is blocked";

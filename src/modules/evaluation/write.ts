@@ -3,6 +3,7 @@ import type { ItemResult } from "../../execution/index.js";
 import type { PrismaClient, Tx } from "../../lib/prisma.js";
 import type { GroupCompletion } from "../../lib/closed-lists.js";
 import { jsonWithoutNul, runColumns, SKIPPED_COLUMNS, type RunColumns } from "./record.js";
+import type { RunUsage } from "./executors.js";
 
 /**
  * The one writer of Run and Score rows, for every path (live spans, experiments, backfills,
@@ -70,6 +71,8 @@ export interface RunRecord<T extends AnyTarget = AnyTarget> {
   backfillId?: string;
   /** A trace or session run: why it ran when it did, its spans, whether its document was capped. */
   group?: GroupRunFacts;
+  /** A judge run's model call (Run.usage); absent or null for code. */
+  usage?: RunUsage | null;
   /** Attempts of the job so far (1 on the first). */
   attempts: number;
   startedAt: Date;
@@ -112,6 +115,7 @@ function runRow(id: string, r: RunRecord, columns: RunColumns) {
     durationMs: columns.durationMs,
     outputTruncated: columns.outputTruncated,
     attempts: r.attempts,
+    usage: r.usage ?? null,
     startedAt: r.startedAt.toISOString(),
     finishedAt: r.finishedAt.toISOString(),
   };
@@ -159,12 +163,12 @@ function insertStatement(kind: keyof typeof CONFLICT_TARGET): string {
   return `
 WITH inserted AS (
   INSERT INTO "Run" (id, "workspaceId", "evaluatorId", "templateVersionId", "spanId", "experimentId", "datasetItemId", "traceId", "sessionId", completion, "groupSpanCount", "documentCapped", "backfillId", "libraryVersions", params,
-                     outcome, "skipReason", "missingDependencies", "inputRunIds", stdout, stderr, "errorType", "errorMessage", "errorTraceback", "durationMs", "outputTruncated", attempts, "startedAt", "finishedAt")
+                     outcome, "skipReason", "missingDependencies", "inputRunIds", stdout, stderr, "errorType", "errorMessage", "errorTraceback", "durationMs", "outputTruncated", attempts, usage, "startedAt", "finishedAt")
   SELECT r.id, r."workspaceId", r."evaluatorId", r."templateVersionId", r."spanId", r."experimentId", r."datasetItemId", r."traceId", r."sessionId", r.completion, r."groupSpanCount", coalesce(r."documentCapped", false), r."backfillId", r."libraryVersions", r.params,
-         r.outcome, r."skipReason", coalesce(r."missingDependencies", ARRAY[]::text[]), coalesce(r."inputRunIds", '{}'::jsonb), r.stdout, r.stderr, r."errorType", r."errorMessage", r."errorTraceback", r."durationMs", coalesce(r."outputTruncated", false), r.attempts, r."startedAt", r."finishedAt"
+         r.outcome, r."skipReason", coalesce(r."missingDependencies", ARRAY[]::text[]), coalesce(r."inputRunIds", '{}'::jsonb), r.stdout, r.stderr, r."errorType", r."errorMessage", r."errorTraceback", r."durationMs", coalesce(r."outputTruncated", false), r.attempts, r.usage, r."startedAt", r."finishedAt"
   FROM jsonb_to_recordset($1::jsonb) AS r(id uuid, "workspaceId" uuid, "evaluatorId" uuid, "templateVersionId" uuid, "spanId" uuid, "experimentId" uuid,
        "datasetItemId" uuid, "traceId" text, "sessionId" text, completion text, "groupSpanCount" int, "documentCapped" boolean, "backfillId" uuid, "libraryVersions" jsonb, params jsonb, outcome text, "skipReason" text, "missingDependencies" text[], "inputRunIds" jsonb, stdout text, stderr text, "errorType" text,
-       "errorMessage" text, "errorTraceback" text, "durationMs" float8, "outputTruncated" boolean, attempts int, "startedAt" timestamp(3), "finishedAt" timestamp(3))
+       "errorMessage" text, "errorTraceback" text, "durationMs" float8, "outputTruncated" boolean, attempts int, usage jsonb, "startedAt" timestamp(3), "finishedAt" timestamp(3))
   ON CONFLICT ${CONFLICT_TARGET[kind]} DO NOTHING
   RETURNING id, "spanId", "evaluatorId"
 ), scores AS (

@@ -4,6 +4,7 @@ import { EvaluationTargetEnum, EvaluatorKindEnum, IsolationEnum, SpanKindEnum } 
 import { describedBy } from "../../graphql/input-descriptions.js";
 import { BadUserInputError } from "../../lib/errors.js";
 import { TemplateRef, withoutNulls } from "../templates/graphql.js";
+import { ProviderConnectionRef } from "../connections/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { DependencyInput, dependenciesOf } from "../dependencies/graphql-inputs.js";
 import {
@@ -142,6 +143,8 @@ export const EvaluatorRef = builder.prismaNode("Evaluator", {
       description: "At most this many runs on live spans per rolling hour; past it a run is recorded as skipped (stats.skippedInvocationCap). Null: no cap.",
     }),
     limits: t.expose("limits", { type: "JSON", description: "The sandbox limits it asks for: {cpuTimeMs?, wallTimeMs?, memoryBytes?} ({}: its template's, then the defaults)." }),
+    connection: t.relation("connection", { nullable: true, description: "A judge evaluator's connection (its provider, model default and concurrency); null for other kinds." }),
+    maxCostPerHourUsd: t.exposeFloat("maxCostPerHourUsd", { nullable: true, description: "A judge evaluator's spend cap: US dollars of judge calls on live targets per rolling hour. Null: no cap." }),
     runLimits: t.field({
       type: RunLimitsRef,
       description: "What one item of its runs gets, on every path (live, experiment, backfill): its own limits, else its template's, else the sandbox's defaults.",
@@ -197,7 +200,7 @@ const evaluatorField = {
 };
 
 /** Null-able fields whose null means something: unpin, match every name, clear the values. */
-const NULL_MEANS_CLEAR = ["pinnedVersion", "spanNamePattern", "params", "limits"];
+const NULL_MEANS_CLEAR = ["pinnedVersion", "spanNamePattern", "params", "limits", "maxCostPerHourUsd"];
 
 const createInput = describedBy(createEvaluatorInputSchema);
 const updateInput = describedBy(updateEvaluatorInputSchema);
@@ -222,6 +225,9 @@ builder.relayMutationField(
       samplingRate: t.float(createInput("samplingRate")),
       isolation: t.field({ type: IsolationEnum, ...createInput("isolation") }),
       maxInvocationsPerHour: t.int(createInput("maxInvocationsPerHour")),
+      connectionId: t.globalID({ for: ProviderConnectionRef, ...createInput("connectionId") }),
+      connectionName: t.string({ description: "The connection by name (instead of connectionId)." }),
+      maxCostPerHourUsd: t.float(createInput("maxCostPerHourUsd")),
       limits: t.field({ type: "JSON", ...createInput("limits") }),
       dependencies: t.field({ type: [DependencyInput], ...createInput("dependencies") }),
       target: t.field({ type: EvaluationTargetEnum, ...createInput("target") }),
@@ -230,12 +236,14 @@ builder.relayMutationField(
   },
   {
     resolve: async (_root, { input }, ctx) => {
-      const { templateId, templateName, dependencies, groupSettings, ...fields } = input;
+      const { templateId, templateName, dependencies, groupSettings, connectionId, connectionName, ...fields } = input;
       const id = await ctx.services.templates.templateIdOf(ctx.principal, { templateId: templateId?.id, templateName });
+      const connection = await ctx.services.connections.connectionIdOf(ctx.principal, { connectionId: connectionId?.id, connectionName });
       if (id === undefined && kindTraits(input.kind ?? DEFAULT_KIND).needsTemplate) throw new BadUserInputError([{ path: "templateId", message: "is required: give templateId or templateName" }]);
       return ctx.services.evaluators.createEvaluator(ctx.principal, {
         ...withoutNulls(fields, NULL_MEANS_CLEAR),
         ...(id !== undefined ? { templateId: id } : {}),
+        ...(connection !== undefined ? { connectionId: connection } : {}),
         ...(dependencies ? { dependencies: dependenciesOf(dependencies) } : {}),
         ...(groupSettings !== undefined ? { groupSettings: groupSettingsOf(groupSettings) } : {}),
       });
@@ -265,6 +273,9 @@ builder.relayMutationField(
       samplingRate: t.float(),
       isolation: t.field({ type: IsolationEnum }),
       maxInvocationsPerHour: t.int(updateInput("maxInvocationsPerHour")),
+      connectionId: t.globalID({ for: ProviderConnectionRef, ...updateInput("connectionId") }),
+      connectionName: t.string({ description: "The connection by name (instead of connectionId)." }),
+      maxCostPerHourUsd: t.float(updateInput("maxCostPerHourUsd")),
       limits: t.field({ type: "JSON", ...updateInput("limits") }),
       dependencies: t.field({ type: [DependencyInput], ...updateInput("dependencies") }),
       target: t.field({ type: EvaluationTargetEnum, ...updateInput("target") }),
@@ -273,11 +284,13 @@ builder.relayMutationField(
   },
   {
     resolve: async (_root, { input }, ctx) => {
-      const { id, templateId, templateName, dependencies, groupSettings, ...fields } = input;
+      const { id, templateId, templateName, dependencies, groupSettings, connectionId, connectionName, ...fields } = input;
       const template = await ctx.services.templates.templateIdOf(ctx.principal, { templateId: templateId?.id, templateName });
+      const connection = await ctx.services.connections.connectionIdOf(ctx.principal, { connectionId: connectionId?.id, connectionName });
       const changes = {
         ...withoutNulls(fields, NULL_MEANS_CLEAR),
         ...(template !== undefined ? { templateId: template } : {}),
+        ...(connection !== undefined ? { connectionId: connection } : {}),
         ...(dependencies !== undefined ? { dependencies: dependenciesOf(dependencies) } : {}),
         ...(groupSettings !== undefined ? { groupSettings: groupSettingsOf(groupSettings) } : {}),
       };

@@ -92,6 +92,9 @@ export const targetSchema = z.enum(TARGET_TYPES, { error: `must be one of ${TARG
  */
 export const groupSettingsSchema = groupSettingsInputSchema.nullable();
 
+/** A judge evaluator's spend cap: US dollars of judge calls per rolling hour (null: none). */
+export const maxCostPerHourUsdSchema = z.number({ error: typeError("a number") }).finite("must be a finite number").positive("must be more than 0").max(1_000_000, "must be at most 1,000,000").nullable();
+
 /** The fields an evaluator input may change (every one optional). `params` is checked against the template. */
 const evaluatorFields = {
   name: evaluatorNameSchema,
@@ -108,6 +111,8 @@ const evaluatorFields = {
   samplingRate: samplingRateSchema,
   isolation: isolationSchema,
   maxInvocationsPerHour: maxInvocationsPerHourSchema,
+  connectionId: z.string({ error: typeError("a string") }),
+  maxCostPerHourUsd: maxCostPerHourUsdSchema,
   limits: limitsSchema,
   dependencies: dependenciesInputSchema,
   target: targetSchema,
@@ -121,7 +126,7 @@ const evaluatorFields = {
  */
 export const createEvaluatorInputSchema = z.object({
   name: evaluatorNameSchema.describe("Unique among the workspace's live evaluators."),
-  kind: evaluatorKindSchema.optional().describe("code (default: give a template) or external (no template: scores posted with submitScores)."),
+  kind: evaluatorKindSchema.optional().describe("code (default: give a code template), judge (give an llm template and a connection; taken from the template when omitted) or external (no template: scores posted with submitScores)."),
   templateId: evaluatorFields.templateId.optional().describe("The template (or give templateName); required for a code evaluator."),
   pinnedVersion: pinnedVersionSchema.optional().describe("Stay on this template version; omitted or null follows the latest."),
   params: z.unknown().optional().describe("Setting values: setting name → value."),
@@ -137,6 +142,8 @@ export const createEvaluatorInputSchema = z.object({
   samplingRate: samplingRateSchema.optional().describe("0 to 1; defaults to 1."),
   isolation: isolationSchema.optional().describe("warm (default) or strict: a fresh forked process per item, slower."),
   maxInvocationsPerHour: maxInvocationsPerHourSchema.optional().describe("Runs on live spans per rolling hour, at most (1 or more); null or absent: no cap."),
+  connectionId: evaluatorFields.connectionId.optional().describe("A judge evaluator's connection (or give connectionName): the provider, key and concurrency its calls use. Required for a judge."),
+  maxCostPerHourUsd: maxCostPerHourUsdSchema.optional().describe("A judge evaluator's spend cap: US dollars of judge calls on live targets per rolling hour; past it runs are skipped with the reason. Null or absent: no cap."),
   limits: limitsSchema
     .optional()
     .describe("Sandbox limits of one item it asks for: {cpuTimeMs?, wallTimeMs?, memoryBytes?}, each within the sandbox's ceilings (sandboxCapabilities.limits); a key absent takes its template's, then the default."),
@@ -168,6 +175,8 @@ export const updateEvaluatorInputSchema = z
       .boolean({ error: typeError("true or false") })
       .describe("Merge params into the values (JSON Merge Patch: a key set to null removes that value) instead of replacing them. Default false."),
     maxInvocationsPerHour: maxInvocationsPerHourSchema.describe("Null removes the cap."),
+    connectionId: evaluatorFields.connectionId.describe("A judge evaluator: move to another connection of the workspace."),
+    maxCostPerHourUsd: maxCostPerHourUsdSchema.describe("A judge evaluator's spend cap in US dollars per rolling hour; null removes it."),
     limits: limitsSchema.describe("Replaces its limits {cpuTimeMs?, wallTimeMs?, memoryBytes?} (null or {} removes them: the template's, then the defaults, apply)."),
     attributeContains: attributeContainsSchema.describe("Replaces the list-attribute conditions: key → value the list must contain ({} removes them)."),
     resourceAttributeEquals: resourceAttributeEqualsSchema.describe("Replaces the resource-attribute conditions: key → value ({} removes them)."),

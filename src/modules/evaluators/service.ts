@@ -14,7 +14,7 @@ import type { Tx } from "../../lib/prisma.js";
 import { resolveParams, validateValues } from "../templates/values.js";
 import type { Principal } from "../../lib/principal.js";
 import { createEvaluatorInputSchema, updateEvaluatorInputSchema } from "./schemas.js";
-import { kindTraits, POSTED_KIND, DEFAULT_KIND } from "./kinds.js";
+import { kindOfTemplate, kindTraits, POSTED_KIND, DEFAULT_KIND } from "./kinds.js";
 import { checkGroupSettings, type GroupSettingsInput } from "./group-settings.js";
 import { GroupSettingError } from "./group-completion.js";
 import { TARGET_TYPES, type TargetType } from "../../lib/closed-lists.js";
@@ -101,13 +101,18 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
   const { prisma } = deps;
 
   /** The template-side fields of a code evaluator (under a share lock on the template): pin and values checked. */
-  async function codeFields(tx: Tx, principal: Principal, existing: Evaluator | null, raw: Record<string, unknown>, pinnedGiven: number | null | undefined, issues: InputIssue[]) {
+  async function codeFields(tx: Tx, principal: Principal, existing: Evaluator | null, raw: Record<string, unknown>, pinnedGiven: number | null | undefined, issues: InputIssue[], kind: string) {
     const templateId = typeof raw.templateId === "string" ? raw.templateId : (existing?.templateId ?? undefined);
     if (templateId === undefined) {
-      issues.push({ path: "templateId", message: "is required for a code evaluator (give templateId or templateName)" });
+      issues.push({ path: "templateId", message: `is required for a ${kind} evaluator (give templateId or templateName)` });
       throw new BadUserInputError(issues);
     }
     await lockTemplate(tx, principal.workspaceId, templateId, "share");
+    const templateKind = (await tx.template.findUniqueOrThrow({ where: { id: templateId }, select: { kind: true } })).kind;
+    if (templateKind !== kindTraits(kind).templateKind) {
+      issues.push({ path: "templateId", message: `a ${kind} evaluator runs a ${kindTraits(kind).templateKind} template; this one is an ${templateKind} template (a ${kindOfTemplate(templateKind)} evaluator runs it)` });
+      throw new BadUserInputError(issues);
+    }
     const templateChanged = existing !== null && templateId !== existing.templateId;
     const pinned = "pinnedVersion" in raw ? (pinnedGiven ?? null) : templateChanged ? null : (existing?.pinnedVersion ?? null);
     const version = await versionFor(tx, templateId, pinned, issues);
@@ -115,6 +120,47 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
     const checked = version ? validateValues(specsOf(version), givenValues) : { values: {}, issues: [] };
     issues.push(...checked.issues);
     return { fields: { templateId, pinnedVersion: pinned, params: asJson(checked.values) }, scoreReads: version?.scoreReads ?? [] };
+  }
+
+  /**
+   * The kind of a new evaluator: external when asked, else the kind that runs its template (a
+   * judge for an llm template), else the given kind or the default.
+   */
+  async function newKindOf(workspaceId: string, raw: Record<string, unknown>, issues: InputIssue[]): Promise<string> {
+    if (typeof raw.kind === "string" && kindTraits(raw.kind).canBePosted) return POSTED_KIND;
+    if (typeof raw.templateId === "string" && isUuid(raw.templateId)) {
+      const template = await prisma.template.findFirst({ where: { id: raw.templateId, workspaceId }, select: { kind: true } });
+      if (template) {
+        const kind = kindOfTemplate(template.kind);
+        if (typeof raw.kind === "string" && raw.kind !== kind) issues.push({ path: "kind", message: `the template is an ${template.kind} template: its evaluators are of kind ${kind}` });
+        return kind;
+      }
+    }
+    return typeof raw.kind === "string" && kindTraits(raw.kind).needsTemplate ? raw.kind : DEFAULT_KIND;
+  }
+
+  /**
+   * The connection fields of a save: a judge names a connection of the workspace (required) and
+   * may set a spend cap; other kinds refuse both.
+   */
+  async function connectionFields(tx: Tx, workspaceId: string, kind: string, existing: Evaluator | null, raw: Record<string, unknown>, issues: InputIssue[]) {
+    const given = raw.connectionId;
+    if (!kindTraits(kind).usesConnection) {
+      if (given !== undefined && given !== null) issues.push({ path: "connectionId", message: `a ${kind} evaluator calls no model: only judge evaluators take a connection` });
+      if (raw.maxCostPerHourUsd !== undefined && raw.maxCostPerHourUsd !== null) issues.push({ path: "maxCostPerHourUsd", message: `a ${kind} evaluator has no model cost: only judge evaluators take a spend cap` });
+      return {};
+    }
+    const connectionId = typeof given === "string" ? given : (existing?.connectionId ?? null);
+    if (connectionId === null) {
+      issues.push({ path: "connectionId", message: "is required for a judge evaluator (give connectionId or connectionName)" });
+      return {};
+    }
+    const found = isUuid(connectionId) ? await tx.connection.findFirst({ where: { id: connectionId, workspaceId }, select: { id: true } }) : null;
+    if (!found) issues.push({ path: "connectionId", message: "names no connection of this workspace (see connections)" });
+    return {
+      connectionId,
+      ...(raw.maxCostPerHourUsd !== undefined ? { maxCostPerHourUsd: (raw.maxCostPerHourUsd as number | null) ?? null } : {}),
+    };
   }
 
   /** An external evaluator has no template: refuses template fields at their paths. */
@@ -144,18 +190,20 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
       return key && i.message.startsWith(`${key}: `) ? { ...i, message: i.message.slice(key.length + 2) } : i;
     });
     const raw = rawFields(input);
-    const kind = existing?.kind ?? (typeof raw.kind === "string" && kindTraits(raw.kind).canBePosted ? POSTED_KIND : DEFAULT_KIND);
+    const kind = existing?.kind ?? (await newKindOf(principal.workspaceId, raw, issues));
     if (existing && raw.kind !== undefined && raw.kind !== existing.kind) issues.push({ path: "kind", message: "cannot change: create another evaluator" });
     const name = data?.name ?? (typeof raw.name === "string" ? raw.name : undefined);
     return withUniqueName("an evaluator", name, () =>
       prisma.$transaction(async (tx) => {
-        const code = !kindTraits(kind).needsTemplate ? externalFields(raw, issues) : await codeFields(tx, principal, existing, raw, data?.pinnedVersion, issues);
+        const code = !kindTraits(kind).needsTemplate ? externalFields(raw, issues) : await codeFields(tx, principal, existing, raw, data?.pinnedVersion, issues, kind);
         const template = code.fields;
+        const connection = await connectionFields(tx, principal.workspaceId, kind, existing, raw, issues);
         const group = targetFields(existing, kind, raw, data ?? {}, issues);
         if (issues.length || !data) throw new BadUserInputError(issues);
         const fields = {
           ...(data.name !== undefined ? { name: data.name, liveName: data.name } : {}),
           ...template,
+          ...connection,
           ...(data.enabled !== undefined ? { enabled: data.enabled } : {}),
           ...(data.spanKind !== undefined ? { spanKind: data.spanKind } : {}),
           ...(data.spanNamePattern !== undefined ? { spanNamePattern: data.spanNamePattern } : {}),

@@ -168,7 +168,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; co
       );
       const records: ExperimentRunRecord[] = [];
       for (const answer of evaluated) {
-        if (answer.status === "retry") outcome.deferred += 1; // retried with the job
+        if (answer.status !== "done") outcome.deferred += 1; // retried with the job
         else records.push({ ...base, datasetItemId: answer.target.id, ...answer.run });
       }
       const inserted = await recordExperimentRuns(prisma, records);

@@ -4,10 +4,11 @@ import type { GroupTargetType } from "../../lib/closed-lists.js";
 import { objectOf } from "../../lib/json-column.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
+import { deferrableAt, ProviderDelayError, type EvaluationCore } from "../evaluation/evaluate-batch.js";
 import { moveRunsToHistory } from "../evaluation/history.js";
 import { INVOCATION_CAP_REASON, runColumns } from "../evaluation/record.js";
-import type { EvaluationSubject } from "../evaluation/subject.js";
+import { blockedReasonOf, type EvaluationSubject } from "../evaluation/subject.js";
+import { spendCapReason, spentLastHour } from "../judges/spend.js";
 import { insertRuns, lockGroupRuns, type RunRecord, type SessionTarget, type TraceTarget } from "../evaluation/write.js";
 import { settingsOf } from "../evaluators/group-settings.js";
 import { kindTraits } from "../evaluators/kinds.js";
@@ -294,25 +295,32 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       for (const p of open.slice(left)) skip(p, `${INVOCATION_CAP_REASON} (${evaluator.maxInvocationsPerHour}) reached: ${used} runs in the last hour`);
       open = open.slice(0, left);
     }
+    if (open.length && evaluator.maxCostPerHourUsd !== null) {
+      const spent = await spentLastHour(prisma, evaluatorId, clock.now());
+      if (spent >= evaluator.maxCostPerHourUsd) for (const p of open) skip(p, spendCapReason(evaluator.maxCostPerHourUsd, spent));
+      open = open.filter((p) => !p.record!.skipReason);
+    }
     if (open.length) {
       const version = await prisma.templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId: evaluator.templateId, version: evaluator.pinnedVersion ?? evaluator.template!.latestVersion } } });
       const params = resolveParams(specsOf(version), objectOf(evaluator.params));
       const subject: EvaluationSubject = {
         workspaceId, evaluatorId, kind: evaluator.kind, version, params, isolation: evaluator.isolation,
         limits: { own: evaluator.limits, template: evaluator.template?.limits }, dependencies: [], trustDomain: `evaluator:${evaluatorId}`,
+        connectionId: evaluator.connectionId, blockedReason: blockedReasonOf(evaluator),
       };
       const built = new Map(open.map((p) => [p, groupDocument(p.schedule.targetType as GroupTargetType, p.schedule.groupKey, traces.get(p.schedule.id)!, settings, { completion: completionOf(p.schedule), ...(declared.length ? { scores: scoresOf.get(p) } : {}) })]));
       // One core call per chunk of at most MAX_CALL_BYTES of documents: the runner reads a batch as one frame (64 MiB at most).
       for (const chunk of chunksByBytes(open, (p) => Buffer.byteLength(JSON.stringify(built.get(p)!.document), "utf8"))) {
         const evaluated = await deps.core.evaluateBatch(
           subject,
-          chunk.map((p) => ({ target: p, inputs: new Map(), lastAttempt: p.job.job.attemptsMade + 1 >= (p.job.job.opts.attempts ?? 1), document: () => built.get(p)!.document })),
+          chunk.map((p) => ({ target: p, inputs: new Map(), lastAttempt: p.job.job.attemptsMade + 1 >= (p.job.job.opts.attempts ?? 1), deferrable: deferrableAt(p.job.job.queuedAt, Date.now()), document: () => built.get(p)!.document })),
           { beforeExecute: (targets) => Promise.all(targets.map((p) => p.job.job.enteredSandbox?.())) },
         );
         const finishedAt = clock.now();
         for (const answer of evaluated) {
           const p = answer.target;
           if (answer.status === "retry") results[p.index] = failed(new SandboxFaultError(answer.message));
+          else if (answer.status === "defer") results[p.index] = failed(new ProviderDelayError(answer.untilMs, answer.message));
           else p.record = { ...p.record!, ...answer.run, group: { ...p.record!.group!, capped: built.get(p)!.capped }, finishedAt };
         }
       }

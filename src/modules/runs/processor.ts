@@ -9,8 +9,9 @@ import { specsOf } from "../templates/store.js";
 import { objectOf } from "../../lib/json-column.js";
 import { resolveParams } from "../templates/values.js";
 import { createBatcher, type BatcherOptions, type Settled } from "./batcher.js";
-import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
-import type { EvaluationSubject } from "../evaluation/subject.js";
+import { deferrableAt, ProviderDelayError, type EvaluationCore } from "../evaluation/evaluate-batch.js";
+import { blockedReasonOf, type EvaluationSubject } from "../evaluation/subject.js";
+import { spendCapReason, spentLastHour } from "../judges/spend.js";
 import { INVOCATION_CAP_REASON, runColumns } from "../evaluation/record.js";
 import { moveRunsToHistory } from "../evaluation/history.js";
 import { columnsOf, insertRuns, type RunRecord, type SpanTarget } from "../evaluation/write.js";
@@ -30,6 +31,8 @@ export interface JobAttempts {
   opts: { attempts?: number };
   /** Times BullMQ found the job stalled (its worker died or hung while processing it). */
   stalledCounter?: number;
+  /** When the job was queued (ms since the epoch): a provider's delay is honoured up to MAX_DEFER_AGE_MS after it. */
+  queuedAt?: number;
   /**
    * Times the job's item was handed to a runner (kept in the job's progress), when the job keeps
    * count: a worker holds many jobs waiting for their batch, and only those that were in the
@@ -299,6 +302,11 @@ export function createRunProcessor(deps: {
       for (const p of open.slice(left)) skip(p, `${INVOCATION_CAP_REASON} (${evaluator.maxInvocationsPerHour}) reached: ${used} runs in the last hour`);
       open = open.slice(0, left);
     }
+    if (open.length && evaluator.maxCostPerHourUsd !== null) {
+      const spent = await spentLastHour(prisma, evaluatorId, new Date());
+      if (spent >= evaluator.maxCostPerHourUsd) for (const p of open) skip(p, spendCapReason(evaluator.maxCostPerHourUsd, spent));
+      open = open.filter((p) => !p.record);
+    }
 
     if (open.length) {
       for (const p of open) if (!loaded.has(p.job.payload.targetId)) results[p.index] = ok("span-gone");
@@ -308,19 +316,21 @@ export function createRunProcessor(deps: {
       const subject: EvaluationSubject = {
         workspaceId, evaluatorId, kind: evaluator.kind, version, params, isolation: evaluator.isolation,
         limits: { own: evaluator.limits, template: evaluator.template?.limits }, dependencies: declared, trustDomain: `evaluator:${evaluatorId}`,
+        connectionId: evaluator.connectionId, blockedReason: blockedReasonOf(evaluator),
       };
       const evaluated = await deps.core.evaluateBatch(
         subject,
         open.map((p) => {
           const target = loaded.get(p.job.payload.targetId)!;
           const last = p.job.job.attemptsMade + 1 >= (p.job.job.opts.attempts ?? 1);
-          return { target: p, inputs: inputsOf(p.job.payload.targetId), lastAttempt: last, document: (scores) => target.document(scores) };
+          return { target: p, inputs: inputsOf(p.job.payload.targetId), lastAttempt: last, deferrable: deferrableAt(p.job.job.queuedAt, Date.now()), document: (scores) => target.document(scores) };
         }),
         { beforeExecute: (targets) => Promise.all(targets.map((p) => p.job.job.enteredSandbox?.())) },
       );
       for (const answer of evaluated) {
         const p = answer.target;
         if (answer.status === "retry") results[p.index] = failed(new SandboxFaultError(answer.message));
+        else if (answer.status === "defer") results[p.index] = failed(new ProviderDelayError(answer.untilMs, answer.message));
         else p.record = { ...base(p.job), ...answer.run };
       }
     }

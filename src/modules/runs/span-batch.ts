@@ -3,6 +3,7 @@ import type { Queues } from "../../queues/queues.js";
 import { evaluationJobId } from "../../queues/registry.js";
 import { isInfrastructureError } from "../../lib/infra-errors.js";
 import type { TargetType } from "../../lib/closed-lists.js";
+import { ProviderDelayError } from "../evaluation/evaluate-batch.js";
 import { crashesOf, SandboxFaultError, type JobAttempts, type ProcessStatus, type RunProcessor } from "./processor.js";
 
 /**
@@ -56,12 +57,14 @@ export function createSpanBatchProcessor(deps: { prisma: PrismaClient; queues: Q
       attemptsMade: job.attemptsMade,
       opts: job.opts,
       stalledCounter: job.stalledCounter,
+      queuedAt: job.queuedAt,
       sandboxEntries: job.sandboxEntries,
       ...(job.enteredSandbox ? { enteredSandbox: () => (entered ??= job.enteredSandbox!()) } : {}),
     };
     const settled = await Promise.allSettled(payload.targetIds.map((targetId) => deps.processEvaluation({ workspaceId, targetType, targetId, evaluatorId }, attempts)));
     const errors = settled.flatMap((s) => (s.status === "rejected" ? [s.reason as unknown] : []));
-    if (errors.length) throw errors.find(isInfrastructureError) ?? errors.find((e) => !(e instanceof SandboxFaultError)) ?? errors[0];
+    // An outage first (waited out), then a provider's delay (no attempt used), then anything but a sandbox fault.
+    if (errors.length) throw errors.find(isInfrastructureError) ?? errors.find((e) => e instanceof ProviderDelayError) ?? errors.find((e) => !(e instanceof SandboxFaultError)) ?? errors[0];
     return { statuses: settled.map((s) => (s as PromiseFulfilledResult<ProcessStatus>).value) };
   };
 }

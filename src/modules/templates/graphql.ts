@@ -1,7 +1,7 @@
 import { resolveArrayConnection } from "@pothos/plugin-relay";
 import { builder } from "../../graphql/builder.js";
-import type { EntryPointKind } from "../../lib/closed-lists.js";
-import { EntryPointKindEnum } from "../../graphql/enums.js";
+import type { EntryPointKind, TemplateKind } from "../../lib/closed-lists.js";
+import { TemplateKindEnum, EntryPointKindEnum } from "../../graphql/enums.js";
 import { PAGE_SIZE } from "../../graphql/connections.js";
 import { describedBy } from "../../graphql/input-descriptions.js";
 import { createTemplateInputSchema, updateTemplateInputSchema } from "./schemas.js";
@@ -44,9 +44,10 @@ const EntryPointRef = builder.objectRef<{ kind: string; name: string }>("EntryPo
 export const TemplateRef = builder.prismaNode("Template", {
   id: { field: "id" },
   findUnique: (id, ctx) => ({ id: uuidOrNil(id), workspaceId: ctx.principal.workspaceId }),
-  description: "A code template: Python code with typed settings, saved as immutable versions.",
+  description: "A template: Python code (kind code) or a judge's chat messages (kind llm), with typed settings, saved as immutable versions.",
   fields: (t) => ({
     name: t.exposeString("name"),
+    kind: t.field({ type: TemplateKindEnum, resolve: (template) => template.kind as TemplateKind }),
     description: t.exposeString("description"),
     createdAt: t.expose("createdAt", { type: "DateTime" }),
     updatedAt: t.expose("updatedAt", { type: "DateTime" }),
@@ -81,7 +82,8 @@ export const TemplateVersionRef = builder.prismaNode("TemplateVersion", {
   description: "One save of a template's code and settings; never changes.",
   fields: (t) => ({
     version: t.exposeInt("version"),
-    sourceCode: t.exposeString("sourceCode"),
+    sourceCode: t.exposeString("sourceCode", { description: "The code of a code template (empty for an llm template)." }),
+    judge: t.expose("judge", { type: "JSON", nullable: true, description: "An llm template's judge: {messages, output, maxOutputTokens, cacheTtlSeconds}; null for a code template." }),
     params: t.field({ type: [TemplateParamRef], description: "The settings.", resolve: (v, _args, ctx) => ctx.services.templates.settingsOf(v) }),
     libraryPins: t.expose("libraryPins", { type: "JSON", description: "Shared library name → pinned version." }),
     sharedImports: t.exposeStringList("sharedImports", { description: "The shared libraries the code imports directly." }),
@@ -207,7 +209,9 @@ builder.relayMutationField(
     inputFields: (t) => ({
       name: t.string({ required: true, ...createInput("name") }),
       description: t.string(createInput("description")),
-      sourceCode: t.string({ required: true, ...createInput("sourceCode") }),
+      kind: t.field({ type: TemplateKindEnum, ...createInput("kind") }),
+      sourceCode: t.string(createInput("sourceCode")),
+      judge: t.field({ type: "JSON", ...createInput("judge") }),
       params: t.field({ type: "JSON", ...createInput("params") }),
       libraryPins: t.field({ type: "JSON", ...createInput("libraryPins") }),
       limits: t.field({ type: "JSON", ...createInput("limits") }),
@@ -225,6 +229,7 @@ builder.relayMutationField(
       name: t.string(updateInput("name")),
       description: t.string(updateInput("description")),
       sourceCode: t.string(updateInput("sourceCode")),
+      judge: t.field({ type: "JSON", ...updateInput("judge") }),
       params: t.field({ type: "JSON", ...updateInput("params") }),
       libraryPins: t.field({ type: "JSON", ...updateInput("libraryPins") }),
       limits: t.field({ type: "JSON", ...updateInput("limits") }),

@@ -4,6 +4,7 @@ import type { InputIssue } from "../../lib/errors.js";
 import { nameSchema } from "../../lib/text-rules.js";
 import { parseIssues, typeError } from "../../lib/validation.js";
 import { parseLibraryPins } from "../shared-libraries/schemas.js";
+import { TEMPLATE_KINDS } from "../../lib/closed-lists.js";
 import { validateParamSpecs, type ParamSpec } from "./settings.js";
 
 /** Shared input schemas of the templates feature (GraphQL, CLI and MCP use the same). */
@@ -19,6 +20,7 @@ const NAME_TEXT = "The template's name, unique among the workspace's live templa
 const DESCRIPTION_TEXT = "Free text, at most 2000 characters.";
 const PARAMS_TEXT = "The settings: a list of {name, type, label, description, default, required, options}.";
 const PINS_TEXT = "Shared-library pins: {library name: version}. Unpinned imports use the latest version at run time.";
+const JUDGE_TEXT = "An llm template's judge: {messages: [{role, content}], output: [scores], maxOutputTokens?, cacheTtlSeconds?} (docs/judges.md).";
 const LIMITS_TEXT =
   "Sandbox limits of one item its evaluators get unless they set their own: {cpuTimeMs?, wallTimeMs?, memoryBytes?}, each within the sandbox's ceilings (sandboxCapabilities.limits). Not versioned.";
 
@@ -26,7 +28,9 @@ const LIMITS_TEXT =
 export const createTemplateInputSchema = z.object({
   name: templateNameSchema.describe(NAME_TEXT),
   description: templateDescriptionSchema.optional().describe(DESCRIPTION_TEXT),
-  sourceCode: sourceCodeSchema.describe("Python defining evaluate(ctx) (or a compatible entry point); at most 256 KiB."),
+  kind: z.enum(TEMPLATE_KINDS, { error: `must be one of ${TEMPLATE_KINDS.join(", ")}` }).optional().describe("code (default: Python run in the sandbox) or llm (a judge: chat messages sent to a connection's model)."),
+  sourceCode: sourceCodeSchema.optional().describe("A code template's Python defining evaluate(ctx) (or a compatible entry point); at most 256 KiB."),
+  judge: z.unknown().optional().describe(JUDGE_TEXT),
   params: z.unknown().optional().describe(PARAMS_TEXT),
   /** Shared-library pins (library name → version), checked by `parseLibraryPins`. */
   libraryPins: z.unknown().optional().describe(PINS_TEXT),
@@ -37,7 +41,8 @@ export const createTemplateInputSchema = z.object({
 export const updateTemplateInputSchema = z.object({
   name: templateNameSchema.optional().describe(NAME_TEXT),
   description: templateDescriptionSchema.optional().describe(DESCRIPTION_TEXT),
-  sourceCode: sourceCodeSchema.optional().describe("New code: makes version N+1."),
+  sourceCode: sourceCodeSchema.optional().describe("New code (a code template): makes version N+1."),
+  judge: z.unknown().optional().describe(`${JUDGE_TEXT} A new judge makes version N+1.`),
   params: z.unknown().optional().describe(`${PARAMS_TEXT} New settings make version N+1; null clears them.`),
   libraryPins: z.unknown().optional().describe(`${PINS_TEXT} New pins make version N+1.`),
   limits: evaluatorLimitsSchema.nullish().describe(`${LIMITS_TEXT} Replaces them (null or {} removes them); makes no new version.`),

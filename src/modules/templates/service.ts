@@ -17,6 +17,28 @@ import { idOrName, type IdOrName } from "../../lib/id-or-name.js";
 import { isUuid } from "../../lib/uuid.js";
 import { withUniqueName } from "../../lib/unique-violation.js";
 import { validateValues } from "./values.js";
+import { judgeSettingIssues, parseJudge, type JudgeDefinition } from "../judges/definition.js";
+
+/** The entry point recorded on an llm template's versions (ENTRY_POINT_KINDS). */
+const JUDGE_ENTRY_POINT = { kind: "judge", name: "judge" } as const;
+
+/**
+ * The judge checks of an llm template save: `judge` parsed against the settings, the settings the
+ * judge reads by name, and no code fields. @returns the judge (null when not given or invalid).
+ */
+function judgeChecks(raw: Record<string, unknown>, specs: readonly ParamSpec[], required: boolean, issues: InputIssue[]): JudgeDefinition | null {
+  for (const key of ["sourceCode", "libraryPins"]) {
+    if (raw[key] !== undefined && raw[key] !== null) issues.push({ path: key, message: "an llm template has no code: give its judge (messages and output)" });
+  }
+  issues.push(...judgeSettingIssues(specs));
+  if (raw.judge === undefined || raw.judge === null) {
+    if (required) issues.push({ path: "judge", message: "is required for an llm template: {messages, output}" });
+    return null;
+  }
+  const parsed = parseJudge(raw.judge, specs.map((s) => s.name));
+  issues.push(...parsed.issues);
+  return parsed.judge;
+}
 
 /** What a dry-run check of a template draft found (nothing is saved or run). */
 export interface TemplateValidation {
@@ -76,6 +98,9 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
    */
   async function createTemplate(principal: Principal, input: unknown): Promise<TemplateWithLatest> {
     const { data, specs, pins, issues } = parseTemplateInput(createTemplateInputSchema, input);
+    if ((input as { kind?: unknown } | null)?.kind === "llm") return createJudgeTemplate(principal, input as Record<string, unknown>, data, specs, issues);
+    if ((input as { judge?: unknown } | null)?.judge != null) issues.push({ path: "judge", message: "is for llm templates only: give kind: llm" });
+    if (typeof (input as { sourceCode?: unknown } | null)?.sourceCode !== "string") issues.push({ path: "sourceCode", message: "is required for a code template" });
     const inspection = await codeChecks(input, inspector, issues, principal.workspaceId);
     if (issues.length || !data || !inspection) throw new BadUserInputError(issues);
     const libraryPins = pins ?? {};
@@ -94,7 +119,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
           versions: {
             create: {
               version: 1,
-              sourceCode: data.sourceCode,
+              sourceCode: data.sourceCode!,
               params: asJson(specs ?? []),
               entryPointKind: inspection.entryPoint.kind,
               entryPointName: inspection.entryPoint.name,
@@ -106,6 +131,27 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
           },
         },
         });
+      }),
+    );
+    return latestOf(template);
+  }
+
+  /** Creates an llm template (a judge) with version 1. @throws BadUserInputError listing every violation. */
+  async function createJudgeTemplate(principal: Principal, raw: Record<string, unknown>, data: ReturnType<typeof parseTemplateInput>["data"], specs: ParamSpec[] | null, issues: InputIssue[]): Promise<TemplateWithLatest> {
+    if (raw.limits !== undefined && raw.limits !== null) issues.push({ path: "limits", message: "are sandbox limits: an llm template runs no code" });
+    const judge = judgeChecks(raw, specs ?? [], true, issues);
+    if (issues.length || !data || !judge) throw new BadUserInputError(issues);
+    const template = await withUniqueName("a template", data.name, () =>
+      prisma.template.create({
+        data: {
+          workspaceId: principal.workspaceId, name: data.name!, liveName: data.name!, description: data.description ?? "", kind: "llm", latestVersion: 1,
+          versions: {
+            create: {
+              version: 1, sourceCode: "", params: asJson(specs ?? []), judge: asJson(judge), entryPointKind: JUDGE_ENTRY_POINT.kind, entryPointName: JUDGE_ENTRY_POINT.name,
+              authorApiKeyId: authorKeyOf(principal),
+            },
+          },
+        },
       }),
     );
     return latestOf(template);
@@ -146,6 +192,12 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
      */
     async validateTemplate(principal: Principal, input: unknown, values?: unknown): Promise<TemplateValidation> {
       const { specs, pins, issues } = parseTemplateInput(updateTemplateInputSchema, input);
+      const raw = (input ?? {}) as Record<string, unknown>;
+      if (raw.kind === "llm" || raw.judge != null) {
+        judgeChecks(raw, specs ?? [], true, issues);
+        if (values !== undefined && values !== null) issues.push(...validateValues(specs ?? [], values, "values").issues);
+        return { issues, entryPoint: issues.length ? null : { ...JUDGE_ENTRY_POINT }, sharedImports: [] };
+      }
       const source = (input as { sourceCode?: unknown } | null)?.sourceCode;
       if (source === undefined || source === null) issues.push({ path: "sourceCode", message: "is required: the code to check" });
       const inspection = await codeChecks(input, inspector, issues, principal.workspaceId);
@@ -165,7 +217,14 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
      */
     async updateTemplate(principal: Principal, templateId: string, input: unknown): Promise<TemplateWithLatest> {
       const { data, specs, pins, issues } = parseTemplateInput(updateTemplateInputSchema, input);
-      const inspection = await codeChecks(input, inspector, issues, principal.workspaceId);
+      const kind = isUuid(templateId) ? (await prisma.template.findFirst({ where: { id: templateId, workspaceId: principal.workspaceId }, select: { kind: true } }))?.kind : undefined;
+      const raw = (input ?? {}) as Record<string, unknown>;
+      const isJudge = kind === "llm";
+      if (!isJudge && raw.judge != null) issues.push({ path: "judge", message: "is for llm templates only (this one is a code template)" });
+      if (isJudge && raw.limits != null) issues.push({ path: "limits", message: "are sandbox limits: an llm template runs no code" });
+      // The judge is checked against the new settings once the latest version is read (below); code fields are refused now.
+      if (isJudge) judgeChecks({ sourceCode: raw.sourceCode, libraryPins: raw.libraryPins }, specs ?? [], false, issues);
+      const inspection = isJudge ? null : await codeChecks(input, inspector, issues, principal.workspaceId);
       if (issues.length || !data) throw new BadUserInputError(issues);
       const template = await withUniqueName("a template", data.name, () =>
         prisma.$transaction(async (tx) => {
@@ -175,12 +234,17 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
             where: { templateId_version: { templateId, version: current.latestVersion } },
           });
           const newSpecs: ParamSpec[] = specs ?? specsOf(latest);
+          // An llm template's judge: the new one, else the latest's, checked against the new settings.
+          const judgeIssues: InputIssue[] = [];
+          const newJudge = isJudge ? judgeChecks({ judge: raw.judge ?? latest.judge }, newSpecs, true, judgeIssues) : null;
+          throwIfAny(judgeIssues);
+          const judgeChanged = isJudge && !isDeepStrictEqual(newJudge, latest.judge);
           const newSource = data.sourceCode ?? latest.sourceCode;
           const newPins = pins ?? ((latest.libraryPins ?? {}) as Record<string, number>);
           const newImports = inspection?.sharedLibraries ?? latest.sharedImports;
           const settingsChanged = !isDeepStrictEqual(newSpecs, specsOf(latest));
           const pinsChanged = !isDeepStrictEqual(newPins, latest.libraryPins ?? {});
-          const changed = settingsChanged || pinsChanged || newSource !== latest.sourceCode;
+          const changed = settingsChanged || pinsChanged || judgeChanged || newSource !== latest.sourceCode;
           if (changed) {
             throwIfAny(await validateImportsAndPins(tx, principal.workspaceId, newImports, newPins, { lock: true }));
           }
@@ -204,6 +268,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
                 libraryPins: asJson(newPins),
                 sharedImports: newImports,
                 scoreReads: inspection ? (inspection.scoreReads ?? []) : latest.scoreReads,
+                ...(newJudge ? { judge: asJson(newJudge) } : {}),
                 entryPointKind: inspection?.entryPoint.kind ?? latest.entryPointKind,
                 entryPointName: inspection?.entryPoint.name ?? latest.entryPointName,
                 authorApiKeyId: authorKeyOf(principal),

@@ -1,0 +1,163 @@
+import type { ItemResult } from "../../execution/index.js";
+import type { ConnectionErrorCode, ConnectionProvider } from "../../lib/closed-lists.js";
+import type { KeyedSemaphore } from "../../lib/keyed-semaphore.js";
+import type { Logger } from "../../lib/logger.js";
+import type { PrismaClient } from "../../lib/prisma.js";
+import type { ProviderCallOptions, ProviderFailure } from "../connections/providers.js";
+import type { EvaluatorExecutor, ExecutedBatch, RunUsage } from "./executors.js";
+import { cacheKeyOf, readCached, writeCached } from "../judges/cache.js";
+import { callJudge, type JudgeAnswer, type JudgeRequest } from "../judges/call.js";
+import { judgeOf, MODEL_SETTING, TEMPERATURE_SETTING, type JudgeDefinition } from "../judges/definition.js";
+import { scoresOfAnswer } from "../judges/output-definition.js";
+import { renderMessages } from "../judges/prompt.js";
+
+/**
+ * The judge executor (evaluator kind `judge`): per document, the template's messages are rendered
+ * (document values fenced as data), the result cache is asked, and on a miss the connection's model
+ * is called through its official SDK with structured output, at most `maxConcurrentRequests` calls
+ * of a connection at once in this process. The answer is checked against the output definition:
+ * one that does not match is `invalid_result` with the reason, never a guessed score.
+ *
+ * Provider failures, by what heals them:
+ * - `rate_limited` (429, Retry-After): the item is deferred until then (the driver delays its job
+ *   without spending an attempt, evaluate-batch.ts `deferrable`), else a `sandbox_error` retried;
+ * - `invalid_key`, `permission_denied`, `unknown_model`, `quota_exhausted`, `private_address`: will
+ *   not heal; the evaluator is blocked with the reason (`onTerminal`) and the batch is `final`;
+ * - `timeout`, `unreachable`, `provider_error`: a `sandbox_error`, retried with backoff.
+ * The provider key is opened here, used by the SDK, and never put in a result, a log line or an error.
+ */
+
+/** The provider failures that retrying will not heal: the evaluator is blocked. */
+export const TERMINAL_FAILURES: readonly ConnectionErrorCode[] = ["invalid_key", "permission_denied", "unknown_model", "quota_exhausted", "private_address"];
+
+/** How long a 429 without Retry-After waits, ms. */
+export const DEFAULT_RETRY_AFTER_MS = 5_000;
+
+/** What the executor needs of a connection (connections/service.ts callTargetOf). */
+export interface JudgeCallTarget {
+  id: string;
+  name: string;
+  provider: ConnectionProvider;
+  baseUrl: string | null;
+  apiKey: string;
+  defaultModel: string;
+  maxConcurrentRequests: number;
+}
+
+/** The dependencies of the judge executor. */
+export interface JudgeExecutorDeps {
+  prisma: PrismaClient;
+  logger: Logger;
+  /** Opens the connection of a judge (throws NOT_FOUND for a connection gone). */
+  callTargetOf(workspaceId: string, connectionId: string): Promise<JudgeCallTarget>;
+  /** The cost of a call from the price table (judges/prices.ts with the workspace's overrides). */
+  costOf(workspaceId: string, model: string, usage: { inputTokens: number; outputTokens: number }): Promise<Pick<RunUsage, "costUsd" | "priceSource">>;
+  /** Blocks the evaluator with the reason (evaluators/blocking.ts); a draft (no evaluator) blocks nothing. */
+  onTerminal(evaluatorId: string, reason: string): Promise<unknown>;
+  /** Per-connection concurrency. */
+  semaphore: KeyedSemaphore;
+  /** How calls go out: no SDK retries (the queue retries), a timeout, private addresses or not. */
+  callOptions: ProviderCallOptions;
+  /** The call (tests may wrap it); default: {@link callJudge}. */
+  call?: (target: JudgeCallTarget, request: JudgeRequest, options: ProviderCallOptions) => Promise<JudgeAnswer>;
+  /** Now, ms since the epoch (tests inject one). */
+  now?: () => number;
+}
+
+/** The result of an item that ran nowhere because of a provider failure or a setup fault. */
+function faultResult(type: string, message: string, durationMs = 0): ItemResult {
+  return { outcome: "sandbox_error", scores: [], stdout: "", stderr: "", error: { type, message, traceback: "" }, durationMs };
+}
+
+/** The model and temperature of a run: its `model` setting (else the connection's default) and `temperature` setting. */
+export function modelOf(params: Readonly<Record<string, unknown>>, target: Pick<JudgeCallTarget, "defaultModel">): { model: string; temperature: number | undefined } {
+  const model = typeof params[MODEL_SETTING] === "string" && (params[MODEL_SETTING] as string).trim() ? (params[MODEL_SETTING] as string).trim() : target.defaultModel;
+  const temperature = typeof params[TEMPERATURE_SETTING] === "number" ? (params[TEMPERATURE_SETTING] as number) : undefined;
+  return { model, temperature };
+}
+
+/** The reason an evaluator is blocked for a failure. */
+function blockReason(connectionName: string, failure: ProviderFailure): string {
+  return `${failure.code} from connection "${connectionName}": ${failure.message}`;
+}
+
+/** Builds the judge executor. */
+export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor {
+  const now = deps.now ?? Date.now;
+  const call = deps.call ?? ((target, request, options) => callJudge(target, request, options, now));
+
+  return {
+    async execute(subject, items, onStart): Promise<ExecutedBatch> {
+      const judge: JudgeDefinition | null = judgeOf(subject.version);
+      const none = { libraryVersions: {}, startedAt: new Date(now()) };
+      if (!judge) return { ...none, results: items.map(() => faultResult("NotAJudge", "the template version has no judge (it is not an llm template)")), final: true };
+      if (!subject.connectionId) return { ...none, results: items.map(() => faultResult("NoConnection", "the judge evaluator has no connection")), final: true };
+      let target: JudgeCallTarget;
+      try {
+        target = await deps.callTargetOf(subject.workspaceId, subject.connectionId);
+      } catch (error) {
+        // A connection gone or a key that no longer opens (CONNECTION_KEYS changed): retried, never the user's fault.
+        const message = error instanceof Error ? error.message : String(error);
+        deps.logger.warn({ workspaceId: subject.workspaceId, evaluatorId: subject.evaluatorId, connectionId: subject.connectionId, err: message }, "judge connection unusable");
+        return { ...none, results: items.map(() => faultResult("ConnectionUnavailable", message)) };
+      }
+      const { model, temperature } = modelOf(subject.params, target);
+      const rendered = items.map((item) => renderMessages(judge.messages, item.document, subject.params));
+      const keys = rendered.map((messages) => cacheKeyOf({ workspaceId: subject.workspaceId, templateVersionId: subject.version.id, model, temperature, params: subject.params, messages }));
+      const cached = judge.cacheTtlSeconds > 0 ? await readCached(deps.prisma, subject.workspaceId, keys, new Date(now())) : new Map();
+      await onStart?.();
+      const startedAt = new Date(now());
+
+      const results: ItemResult[] = new Array(items.length);
+      const usage: (RunUsage | null)[] = new Array(items.length).fill(null);
+      const deferUntil: (number | null)[] = new Array(items.length).fill(null);
+      const toCache: { key: string; answer: unknown; model: string }[] = [];
+      let terminal = null as ProviderFailure | null;
+
+      await Promise.all(
+        items.map(async (_item, i) => {
+          const hit = cached.get(keys[i]!);
+          if (hit) {
+            const checked = scoresOfAnswer(judge.output, hit.answer);
+            if (checked.ok) {
+              results[i] = { outcome: "ok", scores: checked.scores, stdout: "", stderr: "", durationMs: 0 };
+              usage[i] = { model: hit.model, inputTokens: 0, outputTokens: 0, costUsd: 0, priceSource: null, cached: true, providerMs: 0 };
+              return;
+            }
+          }
+          // A call that is still waiting when an earlier one hit a terminal failure is not made.
+          const answer = await deps.semaphore.run(target.id, target.maxConcurrentRequests, () =>
+            terminal ? Promise.resolve(null) : call(target, { messages: rendered[i]!, definition: judge.output, model, ...(temperature !== undefined ? { temperature } : {}), maxOutputTokens: judge.maxOutputTokens }, deps.callOptions),
+          );
+          if (answer === null) {
+            results[i] = faultResult("ProviderError", `not called: ${blockReason(target.name, terminal!)}`);
+            return;
+          }
+          if (!answer.ok) {
+            const failure = answer.error;
+            if (TERMINAL_FAILURES.includes(failure.code)) terminal ??= failure;
+            if (failure.code === "rate_limited") deferUntil[i] = now() + (failure.retryAfterSeconds !== null ? failure.retryAfterSeconds * 1000 : DEFAULT_RETRY_AFTER_MS);
+            results[i] = faultResult(`ProviderError:${failure.code}`, failure.message, answer.latencyMs);
+            return;
+          }
+          const cost = await deps.costOf(subject.workspaceId, answer.model, answer.usage);
+          usage[i] = { model: answer.model, inputTokens: answer.usage.inputTokens, outputTokens: answer.usage.outputTokens, ...cost, cached: false, providerMs: answer.latencyMs };
+          const checked = scoresOfAnswer(judge.output, answer.answer);
+          if (!checked.ok) {
+            results[i] = { outcome: "invalid_result", scores: [], stdout: "", stderr: "", error: { type: "InvalidJudgeAnswer", message: checked.message, traceback: "" }, durationMs: answer.latencyMs };
+            return;
+          }
+          results[i] = { outcome: "ok", scores: checked.scores, stdout: "", stderr: "", durationMs: answer.latencyMs };
+          toCache.push({ key: keys[i]!, answer: answer.answer, model: answer.model });
+        }),
+      );
+      await writeCached(deps.prisma, subject.workspaceId, toCache, judge.cacheTtlSeconds, new Date(now()));
+      if (terminal) {
+        const reason = blockReason(target.name, terminal);
+        if (subject.evaluatorId) await deps.onTerminal(subject.evaluatorId, reason);
+        deps.logger.warn({ workspaceId: subject.workspaceId, evaluatorId: subject.evaluatorId, connectionId: target.id, code: terminal.code }, "judge provider refused for good: evaluator blocked");
+      }
+      return { results, libraryVersions: {}, startedAt, usage, deferUntil, final: terminal !== null };
+    },
+  };
+}
