@@ -586,17 +586,23 @@ export type TestFireMonitorInput = {
 };
 
 export type TryCodeInput = {
+  /** The connection a judge (a draft judge or an llm template) calls; required for one, refused for code. */
+  connectionId?: string | number | null | undefined;
+  /** The connection by name (instead of connectionId). */
+  connectionName?: string | null | undefined;
   /** Sample: a stored dataset item (as an experiment runs it). */
   datasetItemId?: string | number | null | undefined;
   /** Sample: an inline dataset item, as the sample document or as a line of items.jsonl (mapped as dataset import maps it). */
   document?: unknown;
   /** With traceId or sessionId, or target trace or session: the caps (maxSpans, maxTurns, maxDocumentBytes) and sessionKeyAttribute an evaluator would use; absent ones take their defaults. */
   groupSettings?: unknown;
+  /** A draft judge (an llm template's judge: {messages, output, maxOutputTokens?, cacheTtlSeconds?}); its settings come from paramSpecs. Needs a connection. */
+  judge?: unknown;
   /** The draft's shared-library pins: name → version; only with sourceCode. */
   libraryPins?: unknown;
   /** The sandbox limits to run with, as an evaluator asks for them: {cpuTimeMs?, wallTimeMs?, memoryBytes?} within the ceilings; a key absent takes the template's, then the default. */
   limits?: unknown;
-  /** The draft's settings (a template's params list); only with sourceCode. */
+  /** The draft's settings (a template's params list); only with sourceCode or judge. */
   paramSpecs?: unknown;
   /** Setting values: checked against the settings used; absent ones take their defaults. */
   params?: unknown;
