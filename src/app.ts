@@ -40,6 +40,7 @@ import { createSharedLibraryService } from "./modules/shared-libraries/service.j
 import { createTemplateService } from "./modules/templates/service.js";
 import { createWorkspaceService } from "./modules/workspaces/service.js";
 import { createConnectionService, type ConnectionService } from "./modules/connections/service.js";
+import { createPriceService, type PriceService } from "./modules/judges/price-service.js";
 import { createQueues, type Queues } from "./queues/queues.js";
 import { createReconciler, type Reconciler } from "./modules/reconcile/service.js";
 import { createMonitorService, type MonitorService } from "./modules/monitors/service.js";
@@ -105,6 +106,8 @@ export interface Services {
   retention: RetentionService;
   /** Connections to LLM providers: their sealed keys, testConnection, re-encryption (docs/connections.md). */
   connections: ConnectionService;
+  /** The price table of judge calls: built-in list prices and the workspace's own (modules/judges/price-service.ts; docs/connections.md § Prices). */
+  modelPrices: PriceService;
 }
 
 /** Everything a process needs: connections, queues, services; `close` releases them. */
@@ -245,6 +248,7 @@ export function createApp(
       maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE || null,
     }),
     connections: createConnectionService({ prisma, logger, keyRing: config.CONNECTION_KEYS, probe: { timeoutMs: config.CONNECTION_TEST_TIMEOUT_MS, allowPrivate: config.CONNECTION_ALLOW_PRIVATE_DESTINATIONS } }),
+    modelPrices: createPriceService({ prisma, logger }),
   };
   return {
     config,
