@@ -37,6 +37,12 @@ export const BUILTIN_PRICES: ReadonlyMap<string, Readonly<Price>> = new Map(
       ["claude-sonnet-4-0", 3.0, 15.0],
       ["claude-3-7-sonnet-latest", 3.0, 15.0],
       ["claude-opus-4-0", 15.0, 75.0],
+      // The dated ids the Anthropic aliases above stand for (the name a response may report for
+      // them; the prefix rule cannot reach these): the same models at the same prices.
+      ["claude-3-5-haiku-20241022", 0.8, 4.0],
+      ["claude-3-7-sonnet-20250219", 3.0, 15.0],
+      ["claude-sonnet-4-20250514", 3.0, 15.0],
+      ["claude-opus-4-20250514", 15.0, 75.0],
     ] as const
   ).map(([model, inputUsdPerMillion, outputUsdPerMillion]) => [model, Object.freeze({ inputUsdPerMillion, outputUsdPerMillion })]),
 );
