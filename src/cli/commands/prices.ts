@@ -18,9 +18,9 @@ export function deletedPriceText(r: DeletedModelPriceRecord): string {
   return `deleted the workspace's price of ${r.deleted.model}; ${now}`;
 }
 
-/** The price table for people, by model name. */
+/** The price table for people, by model name (prices as stored: a table cell's 3 decimals would show 0.0004 as 0.000). */
 export function pricesTable(list: ModelPriceRecord[]): string {
-  return table(["model", "input $/1M", "output $/1M", "source"], list.map((p) => [p.model, p.inputUsdPerMillion, p.outputUsdPerMillion, p.source]));
+  return table(["model", "input $/1M", "output $/1M", "source"], list.map((p) => [p.model, String(p.inputUsdPerMillion), String(p.outputUsdPerMillion), p.source]));
 }
 
 /**
