@@ -1,6 +1,7 @@
 import * as Doc from "./generated/graphql.js";
 import { ApiError, ClientError, type ApiClient } from "./http.js";
 import { createConnectionOperations } from "./connection-operations.js";
+import { createPriceOperations } from "./price-operations.js";
 import { createMonitorOperations } from "./monitor-operations.js";
 import { idOrName } from "./id-or-name.js";
 import { allNodes, PAGE_SIZE } from "./pages.js";
@@ -65,6 +66,8 @@ export function createOperations(api: ApiClient) {
     monitors: createMonitorOperations(api),
     /** Connections to LLM providers (their own file: connection-operations.ts). */
     connections: createConnectionOperations(api),
+    /** Model prices: the cost of judge calls (their own file: price-operations.ts). */
+    prices: createPriceOperations(api),
     viewer: async () => (await api.request(Doc.ViewerDocument)).viewer,
 
     /** The workspace's limits: retention in force (and where it comes from), rate limits, backlog bound. */

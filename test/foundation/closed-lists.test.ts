@@ -34,7 +34,7 @@ describe("closed lists", () => {
     expect(byValues("RunOutcome")).toEqual([...RUN_OUTCOMES].sort());
     expect(byValues("SpanKind")).toEqual([...SPAN_KINDS].sort());
     expect(byValues("Isolation")).toEqual([...ISOLATIONS].sort());
-    for (const name of ["SpanStatus", "EvaluatorKind", "ExperimentStatus", "ExperimentEvaluatorSource", "ScoreDataType", "EntryPointKind", "ConnectionProvider", "ConnectionErrorCode"]) {
+    for (const name of ["SpanStatus", "EvaluatorKind", "ExperimentStatus", "ExperimentEvaluatorSource", "ScoreDataType", "EntryPointKind", "ConnectionProvider", "ConnectionErrorCode", "ModelPriceSource"]) {
       expect(schema.getType(name), name).toBeInstanceOf(GraphQLEnumType);
     }
   });

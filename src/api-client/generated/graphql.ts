@@ -300,6 +300,12 @@ export type DeleteConnectionInput = {
   id: string | number;
 };
 
+/** Deletes the workspace's price of a model: its built-in price (or that of a shorter name it starts with) applies again, else its judge calls have no cost. NOT_FOUND when the workspace set none for it. */
+export type DeleteModelPriceInput = {
+  /** The model whose workspace price is deleted (its built-in price, if any, applies again). */
+  model: string;
+};
+
 /** Deletes a monitor with its history and delivery log, and stops its schedule. */
 export type DeleteMonitorInput = {
   id: string | number;
@@ -423,6 +429,11 @@ export type Isolation =
   | 'strict'
   | 'warm';
 
+/** workspace: the workspace's own price (setModelPrice), which replaces the built-in one of the same model; builtin: the built-in table of the providers' public list prices. */
+export type ModelPriceSource =
+  | 'builtin'
+  | 'workspace';
+
 /** previous_window, week_before (the same window 7 days earlier), previous_version (the evaluator's previous template version over the same window). */
 export type MonitorBaseline =
   | 'previous_version'
@@ -517,6 +528,16 @@ export type ScoreDataType =
   | 'BOOLEAN'
   | 'CATEGORICAL'
   | 'NUMERIC';
+
+/** Sets the workspace's price of a model (creates or replaces it); it replaces the built-in price of the same model name from the next judge call on. Costs already recorded stay as they were. */
+export type SetModelPriceInput = {
+  /** US dollars per million input (prompt) tokens, 0 to 10000 (e.g. 0.15). */
+  inputUsdPerMillion: number;
+  /** The model's name as the provider reports it (e.g. gpt-4o-mini, claude-3-5-haiku-latest). It prices that name and any dated name made of it and '-' (gpt-4o-mini-2024-07-18), unless a longer name is priced. */
+  model: string;
+  /** US dollars per million output (completion) tokens, 0 to 10000 (e.g. 0.15). */
+  outputUsdPerMillion: number;
+};
 
 /** Sets how long the workspace's spans, their runs and scores, and run history are kept: exactly one of retentionDays, keepForever: true or useDefault: true. Older data is deleted by the worker's sweep in short batches. */
 export type SetWorkspaceRetentionInput = {
@@ -1172,6 +1193,27 @@ export type ListAlertDeliveriesQueryVariables = Exact<{
 
 export type ListAlertDeliveriesQuery = { alertDeliveries: { edges: Array<{ node: { id: string, event: AlertEvent, status: AlertDeliveryStatus, attempts: number, nextAttemptAt: string | null, createdAt: string, deliveredAt: string | null, monitor: { id: string, name: string }, destination: { name: string, kind: AlertDestinationKind }, log: Array<{ attempt: number, at: string, statusCode: number | null, body: string, error: string | null, durationMs: number }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
+export type ModelPriceFieldsFragment = { model: string, inputUsdPerMillion: number, outputUsdPerMillion: number, source: ModelPriceSource, updatedAt: string | null };
+
+export type ListModelPricesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListModelPricesQuery = { modelPrices: Array<{ model: string, inputUsdPerMillion: number, outputUsdPerMillion: number, source: ModelPriceSource, updatedAt: string | null }> };
+
+export type SetModelPriceMutationVariables = Exact<{
+  input: SetModelPriceInput;
+}>;
+
+
+export type SetModelPriceMutation = { setModelPrice: { price: { model: string, inputUsdPerMillion: number, outputUsdPerMillion: number, source: ModelPriceSource, updatedAt: string | null } } };
+
+export type DeleteModelPriceMutationVariables = Exact<{
+  input: DeleteModelPriceInput;
+}>;
+
+
+export type DeleteModelPriceMutation = { deleteModelPrice: { deleted: { model: string, inputUsdPerMillion: number, outputUsdPerMillion: number, source: ModelPriceSource, updatedAt: string | null }, appliesNow: { model: string, inputUsdPerMillion: number, outputUsdPerMillion: number, source: ModelPriceSource, updatedAt: string | null } | null } };
+
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -1825,6 +1867,15 @@ export const AlertDeliveryFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"AlertDeliveryFields"}) as unknown as TypedDocumentString<AlertDeliveryFieldsFragment, unknown>;
+export const ModelPriceFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ModelPriceFields on ModelPrice {
+  model
+  inputUsdPerMillion
+  outputUsdPerMillion
+  source
+  updatedAt
+}
+    `, {"fragmentName":"ModelPriceFields"}) as unknown as TypedDocumentString<ModelPriceFieldsFragment, unknown>;
 export const WorkspaceLimitsFieldsFragmentDoc = new TypedDocumentString(`
     fragment WorkspaceLimitsFields on WorkspaceLimits {
   retention {
@@ -3735,6 +3786,52 @@ fragment AlertDeliveryFields on AlertDelivery {
     durationMs
   }
 }`) as unknown as TypedDocumentString<ListAlertDeliveriesQuery, ListAlertDeliveriesQueryVariables>;
+export const ListModelPricesDocument = new TypedDocumentString(`
+    query ListModelPrices {
+  modelPrices {
+    ...ModelPriceFields
+  }
+}
+    fragment ModelPriceFields on ModelPrice {
+  model
+  inputUsdPerMillion
+  outputUsdPerMillion
+  source
+  updatedAt
+}`) as unknown as TypedDocumentString<ListModelPricesQuery, ListModelPricesQueryVariables>;
+export const SetModelPriceDocument = new TypedDocumentString(`
+    mutation SetModelPrice($input: SetModelPriceInput!) {
+  setModelPrice(input: $input) {
+    price {
+      ...ModelPriceFields
+    }
+  }
+}
+    fragment ModelPriceFields on ModelPrice {
+  model
+  inputUsdPerMillion
+  outputUsdPerMillion
+  source
+  updatedAt
+}`) as unknown as TypedDocumentString<SetModelPriceMutation, SetModelPriceMutationVariables>;
+export const DeleteModelPriceDocument = new TypedDocumentString(`
+    mutation DeleteModelPrice($input: DeleteModelPriceInput!) {
+  deleteModelPrice(input: $input) {
+    deleted {
+      ...ModelPriceFields
+    }
+    appliesNow {
+      ...ModelPriceFields
+    }
+  }
+}
+    fragment ModelPriceFields on ModelPrice {
+  model
+  inputUsdPerMillion
+  outputUsdPerMillion
+  source
+  updatedAt
+}`) as unknown as TypedDocumentString<DeleteModelPriceMutation, DeleteModelPriceMutationVariables>;
 export const ViewerDocument = new TypedDocumentString(`
     query Viewer {
   viewer {
