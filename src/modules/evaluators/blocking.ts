@@ -8,7 +8,7 @@ import type { PrismaClient, Tx } from "../../lib/prisma.js";
  * unknown, the quota exhausted. While blocked (`Evaluator.blockedAt` set) its runs are recorded as
  * skipped with {@link blockedSkipReason}, and stats, explainMatch, the CLI, MCP and `/metrics` say so,
  * until someone unblocks it (the evaluators service's `unblockEvaluator`). The first reason is kept:
- * blocking an evaluator already blocked changes nothing.
+ * blocking an evaluator already blocked changes nothing. docs/evaluation.md § Blocked evaluators.
  */
 
 /** Every skip reason of a run left out because its evaluator is blocked starts with this (stats count them). */
