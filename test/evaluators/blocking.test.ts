@@ -173,6 +173,20 @@ describe("blocking an evaluator", () => {
     expect(scraped).toBe(now);
   });
 
+  it("a trace evaluator's explainMatch says it is blocked too", async () => {
+    const { principal, gql, span } = await setUp("blocking-trace");
+    const template = await app.prisma.template.findFirstOrThrow({ where: { workspaceId: principal.workspaceId } });
+    const traceEvaluator = await app.services.evaluators.createEvaluator(principal, { name: "Trace judge", templateId: template.id, params: { required: ["refund"] }, target: "trace" });
+    await app.services.evaluators.blockEvaluator(traceEvaluator.id, "permission_denied: HTTP 403");
+    const stored = await app.prisma.evaluator.findUniqueOrThrow({ where: { id: traceEvaluator.id } });
+    const explained = await gql(EXPLAIN, { s: gid("Span", span.id), e: gid("Evaluator", traceEvaluator.id) });
+    expect(explained.errors).toBeUndefined();
+    expect(explained.data!.explainMatch.matched).toBe(true);
+    expect(explained.data!.explainMatch.blockedReason).toBe(blockedSkipReason(stored));
+    // Created after the span arrived: no schedule of its trace yet, as explainMatch says first.
+    expect(explained.data!.explainMatch.detail).toBe(`this span matches; no span of the trace "${span.traceId}" was taken by the rule yet; ${blockedSkipReason(stored)} (a run here is skipped until then)`);
+  });
+
   it("a stored reason is capped at 1,000 characters, loses what looks like a key, and is never empty", () => {
     const long = blockedReasonOf(`quota_exhausted: ${"x".repeat(5_000)}`);
     expect(long).toHaveLength(MAX_BLOCKED_REASON_CHARS);
