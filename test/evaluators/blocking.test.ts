@@ -8,6 +8,7 @@ import type { App } from "../../src/app.js";
 import { BLOCKED_REASON_PREFIX, MAX_BLOCKED_REASON_CHARS, blockEvaluator, blockedReasonOf, blockedSkipReason, countBlockedEvaluators } from "../../src/modules/evaluators/blocking.js";
 import { INVOCATION_CAP_REASON } from "../../src/modules/evaluation/record.js";
 import { NotFoundError } from "../../src/lib/errors.js";
+import { createMetrics } from "../../src/modules/metrics/registry.js";
 import { createTestApp, createTestWorkspace, graphqlClient } from "../helpers.js";
 
 const METRICS_TOKEN = `metrics-${randomUUID()}`;
@@ -187,6 +188,17 @@ describe("blocking an evaluator", () => {
     expect(explained.data!.explainMatch.detail).toBe(`this span matches; no span of the trace "${span.traceId}" was taken by the rule yet; ${blockedSkipReason(stored)} (a run here is skipped until then)`);
   });
 
+  it("the gauge is NaN when Postgres cannot be read, and 0 without a source", async () => {
+    for (const [source, expected] of [[async () => Promise.reject(new Error("connection refused")), Number.NaN], [undefined, 0], [async () => 3, 3]] as const) {
+      const metrics = createMetrics({ redis: app.redis, queuePrefix: `oodle-test-blocked-${randomUUID().slice(0, 8)}`, pool: () => undefined, ...(source ? { blockedEvaluators: source } : {}) });
+      try {
+        expect(gauge((await metrics.scrape()).body, "oodle_evaluators_blocked")).toEqual(expected);
+      } finally {
+        await metrics.close();
+      }
+    }
+  });
+
   it("a stored reason is capped at 1,000 characters, loses what looks like a key, and is never empty", () => {
     const long = blockedReasonOf(`quota_exhausted: ${"x".repeat(5_000)}`);
     expect(long).toHaveLength(MAX_BLOCKED_REASON_CHARS);
@@ -211,5 +223,6 @@ describe("blocking an evaluator", () => {
 
   it("blocking an unknown evaluator blocks nothing", async () => {
     expect(await blockEvaluator(app.prisma, randomUUID(), "invalid_api_key")).toBe(false);
+    expect(await blockEvaluator(app.prisma, "not-a-uuid", "invalid_api_key")).toBe(false);
   });
 });

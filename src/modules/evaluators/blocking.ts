@@ -1,6 +1,7 @@
 import type { Evaluator } from "../../generated/prisma/client.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient, Tx } from "../../lib/prisma.js";
+import { isUuid } from "../../lib/uuid.js";
 
 /**
  * Blocked evaluators. An evaluator that calls a model through a connection (kindTraits(kind).usesConnection)
@@ -45,12 +46,13 @@ export function blockedReasonOf(reason: string): string {
  * when it blocked now; the reason is stored as {@link blockedReasonOf} gives it, so never a key.
  *
  * @param db - the Prisma client, or a transaction's client (the block then commits with it).
- * @param evaluatorId - the evaluator's raw id (not a global id); an unknown id blocks nothing.
+ * @param evaluatorId - the evaluator's raw id (not a global id); an unknown id (or one that is no UUID) blocks nothing.
  * @param reason - why, for people: the provider's terminal error (e.g. `invalid_api_key: HTTP 401 from openai`).
  * @param logger - where the warning goes; absent: no log line (the evaluators service's own `blockEvaluator` passes its logger).
  * @returns true when this call blocked it; false when it was already blocked (its first reason kept) or does not exist.
  */
 export async function blockEvaluator(db: PrismaClient | Tx, evaluatorId: string, reason: string, logger?: Pick<Logger, "warn">): Promise<boolean> {
+  if (!isUuid(evaluatorId)) return false;
   const stored = blockedReasonOf(reason);
   const rows = await db.$queryRaw<{ workspaceId: string }[]>`
     UPDATE "Evaluator" SET "blockedAt" = now(), "blockedReason" = ${stored}
@@ -67,6 +69,7 @@ export async function blockEvaluator(db: PrismaClient | Tx, evaluatorId: string,
  * @returns true when it was blocked.
  */
 export async function clearBlock(db: PrismaClient | Tx, evaluatorId: string): Promise<boolean> {
+  if (!isUuid(evaluatorId)) return false;
   const cleared = await db.$executeRaw`UPDATE "Evaluator" SET "blockedAt" = NULL, "blockedReason" = NULL WHERE "id" = ${evaluatorId}::uuid AND "blockedAt" IS NOT NULL`;
   return cleared > 0;
 }
