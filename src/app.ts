@@ -12,6 +12,7 @@ import { createPostedScoreService, type PostedScoreService } from "./modules/pos
 import { createAfterEvaluation } from "./modules/runs/release.js";
 import { dependencyEnqueuer } from "./modules/runs/flows.js";
 import { createEvaluatorService } from "./modules/evaluators/service.js";
+import { countBlockedEvaluators } from "./modules/evaluators/blocking.js";
 import { createExperimentBatchProcessor, type ExperimentBatchProcessor } from "./modules/experiments/batch-processor.js";
 import { createExperimentService, type ExperimentService } from "./modules/experiments/service.js";
 import { createMetrics, type Metrics } from "./modules/metrics/registry.js";
@@ -165,7 +166,7 @@ export function createApp(
   let executor: Executor | undefined = overrides.execution;
   const clock = overrides.clock ?? systemClock;
   let monitors: MonitorService | undefined;
-  const metrics = createMetrics({ redis, queuePrefix, pool: () => executor?.stats?.(), owed: () => owedBacklog(prisma), monitorStates: () => monitors!.stateCounts() });
+  const metrics = createMetrics({ redis, queuePrefix, pool: () => executor?.stats?.(), owed: () => owedBacklog(prisma), monitorStates: () => monitors!.stateCounts(), blockedEvaluators: () => countBlockedEvaluators(prisma) });
   const execution = (): Executor => (executor ??= createExecutor({ logger, observer: metrics.runnerObserver }));
   const scoreExporter = config.SCORE_EXPORT_OTLP_ENDPOINT ? createScoreExporter({ endpoint: config.SCORE_EXPORT_OTLP_ENDPOINT, prisma, logger }) : undefined;
   const evaluators = createEvaluatorService({ prisma, logger });
@@ -182,7 +183,7 @@ export function createApp(
     prisma, logger, semaphore: createKeyedSemaphore(),
     callTargetOf: connections.callTargetOf,
     costOf: async (workspaceId, model, usage) => costOf(model, usage, await modelPrices.overridesOf(workspaceId)),
-    onTerminal: (evaluatorId, reason) => prisma.evaluator.updateMany({ where: { id: evaluatorId, blockedAt: null }, data: { blockedAt: new Date(), blockedReason: reason.slice(0, 1000) } }),
+    onTerminal: (evaluatorId, reason) => evaluators.blockEvaluator(evaluatorId, reason),
     // No SDK retries: a 429 defers the job and other faults retry with the queue's backoff.
     callOptions: { maxRetries: 0, timeoutMs: config.JUDGE_CALL_TIMEOUT_MS, allowPrivate: config.CONNECTION_ALLOW_PRIVATE_DESTINATIONS },
   });

@@ -114,6 +114,8 @@ export function createOperations(api: ApiClient) {
       const { id } = await getEvaluator(ref);
       return (await api.request(Doc.DeleteEvaluatorDocument, { id })).deleteEvaluator.evaluator;
     },
+    /** Unblocks an evaluator named by name or id (one not blocked comes back unchanged). */
+    unblockEvaluator: async (ref: string) => (await api.request(Doc.UnblockEvaluatorDocument, idOrName("Evaluator", ref))).unblockEvaluator.evaluator,
     /**
      * A span's global id from what a user has: the global id, `TRACE_ID:SPAN_ID` (split at the last
      * colon, as Oodle's CLI reads span references), or the span's own id with `traceId`.

@@ -52,7 +52,7 @@ describe("closed lists", () => {
   it("the database refuses a value outside the list, whatever path writes it", async () => {
     const { workspace } = await createTestWorkspace(app, "closed-lists");
     await expect(
-      app.prisma.$executeRaw`INSERT INTO "Evaluator" (id, "workspaceId", name, kind, "updatedAt") VALUES (gen_random_uuid(), ${workspace.id}::uuid, 'x', 'judge', now())`,
+      app.prisma.$executeRaw`INSERT INTO "Evaluator" (id, "workspaceId", name, kind, "updatedAt") VALUES (gen_random_uuid(), ${workspace.id}::uuid, 'x', 'oracle', now())`,
     ).rejects.toThrow(/Evaluator_kind_check/);
   });
 

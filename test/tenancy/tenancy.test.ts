@@ -170,6 +170,10 @@ const CASES: Record<string, Case[]> = {
   "Mutation.createTemplateFromStarter": [{ label: "A's template name", query: 'mutation($n: String) { createTemplateFromStarter(input: { starterId: "keyword-check", name: $n }) { template { id } } }', variables: (fx) => ({ n: fx.template.name }), expect: { own: "a template of the caller's from a built-in starter; names are per workspace" } }],
   "Mutation.deleteDataset": [{ label: "A's dataset", query: "mutation($id: ID!) { deleteDataset(input: { id: $id }) { deletedId } }", variables: (fx) => ({ id: fx.dataset.gid }), expect: "NOT_FOUND" }],
   "Mutation.deleteEvaluator": [{ label: "A's evaluator", query: "mutation($id: ID!) { deleteEvaluator(input: { id: $id }) { evaluator { id } } }", variables: (fx) => ({ id: fx.evaluator.gid }), expect: "NOT_FOUND" }],
+  "Mutation.unblockEvaluator": [
+    { label: "A's blocked evaluator by id", query: "mutation($id: ID) { unblockEvaluator(input: { id: $id }) { evaluator { id blockedReason } } }", variables: (fx) => ({ id: fx.evaluator.gid }), expect: "NOT_FOUND" },
+    { label: "A's blocked evaluator by name", query: "mutation($n: String) { unblockEvaluator(input: { name: $n }) { evaluator { id blockedReason } } }", variables: (fx) => ({ n: fx.evaluator.name }), expect: "NOT_FOUND" },
+  ],
   "Mutation.deleteSharedLibrary": [{ label: "A's library name", query: "mutation($n: String!) { deleteSharedLibrary(input: { name: $n }) { deletedId } }", variables: (fx) => ({ n: fx.library.name }), expect: "NOT_FOUND" }],
   "Mutation.deleteTemplate": [{ label: "A's template", query: "mutation($id: ID!) { deleteTemplate(input: { id: $id }) { template { id } } }", variables: (fx) => ({ id: fx.template.gid }), expect: "NOT_FOUND" }],
   "Mutation.deprecateSharedLibrary": [{ label: "A's library name", query: "mutation($n: String!) { deprecateSharedLibrary(input: { name: $n, deprecated: true }) { library { id } } }", variables: (fx) => ({ n: fx.library.name }), expect: "NOT_FOUND" }],
@@ -233,6 +237,8 @@ describe("tenancy: every query, mutation and subscription with another workspace
     expect(spans).toHaveLength(1);
     const span = await app.prisma.span.findFirstOrThrow({ where: { workspaceId: a.workspace.id, traceId } });
     const rawEvaluatorId = Buffer.from(evaluator.id, "base64").toString().split(":")[1]!;
+    // Blocked, so that an unblockEvaluator reaching it would change its row (the snapshots would show it).
+    expect(await app.services.evaluators.blockEvaluator(rawEvaluatorId, "tenant A's provider refused the key")).toBe(true);
     // A run of A's, written straight (no worker runs in this test).
     const run = await app.prisma.run.upsert({
       where: { spanId_evaluatorId: { spanId: span.id, evaluatorId: rawEvaluatorId } },

@@ -881,7 +881,7 @@ export type ListEvaluatorsQueryVariables = Exact<{
 }>;
 
 
-export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type GetEvaluatorQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -889,21 +889,21 @@ export type GetEvaluatorQueryVariables = Exact<{
 }>;
 
 
-export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } };
+export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } };
 
 export type CreateEvaluatorMutationVariables = Exact<{
   input: CreateEvaluatorInput;
 }>;
 
 
-export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
+export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
 
 export type UpdateEvaluatorMutationVariables = Exact<{
   input: UpdateEvaluatorInput;
 }>;
 
 
-export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
+export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
 
 export type DeleteEvaluatorMutationVariables = Exact<{
   id: string | number;
@@ -912,13 +912,21 @@ export type DeleteEvaluatorMutationVariables = Exact<{
 
 export type DeleteEvaluatorMutation = { deleteEvaluator: { evaluator: { id: string, name: string } } };
 
+export type UnblockEvaluatorMutationVariables = Exact<{
+  id?: string | number | null | undefined;
+  name?: string | null | undefined;
+}>;
+
+
+export type UnblockEvaluatorMutation = { unblockEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
+
 export type ExplainMatchQueryVariables = Exact<{
   spanId: string | number;
   evaluatorId: string | number;
 }>;
 
 
-export type ExplainMatchQuery = { explainMatch: { matched: boolean, reason: string | null, detail: string, incomplete: string | null, samplingDraw: number, archived: boolean, ruleChangedSinceIngest: boolean, conditions: Array<{ condition: string, key: string | null, passed: boolean, detail: string }>, run: { outcome: RunOutcome, skipReason: string | null } | null } };
+export type ExplainMatchQuery = { explainMatch: { matched: boolean, reason: string | null, detail: string, incomplete: string | null, blockedReason: string | null, samplingDraw: number, archived: boolean, ruleChangedSinceIngest: boolean, conditions: Array<{ condition: string, key: string | null, passed: boolean, detail: string }>, run: { outcome: RunOutcome, skipReason: string | null } | null } };
 
 export type CreateExperimentMutationVariables = Exact<{
   input: CreateExperimentInput;
@@ -967,7 +975,7 @@ export type TemplateVersionFieldsFragment = { version: number, sourceCode: strin
 
 export type TemplateFieldsFragment = { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
 
-export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> };
+export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> };
 
 export type GroupSettingsFieldsFragment = { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number };
 
@@ -1482,6 +1490,8 @@ export const EvaluatorFieldsFragmentDoc = new TypedDocumentString(`
   askedGroupSettings
   enabled
   archived
+  blockedAt
+  blockedReason
   params
   resolvedParams
   spanKind
@@ -2360,6 +2370,8 @@ fragment EvaluatorFields on Evaluator {
   askedGroupSettings
   enabled
   archived
+  blockedAt
+  blockedReason
   params
   resolvedParams
   spanKind
@@ -2442,6 +2454,8 @@ fragment EvaluatorFields on Evaluator {
   askedGroupSettings
   enabled
   archived
+  blockedAt
+  blockedReason
   params
   resolvedParams
   spanKind
@@ -2522,6 +2536,8 @@ fragment EvaluatorFields on Evaluator {
   askedGroupSettings
   enabled
   archived
+  blockedAt
+  blockedReason
   params
   resolvedParams
   spanKind
@@ -2602,6 +2618,8 @@ fragment EvaluatorFields on Evaluator {
   askedGroupSettings
   enabled
   archived
+  blockedAt
+  blockedReason
   params
   resolvedParams
   spanKind
@@ -2663,6 +2681,88 @@ export const DeleteEvaluatorDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteEvaluatorMutation, DeleteEvaluatorMutationVariables>;
+export const UnblockEvaluatorDocument = new TypedDocumentString(`
+    mutation UnblockEvaluator($id: ID, $name: String) {
+  unblockEvaluator(input: {id: $id, name: $name}) {
+    evaluator {
+      ...EvaluatorFields
+    }
+  }
+}
+    fragment SettingFields on TemplateParam {
+  name
+  type
+  label
+  description
+  default
+  hasDefault
+  required
+  options
+}
+fragment EvaluatorFields on Evaluator {
+  id
+  name
+  kind
+  target
+  groupSettings {
+    ...GroupSettingsFields
+  }
+  askedGroupSettings
+  enabled
+  archived
+  blockedAt
+  blockedReason
+  params
+  resolvedParams
+  spanKind
+  spanNamePattern
+  attributeEquals
+  attributeContains
+  resourceAttributeEquals
+  rootSpansOnly
+  samplingRate
+  isolation
+  limits
+  runLimits {
+    cpuTimeMs
+    wallTimeMs
+    memoryBytes
+  }
+  pinnedVersion
+  followsLatest
+  template {
+    id
+    name
+  }
+  templateVersion {
+    version
+    params {
+      ...SettingFields
+    }
+  }
+  dependencies {
+    dependsOn {
+      name
+    }
+    gate {
+      score
+      at
+      spans
+    }
+  }
+  createdAt
+  updatedAt
+}
+fragment GroupSettingsFields on GroupSettings {
+  quietPeriodMs
+  maxWaitMs
+  endMarkerAttribute
+  endOnRootSpan
+  sessionKeyAttributes
+  maxSpans
+  maxTurns
+  maxDocumentBytes
+}`) as unknown as TypedDocumentString<UnblockEvaluatorMutation, UnblockEvaluatorMutationVariables>;
 export const ExplainMatchDocument = new TypedDocumentString(`
     query ExplainMatch($spanId: ID!, $evaluatorId: ID!) {
   explainMatch(spanId: $spanId, evaluatorId: $evaluatorId) {
@@ -2676,6 +2776,7 @@ export const ExplainMatchDocument = new TypedDocumentString(`
       detail
     }
     incomplete
+    blockedReason
     samplingDraw
     archived
     ruleChangedSinceIngest
