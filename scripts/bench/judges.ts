@@ -193,6 +193,10 @@ export async function run(): Promise<void> {
     const loadedAdded = miss.runs.map((r) => r.finishedAt - r.spanCreatedAt - r.providerMs);
     const missProviderMs = miss.runs.reduce((sum, r) => sum + r.providerMs, 0);
     const inFlight = missProviderMs / 1000 / miss.seconds;
+    // A run's finishedAt is its batch's end (evaluate-batch.ts stamps one per executor call): the batches seen.
+    const perFinish = new Map<number, number>();
+    for (const r of miss.runs) perFinish.set(r.finishedAt, (perFinish.get(r.finishedAt) ?? 0) + 1);
+    const batchSizes = [...perFinish.values()];
 
     // 3. Cache: the same replies on new spans.
     console.error(`judges: cached pass (${SPANS} spans, the same replies) …`);
@@ -211,7 +215,7 @@ export async function run(): Promise<void> {
       ["  low load: send → stored, p50 / p95 ms", p50p95(lowStored), "the ingest call (span.createdAt − client send)"],
       ["  low load: stored → call start, p50 / p95 ms", p50p95(lowToCall), "queue pickup, batch reads, render, cache read (run.startedAt − span.createdAt)"],
       ["  low load: call start → finished, less the provider, p50 / p95 ms", p50p95(lowAfterCall), "SDK call overhead outside providerMs, cache write (finishedAt − startedAt − providerMs)"],
-      [`added latency under load p50 / p95 ms (the ${SPANS}-span burst)`, p50p95(loadedAdded), `(finishedAt − span.createdAt) − usage.providerMs: includes the wait for one of ${concurrency} slots`],
+      [`added latency under load p50 / p95 ms (the ${SPANS}-span burst)`, p50p95(loadedAdded), `(finishedAt − span.createdAt) − usage.providerMs: includes the wait for one of ${concurrency} slots and for the rest of the run's batch (${batchSizes.length} batches, largest ${Math.max(...batchSizes)} runs: one finishedAt per batch)`],
       [`runs/s, cached pass (the same ${SPANS} replies on new spans)`, hit.runsPerSecond.toFixed(1), `${SPANS} runs in ${hit.seconds.toFixed(2)} s; ${(hit.runsPerSecond / miss.runsPerSecond).toFixed(1)}× the uncached pass`],
       ["cache hit rate, cached pass", `${((100 * hits) / SPANS).toFixed(1)}%`, `${hits} of ${SPANS} runs with usage.cached = true`],
       ["new provider calls, cached pass", String(hitCalls), "requests the fake server received during the pass"],
