@@ -8,6 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_INSTRUCTION } from "../../src/modules/judges/prompt.js";
 import { FakeFailure, startOpenAiServer, type FakeProvider } from "../connections/fake-providers.js";
 import { liveHarness, waitFor } from "../runs/helpers.js";
+import { SpanKind } from "@opentelemetry/api";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import { listen } from "../otlp/helpers.js";
 
 const KEY = `sk-proj-${randomBytes(24).toString("base64url")}`;
 
@@ -34,12 +39,15 @@ function politeScript(body: Record<string, unknown>) {
 
 let h: Awaited<ReturnType<typeof liveHarness>>;
 let provider: FakeProvider;
+let service: Awaited<ReturnType<typeof listen>>;
 
 beforeAll(async () => {
   provider = await startOpenAiServer(KEY);
-  h = await liveHarness({ label: "judges", env: { CONNECTION_ALLOW_PRIVATE_DESTINATIONS: "true", } });
+  h = await liveHarness({ label: "judges", env: { CONNECTION_ALLOW_PRIVATE_DESTINATIONS: "true" } });
+  service = await listen(h.client.yoga as never);
 });
 afterAll(async () => {
+  await service.close();
   await h.close();
   await provider.close();
 });
@@ -95,6 +103,26 @@ describe("judge evaluators on live spans", () => {
     const repeats = await h.app.prisma.run.findMany({ where: { evaluatorId: evaluator.id, span: { traceId: "t-judge-2" } }, include: { scores: true, span: true }, orderBy: { span: { spanId: "asc" } } });
     expect(repeats.map((r) => r.scores[0]?.value)).toEqual([true, false, true, false, true]);
     expect(repeats.every((r) => (r.usage as { cached: boolean; costUsd: number }).cached === true && (r.usage as { costUsd: number }).costUsd === 0)).toBe(true);
+  });
+
+  it("runs on spans sent over OTLP by the OpenTelemetry SDK (GenAI conventions: the reply from gen_ai.output.messages)", async () => {
+    const { ws, evaluator } = await judgeSetup("judge-otlp");
+    provider.judge = politeScript;
+    const exporter = new OTLPTraceExporter({ url: `${service.url}/v1/traces`, headers: { authorization: `Bearer ${ws.secret}` } });
+    const tracing = new TracerProvider({ resource: resourceFromAttributes({ "service.name": "support-bot" }), spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    const tracer = tracing.getTracer("support-bot");
+    for (const reply of ["Thank you, it is done.", "It is done."]) {
+      tracer.startSpan("chat gpt-4o", { kind: SpanKind.CLIENT, attributes: {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: "Cancel my order" }] }]),
+        "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: reply }] }]),
+      } }).end();
+    }
+    await tracing.forceFlush();
+    await waitFor(() => h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } }), 2);
+    const runs = await h.app.prisma.run.findMany({ where: { evaluatorId: evaluator.id }, include: { scores: true, span: true } });
+    expect(runs.map((r) => [String(r.span!.output ?? JSON.stringify(r.span!.attributes)).includes("Thank") ? "thanks" : "plain", r.scores[0]?.value]).sort()).toEqual([["plain", false], ["thanks", true]]);
+    await tracing.shutdown();
   });
 
   it("records an answer that does not match the output definition as invalid_result with the reason", async () => {
