@@ -125,6 +125,34 @@ describe("judge evaluators on live spans", () => {
     await tracing.shutdown();
   });
 
+  it("judges a whole trace once it ends (its end marker): {{spans}} fenced in the prompt, one run on the trace", async () => {
+    const ws = await h.workspace("judge-trace");
+    const connection = await h.app.services.connections.createConnection(ws.principal, { name: "Local", provider: "openai", baseUrl: provider.baseUrl, defaultModel: "judge-trace", apiKey: KEY });
+    const template = await h.app.services.templates.createTemplate(ws.principal, {
+      name: "Agent judge", kind: "llm",
+      judge: { messages: [{ role: "user", content: "Did the agent look the order up before refunding?\n{{spans}}" }], output: [{ name: "looked_up_first", type: "boolean", higherIsBetter: true }] },
+    });
+    const evaluator = await h.app.services.evaluators.createEvaluator(ws.principal, { name: "Agent judge", templateId: template.template.id, connectionId: connection.id, target: "trace", spanKind: "agent" });
+    let prompt = "";
+    provider.judge = (body) => {
+      prompt = userText(body);
+      return { reasoning: "lookup came first", looked_up_first: prompt.indexOf("lookup_order") < prompt.indexOf("create_refund") };
+    };
+    const at = (ms: number) => new Date(Date.UTC(2026, 11, 1, 0, 0, 0, ms)).toISOString();
+    await h.app.services.spans.ingestSpans(ws.principal, [
+      { traceId: "t-agent", spanId: "tool-1", parentSpanId: "root", name: "execute_tool lookup_order", kind: "tool", input: { order: 7 }, output: "found", startTime: at(5) },
+      { traceId: "t-agent", spanId: "tool-2", parentSpanId: "root", name: "execute_tool create_refund", kind: "tool", input: { order: 7 }, output: "refunded", startTime: at(10) },
+      // The end marker ends the trace at once (no quiet period to wait for).
+      { traceId: "t-agent", spanId: "root", name: "invoke_agent support", kind: "agent", input: "Refund order 7", output: "Done", startTime: at(0), attributes: { "oodle.trace.end": true } },
+    ]);
+    await waitFor(async () => (await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued + (await h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } })), 1);
+    await waitFor(() => h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } }), 1);
+    const run = await h.app.prisma.run.findFirstOrThrow({ where: { evaluatorId: evaluator.id }, include: { scores: true } });
+    expect([run.traceId, run.outcome, run.scores[0]?.value, run.groupSpanCount, (run.usage as { model: string }).model]).toEqual(["t-agent", "ok", true, 3, "judge-trace"]);
+    expect(prompt).toMatch(/<<<DATA spans [0-9a-f]{12}>>>/);
+    expect(prompt).toContain('"name": "execute_tool lookup_order"');
+  });
+
   it("records an answer that does not match the output definition as invalid_result with the reason", async () => {
     const { ws, evaluator } = await judgeSetup("judge-invalid");
     provider.judge = () => ({ reasoning: "unsure", polite: "maybe" });
