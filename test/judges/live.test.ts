@@ -153,6 +153,37 @@ describe("judge evaluators on live spans", () => {
     expect(prompt).toContain('"name": "execute_tool lookup_order"');
   });
 
+  it("costs each call from the price table (a workspace override) and skips runs past the spend cap with the reason", async () => {
+    const { ws, evaluator } = await judgeSetup("judge-spend", { maxCostPerHourUsd: 0.2 });
+    provider.judge = politeScript;
+    // 120 input and 30 output tokens a call (the fake server's usage) at $1,000 per million each: $0.15 a call.
+    await h.app.services.modelPrices.setModelPrice(ws.principal, { model: "judge-polite", inputUsdPerMillion: 1000, outputUsdPerMillion: 1000 });
+    for (const [i, expected] of [[1, "ok"], [2, "ok"], [3, "skipped"]] as const) {
+      await h.app.services.spans.ingestSpans(ws.principal, [span("t-judge-spend", `c${i}`, `Thanks ${i}`)]);
+      await waitFor(() => h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } }), i);
+      const run = await h.app.prisma.run.findFirstOrThrow({ where: { evaluatorId: evaluator.id, span: { spanId: `c${i}` } } });
+      expect(run.outcome).toBe(expected);
+      if (expected === "ok") expect(run.usage).toMatchObject({ model: "judge-polite", inputTokens: 120, outputTokens: 30, costUsd: 0.15, priceSource: "workspace", cached: false });
+      else expect(run.skipReason).toBe("maxCostPerHourUsd ($0.2) reached: $0.300000 spent in the last hour");
+    }
+    const stats = await h.app.services.runs.judgeStats(evaluator.id);
+    expect(stats).toMatchObject({ calls: 2, cacheHits: 0, inputTokens: 240, outputTokens: 60, costUsd: 0.3, unpricedCalls: 0, costLastHourUsd: 0.3, skippedSpendCap: 1 });
+  });
+
+  it("tries a draft judge and the saved llm template on a sample through tryCode, storing nothing", async () => {
+    const { ws, connection, template } = await judgeSetup("judge-try");
+    provider.judge = politeScript;
+    const TRY = `mutation($input: TryCodeInput!) { tryCode(input: $input) { outcome scores { name value dataType comment } usage { model inputTokens outputTokens cached } error { type message } } }`;
+    const draft = await ws.gql(TRY, { input: { judge: POLITE_JUDGE, paramSpecs: SETTINGS, connectionName: "Local", document: { input: "hi", output: "Thank you!" } } });
+    expect(draft.errors).toBeUndefined();
+    expect(draft.data!.tryCode).toEqual({ outcome: "ok", scores: [{ name: "polite", value: true, dataType: "BOOLEAN", comment: "looked at the words" }], usage: { model: "judge-polite", inputTokens: 120, outputTokens: 30, cached: false }, error: null });
+    const saved = await h.app.services.tryCode.tryCode(ws.principal, { templateId: template.template.id, connectionId: connection.id, params: { model: "judge-other" }, document: { output: "No." } });
+    expect([saved.outcome, saved.scores[0]?.value, saved.usage?.model]).toEqual(["ok", false, "judge-other"]);
+    const missing = await ws.gql(TRY, { input: { judge: POLITE_JUDGE, paramSpecs: SETTINGS, document: { output: "x" } } });
+    expect(missing.errors?.[0]?.extensions?.issues).toEqual([{ path: "connectionId", message: "is required to try a judge: the connection whose model it calls" }]);
+    expect(await h.app.prisma.run.count({ where: { workspaceId: ws.workspace.id } })).toBe(0);
+  });
+
   it("records an answer that does not match the output definition as invalid_result with the reason", async () => {
     const { ws, evaluator } = await judgeSetup("judge-invalid");
     provider.judge = () => ({ reasoning: "unsure", polite: "maybe" });

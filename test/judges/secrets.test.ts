@@ -91,10 +91,13 @@ describe("a judge's provider key", () => {
 
     // A draft of the judge through tryCode, and the reads a user would make.
     const connectionId = created.data!.createConnection.connection.id;
-    await ask(`mutation($input: TryCodeInput!) { tryCode(input: $input) { outcome error { type message } usage { model } } }`, { input: { judge: JUDGE, connectionId, document: { output: "x" } } });
-    await ask(`{ evaluators(first: 10) { edges { node { name blockedReason connection { keyHint } stats { blockedReason judge { calls } } } } } }`);
-    await ask(`{ runs(first: 10) { edges { node { outcome stdout stderr error { type message } } } } }`);
-    await ask(`{ connections(first: 10) { edges { node { name keyHint } } } }`);
+    const tried = await ask(`mutation($input: TryCodeInput!) { tryCode(input: $input) { outcome error { type message } usage { model } } }`, { input: { judge: JUDGE, connectionId, document: { output: "x" } } });
+    expect(tried.data?.tryCode.error.message, JSON.stringify(tried.errors)).toContain("Incorrect API key provided");
+    for (const query of [
+      `{ evaluators(first: 10) { edges { node { name blockedReason connection { keyHint } stats { blockedReason judge { calls } } } } } }`,
+      `{ runs(first: 10) { edges { node { outcome stdout stderr error { type message } usage { model } } } } }`,
+      `{ connections(first: 10) { edges { node { name keyHint } } } }`,
+    ]) expect((await ask(query)).errors, query).toBeUndefined();
     const metrics = (await app.metrics.scrape()).body;
 
     const sandboxSaw = runs.find((r) => r.evaluatorId === snooper.id)!;

@@ -112,7 +112,7 @@ const JudgeStatsRef = builder.objectRef<JudgeStats>("JudgeStats").implement({
 });
 
 /** A judge run's model call (Run.usage). */
-const RunUsageRef = builder.objectRef<RunUsage>("RunUsage").implement({
+export const RunUsageRef = builder.objectRef<RunUsage>("RunUsage").implement({
   description: "What a judge run's model call cost: the model, tokens, cost and whether the answer came from the cache.",
   fields: (t) => ({
     model: t.exposeString("model", { description: "The model that answered (for a cache hit: the one that answered then)." }),
