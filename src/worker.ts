@@ -40,14 +40,14 @@ function processors(app: App): { [Q in QueueName]: Processor<Q> } {
     // A barrier only has to complete: its promotion (by the dependency) was the event.
     "evaluation-barrier": async () => "released",
     "experiment-batch": (payload, job) =>
-      app.services.experimentBatch(payload, { attempt: job.attemptsMade + 1, last: job.attemptsMade + 1 >= (job.opts.attempts ?? 1), crashes: job.stalledCounter }),
+      app.services.experimentBatch(payload, { attempt: job.attemptsMade + 1, last: job.attemptsMade + 1 >= (job.opts.attempts ?? 1), crashes: job.stalledCounter, queuedAt: job.timestamp }),
     "backfill-batch": async (payload, job) => {
       const last = job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
       try {
-        return await app.services.backfillBatch(payload, { attempt: job.attemptsMade + 1, last });
+        return await app.services.backfillBatch(payload, { attempt: job.attemptsMade + 1, last, queuedAt: job.timestamp });
       } catch (error) {
-        // Out of attempts (not an outage, which is retried for as long as it lasts): the backfill failed.
-        if (last) await app.services.backfills.markFailed(payload.backfillId, error);
+        // Out of attempts (not an outage, nor a provider's delay: both wait without spending one): the backfill failed.
+        if (last && !(error instanceof ProviderDelayError)) await app.services.backfills.markFailed(payload.backfillId, error);
         throw error;
       }
     },

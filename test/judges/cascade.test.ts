@@ -6,7 +6,7 @@
 import { Readable } from "node:stream";
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOpenAiServer, type FakeProvider } from "../connections/fake-providers.js";
+import { FakeFailure, startOpenAiServer, type FakeProvider } from "../connections/fake-providers.js";
 import { liveHarness, waitFor } from "../runs/helpers.js";
 
 const KEY = `sk-proj-${randomBytes(24).toString("base64url")}`;
@@ -98,5 +98,25 @@ describe("a cascade of a code check, an LLM judge and a code evaluator reading t
     expect(provider.requests.length - afterLive).toBe(0);
     const rerun = await h.app.prisma.run.findMany({ where: { evaluatorId: final.id, backfillId: backfill.backfill.id }, include: { scores: true, span: true }, orderBy: { span: { spanId: "asc" } } });
     expect(rerun.map((r) => r.scores[0]?.value)).toEqual(expectedFinal);
+  });
+
+  it("delays an experiment's batch the provider answers 429 without spending an attempt, then completes it", async () => {
+    const ws = await h.workspace("judge-experiment-429");
+    const connection = await h.app.services.connections.createConnection(ws.principal, { name: "Local", provider: "openai", baseUrl: provider.baseUrl, defaultModel: "judge-exp-429", apiKey: KEY });
+    const template = await h.app.services.templates.createTemplate(ws.principal, { name: "Politeness", kind: "llm", judge: { ...JUDGE, cacheTtlSeconds: 0 } });
+    const judge = await h.app.services.evaluators.createEvaluator(ws.principal, { name: "Politeness judge", templateId: template.template.id, connectionId: connection.id });
+    const script = provider.judge!;
+    let busy = 1;
+    provider.judge = (body) => (busy-- > 0 ? new FakeFailure(429, "Rate limit reached", { "retry-after": "1" }, "rate_limit_exceeded") : script(body));
+    try {
+      await h.app.services.datasets.importItems(ws.principal, { name: "Two" }, Readable.from([`{"output": "kind regards"}\n{"output": "no"}`]));
+      const dataset = await h.app.prisma.dataset.findFirstOrThrow({ where: { workspaceId: ws.workspace.id, name: "Two" } });
+      const experiment = await h.app.services.experiments.createExperiment(ws.principal, { datasetId: dataset.id, evaluatorIds: [judge.id] });
+      await waitFor(async () => ((await h.app.prisma.experiment.findUniqueOrThrow({ where: { id: experiment.id } })).status === "completed" ? 1 : 0), 1, 60_000);
+      const runs = await h.app.prisma.run.findMany({ where: { experimentId: experiment.id }, include: { scores: true }, orderBy: { datasetItem: { position: "asc" } } });
+      expect(runs.map((r) => [r.outcome, r.attempts, r.scores[0]?.value])).toEqual([["ok", 1, true], ["ok", 1, false]]);
+    } finally {
+      provider.judge = script;
+    }
   });
 });

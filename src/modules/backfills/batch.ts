@@ -3,9 +3,9 @@ import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { DeclaredDependency, InputRun } from "../dependencies/input-runs.js";
 import { orderEvaluators } from "../dependencies/graph.js";
-import { BatchRetryError, type BatchAttempt } from "../experiments/batch-processor.js";
+import { deferAnswer, retryErrorOf, type BatchAttempt } from "../experiments/batch-processor.js";
 import { dependencyIds, loadDependencies } from "../experiments/dependencies.js";
-import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
+import { deferrableAt, type EvaluationCore } from "../evaluation/evaluate-batch.js";
 import { InputsByTarget } from "../evaluation/inputs.js";
 import { memberSubject } from "../evaluation/subject.js";
 import type { AfterEvaluation, RecordedRun } from "../runs/processor.js";
@@ -26,6 +26,8 @@ export interface BackfillBatchOutcome {
   skipped: number;
   /** Runs left for the next attempt because the sandbox failed. */
   deferred: number;
+  /** The latest time a provider asked to be called again (ms since the epoch): the job is delayed, not retried. */
+  delayUntil?: number;
   /** True when the backfill was cancelled (or gone) and the batch stopped. */
   stopped: boolean;
 }
@@ -118,7 +120,7 @@ export function createBackfillBatchProcessor(deps_: {
       if (done.stopped) return counts;
       if (done.deferred > 0) {
         logger.warn({ backfillId: backfill.id, batch: payload.batch, deferred: done.deferred }, "backfill batch: sandbox faults, retrying");
-        throw new BatchRetryError(done.deferred);
+        throw retryErrorOf(done);
       }
       await finish(rows.length, ours, rows.length);
       return counts;
@@ -166,12 +168,13 @@ export function createBackfillBatchProcessor(deps_: {
           target: span,
           inputs: current.inputsOf(span.id, dependsOn),
           lastAttempt: attempt.last,
+          deferrable: deferrableAt(attempt.queuedAt, Date.now()),
           document: (scores) => spanToDocument(span, byTrace.get(span.traceId) ?? [], { scores: scores ?? {} }) as unknown as Record<string, unknown>,
         })),
       );
       const records: BackfillRunRecord[] = [];
       for (const answer of evaluated) {
-        if (answer.status !== "done") outcome.deferred += 1; // retried with the job
+        if (answer.status !== "done") deferAnswer(outcome, answer); // retried (or delayed) with the job
         else records.push({ workspaceId: backfill.workspaceId, evaluatorId, attempts: attempt.attempt, target: { spanId: answer.target.id }, ...answer.run });
       }
       const written = await recordBackfillRuns(prisma, backfill, records);
@@ -190,7 +193,7 @@ export function createBackfillBatchProcessor(deps_: {
     await rerunStaleDependents();
     if (outcome.deferred > 0) {
       logger.warn({ backfillId: backfill.id, batch: payload.batch, deferred: outcome.deferred }, "backfill batch: sandbox faults, retrying");
-      throw new BatchRetryError(outcome.deferred);
+      throw retryErrorOf(outcome);
     }
     // This batch is finished: what the backfill holds for its spans now (a retry rewrites the same numbers).
     const ours = [...current.entries()].map(([, r]) => r).filter((r) => r.backfillId === backfill.id && members.has(r.evaluatorId)).length;

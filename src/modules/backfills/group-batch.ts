@@ -1,9 +1,9 @@
 import type { Span } from "../../generated/prisma/client.js";
 import type { GroupTargetType } from "../../lib/closed-lists.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import type { BatchAttempt } from "../experiments/batch-processor.js";
+import { deferAnswer, type BatchAttempt } from "../experiments/batch-processor.js";
 import { declaredDependencies } from "../dependencies/input-runs.js";
-import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
+import { deferrableAt, type EvaluationCore } from "../evaluation/evaluate-batch.js";
 import { memberSubject, type FixedMember } from "../evaluation/subject.js";
 import type { SessionTarget, TraceTarget } from "../evaluation/write.js";
 import { settingsOf } from "../evaluators/group-settings.js";
@@ -23,6 +23,8 @@ export interface GroupBatchOutcome {
   skipped: number;
   /** Runs left for the job's next attempt (sandbox faults). */
   deferred: number;
+  /** The latest time a provider asked to be called again (ms since the epoch): the job is delayed, not retried. */
+  delayUntil?: number;
   stopped: boolean;
   /** Groups of the batch that hold this backfill's run now (a retry counts the same). */
   ours: number;
@@ -97,11 +99,11 @@ export async function runGroupBatch(
     // As live: the dependencies are read from the document's scores, not as ctx inputs.
     const subject = memberSubject(backfill.workspaceId, evaluatorId, member, []);
     for (const chunk of chunksByBytes(runnable, (key) => Buffer.byteLength(JSON.stringify(built.get(key)!.document), "utf8"))) {
-      const evaluated = await core.evaluateBatch(subject, chunk.map((key) => ({ target: { id: key }, inputs: new Map(), lastAttempt: attempt.last, document: () => built.get(key)!.document })));
+      const evaluated = await core.evaluateBatch(subject, chunk.map((key) => ({ target: { id: key }, inputs: new Map(), lastAttempt: attempt.last, deferrable: deferrableAt(attempt.queuedAt, Date.now()), document: () => built.get(key)!.document })));
       const records: BackfillGroupRunRecord[] = [];
       for (const answer of evaluated) {
         const key = answer.target.id;
-        if (answer.status !== "done") outcome.deferred += 1;
+        if (answer.status !== "done") deferAnswer(outcome, answer);
         else {
           const b = built.get(key)!;
           records.push({

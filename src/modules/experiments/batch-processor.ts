@@ -1,7 +1,7 @@
 import type { DatasetItem, ExperimentEvaluator, TemplateVersion } from "../../generated/prisma/client.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
-import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
+import { deferrableAt, ProviderDelayError, type EvaluationCore } from "../evaluation/evaluate-batch.js";
 import { InputsByTarget, inputRunOf } from "../evaluation/inputs.js";
 import { memberSubject } from "../evaluation/subject.js";
 import type { InputRun } from "../dependencies/input-runs.js";
@@ -24,6 +24,8 @@ export interface BatchAttempt {
   last: boolean;
   /** Times BullMQ found the job stalled (its worker died or hung while processing it). */
   crashes?: number;
+  /** When the job was queued (ms since the epoch): a provider's 429 delays it until MAX_DEFER_AGE_MS after. */
+  queuedAt?: number;
 }
 
 /** What one batch did, for logs and tests. */
@@ -32,12 +34,25 @@ export interface BatchOutcome {
   recorded: number;
   /** (item, evaluator) pairs already finished by an earlier attempt or worker, not run again. */
   alreadyDone: number;
-  /** Runs left for the next attempt because the sandbox failed. */
+  /** Runs left for the next attempt because the sandbox failed (or a provider asked to wait). */
   deferred: number;
+  /** The latest time a provider asked to be called again (ms since the epoch), when one did: the job is delayed, not retried. */
+  delayUntil?: number;
   /** Runs left waiting for an external dependency's posted scores (queued again when they are posted or the wait ends). */
   waiting: number;
   /** True when the experiment was cancelled (or gone) and the batch stopped. */
   stopped: boolean;
+}
+
+/** Counts an answer left for later: a retry, or a provider's delay (the latest one wins). */
+export function deferAnswer(outcome: { deferred: number; delayUntil?: number }, answer: { status: "retry" } | { status: "defer"; untilMs: number }): void {
+  outcome.deferred += 1;
+  if (answer.status === "defer") outcome.delayUntil = Math.max(outcome.delayUntil ?? 0, answer.untilMs);
+}
+
+/** What a batch that left runs throws: a provider's delay (no attempt spent) when one asked, else a retry. */
+export function retryErrorOf(outcome: { deferred: number; delayUntil?: number }): Error {
+  return outcome.delayUntil !== undefined ? new ProviderDelayError(outcome.delayUntil, `${outcome.deferred} runs wait for the provider`) : new BatchRetryError(outcome.deferred);
 }
 
 /** Thrown when a batch leaves runs for a retry (a sandbox fault); BullMQ retries with backoff. */
@@ -164,11 +179,11 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; co
       const settings = target === "span" ? null : settingsOf(target as GroupTargetType, member.evaluator.groupSettings);
       const evaluated = await core.evaluateBatch(
         subject,
-        ready.map((item) => ({ target: item, inputs: current.inputsOf(item.id, dependsOn), lastAttempt: attempt.last, document: (scores) => itemDocumentFor(target, settings, item, scores) })),
+        ready.map((item) => ({ target: item, inputs: current.inputsOf(item.id, dependsOn), lastAttempt: attempt.last, deferrable: deferrableAt(attempt.queuedAt, Date.now()), document: (scores) => itemDocumentFor(target, settings, item, scores) })),
       );
       const records: ExperimentRunRecord[] = [];
       for (const answer of evaluated) {
-        if (answer.status !== "done") outcome.deferred += 1; // retried with the job
+        if (answer.status !== "done") deferAnswer(outcome, answer); // retried (or delayed) with the job
         else records.push({ ...base, datasetItemId: answer.target.id, ...answer.run });
       }
       const inserted = await recordExperimentRuns(prisma, records);
@@ -185,7 +200,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; co
     }
     if (outcome.deferred > 0) {
       logger.warn({ experimentId: experiment.id, batch: payload.batch, deferred: outcome.deferred }, "experiment batch: sandbox faults, retrying");
-      throw new BatchRetryError(outcome.deferred);
+      throw retryErrorOf(outcome);
     }
     if (outcome.waiting > 0) logger.info({ experimentId: experiment.id, batch: payload.batch, waiting: outcome.waiting }, "experiment batch: runs wait for posted scores");
     await completeIfDone(experiment, members.size);

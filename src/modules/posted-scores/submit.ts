@@ -72,7 +72,7 @@ export async function postingEvaluator(prisma: PrismaClient | Tx, workspaceId: s
   requireLookupName(lookup, "evaluator");
   const evaluator = await prisma.evaluator.findFirst({ where: { workspaceId, archivedAt: null, OR: [...(isUuid(lookup) ? [{ id: lookup }] : []), { liveName: lookup }] } });
   if (!evaluator) throw new NotFoundError("evaluator", lookup);
-  if (!kindTraits(evaluator.kind).canBePosted) issues.push({ path: "evaluator", message: `"${evaluator.name}" is a code evaluator: only external evaluators take posted scores` });
+  if (!kindTraits(evaluator.kind).canBePosted) issues.push({ path: "evaluator", message: `"${evaluator.name}" is a ${evaluator.kind} evaluator: only external evaluators take posted scores` });
   return evaluator;
 }
 
