@@ -22,6 +22,7 @@ import { createLiveEvaluations, type LiveEvaluations } from "./modules/runs/eval
 import { createRunPreparer } from "./modules/evaluation/prepare.js";
 import { createEvaluationCore } from "./modules/evaluation/evaluate-batch.js";
 import { createSandboxExecutor } from "./modules/evaluation/executors.js";
+import { kindTraits } from "./modules/evaluators/kinds.js";
 import { createJudgeExecutor } from "./modules/evaluation/judge-executor.js";
 import { createKeyedSemaphore } from "./lib/keyed-semaphore.js";
 import { createRunProcessor, type RecordedRun, type RunProcessor } from "./modules/runs/processor.js";
@@ -202,7 +203,7 @@ export function createApp(
   const afterEvaluation = createAfterEvaluation({ prisma, queues, clock });
   // After a span's run committed (live or backfill): count it, and export its scores (in the background) when configured.
   const onRecorded = (run: RecordedRun) => {
-    metrics.runRecorded(run);
+    metrics.runRecorded(run, run.evaluatorKind, kindTraits(run.evaluatorKind).sandboxed);
     scoreExporter?.runRecorded(run);
   };
   const runProcessor = createRunProcessor({ prisma, logger, core, targets: { span: spanLiveTarget(prisma) }, afterEvaluation, onRecorded, onBatch: (size) => metrics.liveBatchStarted(size) });

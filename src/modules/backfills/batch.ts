@@ -187,7 +187,7 @@ export function createBackfillBatchProcessor(deps_: {
       // What the next evaluators (its dependents) read on these spans.
       for (const run of written.written) {
         current.set(run.spanId, { id: run.id, evaluatorId: run.evaluatorId, outcome: run.outcome, backfillId: backfill.id, scores: run.columns.scores.map((s) => ({ ...s, value: s.value as never })) });
-        deps_.onRecorded?.({ workspaceId: backfill.workspaceId, targetType: "span", targetId: run.spanId, evaluatorId: run.evaluatorId, outcome: run.outcome, durationMs: run.columns.durationMs, backfillId: backfill.id });
+        deps_.onRecorded?.({ workspaceId: backfill.workspaceId, targetType: "span", targetId: run.spanId, evaluatorId: run.evaluatorId, evaluatorKind: members.get(run.evaluatorId)?.evaluator.kind ?? "", outcome: run.outcome, durationMs: run.columns.durationMs, backfillId: backfill.id });
       }
     }
     await rerunStaleDependents();

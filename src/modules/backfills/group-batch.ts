@@ -118,7 +118,7 @@ export async function runGroupBatch(
       outcome.recorded += written.written.length;
       outcome.superseded += written.superseded;
       for (const run of written.written) {
-        deps.onRecorded?.({ workspaceId: backfill.workspaceId, targetType: type, targetId: run.groupKey, evaluatorId, outcome: run.outcome, durationMs: run.columns.durationMs, backfillId: backfill.id });
+        deps.onRecorded?.({ workspaceId: backfill.workspaceId, targetType: type, targetId: run.groupKey, evaluatorId, evaluatorKind: member.evaluator.kind, outcome: run.outcome, durationMs: run.columns.durationMs, backfillId: backfill.id });
       }
     }
   }

@@ -239,10 +239,11 @@ export function createMetrics(sources: MetricSources) {
       if (accepted) ingest.inc({ result: "accepted" }, accepted);
       if (rejected) ingest.inc({ result: "rejected" }, rejected);
     },
-    /** A live run was recorded. */
-    runRecorded(event: RecordedRunEvent, evaluatorKind = "code"): void {
+    /** A live run was recorded; `sandboxed`: its kind runs in the sandbox (its time feeds the sandbox item histogram). */
+    runRecorded(event: RecordedRunEvent, evaluatorKind: string, sandboxed: boolean): void {
       runs.inc({ outcome: event.outcome, evaluator_kind: evaluatorKind, source: event.backfillId ? "backfill" : "live" });
-      if (event.outcome !== "skipped") itemSeconds.observe({ outcome: event.outcome }, event.durationMs / 1000);
+      // A judge's time is the provider's (oodle_judge_provider_seconds), not the sandbox's.
+      if (event.outcome !== "skipped" && sandboxed) itemSeconds.observe({ outcome: event.outcome }, event.durationMs / 1000);
     },
     /** A monitor window was evaluated and gave `state`. */
     monitorEvaluated(state: string): void {

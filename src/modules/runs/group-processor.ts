@@ -330,7 +330,7 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
     toWrite.forEach((p, i) => {
       results[p.index] = ok(statuses[i]!);
       const result = p.record!.result;
-      if (statuses[i] === "recorded" && result) deps.onRecorded?.({ workspaceId, targetType: p.schedule.targetType as GroupTargetType, targetId: p.schedule.id, evaluatorId, outcome: result.outcome, durationMs: result.durationMs });
+      if (statuses[i] === "recorded" && result) deps.onRecorded?.({ workspaceId, targetType: p.schedule.targetType as GroupTargetType, targetId: p.schedule.id, evaluatorId, evaluatorKind: evaluator.kind, outcome: result.outcome, durationMs: result.durationMs });
     });
     return results.map((r) => r ?? failed(new Error("group batch left a job without a result")));
   }

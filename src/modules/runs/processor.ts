@@ -77,6 +77,8 @@ export type ProcessStatus = "recorded" | "already-recorded" | "span-gone" | "eva
 
 /** A run that was just committed. */
 export interface RecordedRun extends EvaluationPayload {
+  /** The evaluator's kind (the `evaluator_kind` label; only sandboxed kinds feed the sandbox's item-time histogram). */
+  evaluatorKind: string;
   outcome: string;
   /** The item's time in the sandbox, ms. */
   durationMs: number;
@@ -225,7 +227,7 @@ export function createRunProcessor(deps: {
   }
 
   /** Writes the records of the batch; @returns spanId → status or error. */
-  async function write(records: RunRecord<SpanTarget>[], dependencies: { declared: DeclaredDependency[]; read: Map<string, SpanInputs> } | null): Promise<Map<string, Settled<ProcessStatus>>> {
+  async function write(records: RunRecord<SpanTarget>[], dependencies: { declared: DeclaredDependency[]; read: Map<string, SpanInputs> } | null, evaluatorKind: string): Promise<Map<string, Settled<ProcessStatus>>> {
     const out = new Map<string, Settled<ProcessStatus>>();
     if (records.length === 0) return out;
     const finishedAt = new Date();
@@ -240,7 +242,7 @@ export function createRunProcessor(deps: {
     for (const r of records) {
       if (out.get(r.target.spanId)?.ok && (out.get(r.target.spanId) as { value: ProcessStatus }).value === "recorded") {
         const columns = columnsOf(r);
-        deps.onRecorded?.({ workspaceId: r.workspaceId, targetType: "span", targetId: r.target.spanId, evaluatorId: r.evaluatorId, outcome: columns.outcome, durationMs: columns.durationMs });
+        deps.onRecorded?.({ workspaceId: r.workspaceId, targetType: "span", targetId: r.target.spanId, evaluatorId: r.evaluatorId, evaluatorKind, outcome: columns.outcome, durationMs: columns.durationMs });
       }
     }
     return out;
@@ -336,7 +338,7 @@ export function createRunProcessor(deps: {
     }
 
     const records = pending.filter((p) => p.record && !results[p.index]);
-    const written = await write(records.map((p) => p.record!), declared.length ? { declared, read } : null);
+    const written = await write(records.map((p) => p.record!), declared.length ? { declared, read } : null, evaluator.kind);
     for (const p of records) results[p.index] = written.get(p.job.payload.targetId)!;
     // Finished in any way but a retry: release what waits for these evaluations.
     const finished = jobs.filter((_, i) => results[i]?.ok);
