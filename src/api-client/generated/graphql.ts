@@ -854,7 +854,7 @@ export type ListEvaluatorsQueryVariables = Exact<{
 }>;
 
 
-export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type GetEvaluatorQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -862,21 +862,21 @@ export type GetEvaluatorQueryVariables = Exact<{
 }>;
 
 
-export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } };
+export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } };
 
 export type CreateEvaluatorMutationVariables = Exact<{
   input: CreateEvaluatorInput;
 }>;
 
 
-export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
+export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
 
 export type UpdateEvaluatorMutationVariables = Exact<{
   input: UpdateEvaluatorInput;
 }>;
 
 
-export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
+export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
 
 export type DeleteEvaluatorMutationVariables = Exact<{
   id: string | number;
@@ -936,11 +936,11 @@ export type CompareExperimentsQuery = { compareExperiments: { changeCount: numbe
 
 export type SettingFieldsFragment = { name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null };
 
-export type TemplateVersionFieldsFragment = { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> };
+export type TemplateVersionFieldsFragment = { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> };
 
-export type TemplateFieldsFragment = { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
+export type TemplateFieldsFragment = { id: string, name: string, kind: TemplateKind, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
 
-export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> };
+export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> };
 
 export type GroupSettingsFieldsFragment = { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number };
 
@@ -1229,7 +1229,7 @@ export type ListTemplatesQueryVariables = Exact<{
 }>;
 
 
-export type ListTemplatesQuery = { templates: { edges: Array<{ node: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListTemplatesQuery = { templates: { edges: Array<{ node: { id: string, name: string, kind: TemplateKind, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type GetTemplateQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1237,7 +1237,7 @@ export type GetTemplateQueryVariables = Exact<{
 }>;
 
 
-export type GetTemplateQuery = { template: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } };
+export type GetTemplateQuery = { template: { id: string, name: string, kind: TemplateKind, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } };
 
 export type GetTemplateVersionQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1246,28 +1246,28 @@ export type GetTemplateVersionQueryVariables = Exact<{
 }>;
 
 
-export type GetTemplateVersionQuery = { templateVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
+export type GetTemplateVersionQuery = { templateVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
 
 export type CreateTemplateMutationVariables = Exact<{
   input: CreateTemplateInput;
 }>;
 
 
-export type CreateTemplateMutation = { createTemplate: { template: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
+export type CreateTemplateMutation = { createTemplate: { template: { id: string, name: string, kind: TemplateKind, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
 
 export type CreateTemplateFromStarterMutationVariables = Exact<{
   input: CreateTemplateFromStarterInput;
 }>;
 
 
-export type CreateTemplateFromStarterMutation = { createTemplateFromStarter: { template: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
+export type CreateTemplateFromStarterMutation = { createTemplateFromStarter: { template: { id: string, name: string, kind: TemplateKind, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
 
 export type UpdateTemplateMutationVariables = Exact<{
   input: UpdateTemplateInput;
 }>;
 
 
-export type UpdateTemplateMutation = { updateTemplate: { template: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
+export type UpdateTemplateMutation = { updateTemplate: { template: { id: string, name: string, kind: TemplateKind, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
 
 export type DeleteTemplateMutationVariables = Exact<{
   id: string | number;
@@ -1277,7 +1277,9 @@ export type DeleteTemplateMutationVariables = Exact<{
 export type DeleteTemplateMutation = { deleteTemplate: { template: { id: string, name: string } } };
 
 export type ValidateTemplateQueryVariables = Exact<{
-  sourceCode: string;
+  kind?: TemplateKind | null | undefined;
+  sourceCode?: string | null | undefined;
+  judge?: unknown;
   params?: unknown;
   libraryPins?: unknown;
   name?: string | null | undefined;
@@ -1350,6 +1352,7 @@ export const TemplateVersionFieldsFragmentDoc = new TypedDocumentString(`
     fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -1376,6 +1379,7 @@ export const TemplateFieldsFragmentDoc = new TypedDocumentString(`
     fragment TemplateFields on Template {
   id
   name
+  kind
   description
   latestVersionNumber
   limits
@@ -1398,6 +1402,7 @@ export const TemplateFieldsFragmentDoc = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -1455,6 +1460,7 @@ export const EvaluatorFieldsFragmentDoc = new TypedDocumentString(`
   template {
     id
     name
+    kind
   }
   templateVersion {
     version
@@ -1462,6 +1468,14 @@ export const EvaluatorFieldsFragmentDoc = new TypedDocumentString(`
       ...SettingFields
     }
   }
+  connection {
+    id
+    name
+    provider
+    defaultModel
+    maxConcurrentRequests
+  }
+  maxCostPerHourUsd
   dependencies {
     dependsOn {
       name
@@ -2324,6 +2338,7 @@ fragment EvaluatorFields on Evaluator {
   template {
     id
     name
+    kind
   }
   templateVersion {
     version
@@ -2331,6 +2346,14 @@ fragment EvaluatorFields on Evaluator {
       ...SettingFields
     }
   }
+  connection {
+    id
+    name
+    provider
+    defaultModel
+    maxConcurrentRequests
+  }
+  maxCostPerHourUsd
   dependencies {
     dependsOn {
       name
@@ -2406,6 +2429,7 @@ fragment EvaluatorFields on Evaluator {
   template {
     id
     name
+    kind
   }
   templateVersion {
     version
@@ -2413,6 +2437,14 @@ fragment EvaluatorFields on Evaluator {
       ...SettingFields
     }
   }
+  connection {
+    id
+    name
+    provider
+    defaultModel
+    maxConcurrentRequests
+  }
+  maxCostPerHourUsd
   dependencies {
     dependsOn {
       name
@@ -2486,6 +2518,7 @@ fragment EvaluatorFields on Evaluator {
   template {
     id
     name
+    kind
   }
   templateVersion {
     version
@@ -2493,6 +2526,14 @@ fragment EvaluatorFields on Evaluator {
       ...SettingFields
     }
   }
+  connection {
+    id
+    name
+    provider
+    defaultModel
+    maxConcurrentRequests
+  }
+  maxCostPerHourUsd
   dependencies {
     dependsOn {
       name
@@ -2566,6 +2607,7 @@ fragment EvaluatorFields on Evaluator {
   template {
     id
     name
+    kind
   }
   templateVersion {
     version
@@ -2573,6 +2615,14 @@ fragment EvaluatorFields on Evaluator {
       ...SettingFields
     }
   }
+  connection {
+    id
+    name
+    provider
+    defaultModel
+    maxConcurrentRequests
+  }
+  maxCostPerHourUsd
   dependencies {
     dependsOn {
       name
@@ -3935,6 +3985,7 @@ export const ListTemplatesDocument = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -3950,6 +4001,7 @@ fragment TemplateVersionFields on TemplateVersion {
 fragment TemplateFields on Template {
   id
   name
+  kind
   description
   latestVersionNumber
   limits
@@ -3982,6 +4034,7 @@ export const GetTemplateDocument = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -3997,6 +4050,7 @@ fragment TemplateVersionFields on TemplateVersion {
 fragment TemplateFields on Template {
   id
   name
+  kind
   description
   latestVersionNumber
   limits
@@ -4025,6 +4079,7 @@ export const GetTemplateVersionDocument = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -4058,6 +4113,7 @@ export const CreateTemplateDocument = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -4073,6 +4129,7 @@ fragment TemplateVersionFields on TemplateVersion {
 fragment TemplateFields on Template {
   id
   name
+  kind
   description
   latestVersionNumber
   limits
@@ -4103,6 +4160,7 @@ export const CreateTemplateFromStarterDocument = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -4118,6 +4176,7 @@ fragment TemplateVersionFields on TemplateVersion {
 fragment TemplateFields on Template {
   id
   name
+  kind
   description
   latestVersionNumber
   limits
@@ -4148,6 +4207,7 @@ export const UpdateTemplateDocument = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -4163,6 +4223,7 @@ fragment TemplateVersionFields on TemplateVersion {
 fragment TemplateFields on Template {
   id
   name
+  kind
   description
   latestVersionNumber
   limits
@@ -4183,9 +4244,11 @@ export const DeleteTemplateDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<DeleteTemplateMutation, DeleteTemplateMutationVariables>;
 export const ValidateTemplateDocument = new TypedDocumentString(`
-    query ValidateTemplate($sourceCode: String!, $params: JSON, $libraryPins: JSON, $name: String, $description: String, $values: JSON) {
+    query ValidateTemplate($kind: TemplateKind, $sourceCode: String, $judge: JSON, $params: JSON, $libraryPins: JSON, $name: String, $description: String, $values: JSON) {
   validateTemplate(
+    kind: $kind
     sourceCode: $sourceCode
+    judge: $judge
     params: $params
     libraryPins: $libraryPins
     name: $name
