@@ -181,7 +181,7 @@ export function readFolder(dir: string): TemplateFolder {
   if (hasCode && hasJudge) throw new CliError("BAD_USER_INPUT", `${dir} holds both ${FILES.code} and ${FILES.judge}: a template is code (${FILES.code}) or an llm judge (${FILES.judge}); remove one`, FILES.judge);
   if (!hasCode && !hasJudge) throw new CliError("BAD_USER_INPUT", `${dir} has no ${FILES.code} (or ${FILES.judge} for an llm judge): pull a template first (oodle genai templates pull NAME ${dir})`, FILES.code);
   const kind: FolderKind = hasJudge ? "llm" : "code";
-  const sourceCode = kind === "code" ? readText(join(dir, FILES.code), FILES.code) : "";
+  const sourceCode = kind === "llm" ? "" : readText(join(dir, FILES.code), FILES.code);
   let judge: unknown = null;
   if (kind === "llm") {
     judge = readYamlFile(dir, FILES.judge);
@@ -191,7 +191,7 @@ export function readFolder(dir: string): TemplateFolder {
   const manifest: Manifest = { name: raw.name ?? "", description: raw.description, settings: raw.settings ?? [], libraryPins: raw.libraryPins ?? {} };
   const libraries: Record<string, string> = {};
   const sharedDir = join(dir, FILES.shared);
-  if (kind === "code" && existsSync(sharedDir)) {
+  if (kind !== "llm" && existsSync(sharedDir)) {
     for (const file of readdirSync(sharedDir).sort()) {
       if (file.endsWith(".py") && file !== "__init__.py") libraries[file.slice(0, -3)] = readText(join(sharedDir, file), `${FILES.shared}/${file}`);
     }
