@@ -249,5 +249,20 @@ describe("llm templates from the CLI", () => {
     const unknown = await oodle(["--json", "genai", "evaluators", "create", "--name", "Unknown connection", "--template", "Politeness", "--connection", "Nope"]);
     expect(unknown.exitCode, unknown.stderr).not.toBe(0);
     expect(JSON.parse(unknown.stderr).error.message).toContain("Nope");
+
+    // Cascades (docs/judges.md § Cascades): a code check gates the judge (--file with the gate),
+    // and a code evaluator that reads the judge's score with ctx.score depends on it (inferred).
+    expect((await oodle(["genai", "templates", "create", "--starter", "keyword-check"])).exitCode).toBe(0);
+    expect((await oodle(["genai", "evaluators", "create", "--name", "Refund mentioned", "--template", "Keyword check", "--params", '{"required": ["refund"]}'])).exitCode).toBe(0);
+    const dir = tempDir("oodle-judge-cascade-");
+    writeFileSync(join(dir, "gate.yaml"), 'dependencies: [{evaluator: "Refund mentioned", gate: {score: "keywords_ok"}}]\n');
+    const gated = await oodle(["--json", "genai", "evaluators", "create", "--name", "Gated judge", "--template", "Politeness", "--connection", "Local", "--file", join(dir, "gate.yaml")]);
+    expect(gated.exitCode, gated.stderr).toBe(0);
+    expect(JSON.parse(gated.stdout)).toMatchObject({ kind: "judge", dependencies: [{ dependsOn: { name: "Refund mentioned" }, gate: { score: "keywords_ok" } }] });
+    writeFileSync(join(dir, "escalate.py"), 'def evaluate(ctx):\n    polite = ctx.score("Politeness judge", "polite", default=None)\n    return EvaluationResult(scores=[Score(name="escalate", value=polite is False)])\n');
+    expect((await oodle(["genai", "templates", "create", "--name", "Escalate", "--source", join(dir, "escalate.py")])).exitCode).toBe(0);
+    const reader = await oodle(["--json", "genai", "evaluators", "create", "--name", "Escalate", "--template", "Escalate"]);
+    expect(reader.exitCode, reader.stderr).toBe(0);
+    expect(JSON.parse(reader.stdout)).toMatchObject({ kind: "code", dependencies: [{ dependsOn: { name: "Politeness judge" }, gate: null }] });
   });
 });
