@@ -73,6 +73,14 @@ describe("llm templates from the CLI", () => {
     const list = await oodle(["genai", "templates", "list"]);
     expect(list.stdout.split("\n").find((l) => l.startsWith("Politeness"))).toMatch(/^Politeness\s+llm\s+1\s+model, rubric\s/);
 
+    // --file with judgeFile (relative to it): the same judge from a template file.
+    const fileDir = tempDir("oodle-judge-file-");
+    writeFileSync(join(fileDir, "polite.yaml"), JUDGE_YAML);
+    writeFileSync(join(fileDir, "template.yaml"), `name: "From file"\nkind: llm\njudgeFile: polite.yaml\nparams: ${SETTINGS}\n`);
+    const fromFile = await oodle(["--json", "genai", "templates", "create", "--file", join(fileDir, "template.yaml")]);
+    expect(fromFile.exitCode, fromFile.stderr).toBe(0);
+    expect(JSON.parse(fromFile.stdout)).toMatchObject({ name: "From file", kind: "llm", latestVersion: { judge: created.latestVersion.judge } });
+
     // A JSON file works as well; a judge with a variable of no setting is refused, naming the field.
     const dir = tempDir("oodle-judge-json-");
     writeFileSync(join(dir, "j.json"), JSON.stringify({ messages: [{ role: "user", content: "Grade {{output}} by {{params.nope}}" }], output: [{ name: "ok", type: "boolean", higherIsBetter: true }] }));

@@ -162,7 +162,7 @@ export function templatesCommand(genai: Command): void {
 
   const saveOptions = (c: Command) =>
     limitOptions(c)
-      .option("--file <file>", "a JSON or YAML file with name, description, sourceCode (or sourceFile, relative to it), params, libraryPins, limits")
+      .option("--file <file>", "a JSON or YAML file with name, description, sourceCode (or sourceFile, relative to it), params, libraryPins, limits; an llm template: kind llm, judge (or judgeFile, relative to it)")
       .option("--name <name>", "the template's name")
       .option("--description <text>")
       .option("--source <file.py>", "the code")
