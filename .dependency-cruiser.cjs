@@ -104,7 +104,7 @@ module.exports = {
     {
       name: "graphql-adapter-imports",
       comment:
-        "A module's graphql.ts imports only the builder (src/graphql), other modules' GraphQL refs, its own service's types and its own schemas (and src/lib): every rule and read lives in a service.",
+        "A module's graphql.ts imports only the builder (src/graphql), other modules' GraphQL refs, its own service's types and its own schemas (and src/lib): every rule and read lives in a service. A module with more than one service names them <area>-service.ts / <area>-schemas.ts (judges/price-service.ts).",
       severity: "error",
       from: { path: "^src/modules/([^/]+)/[^/]*graphql[^/]*\\.ts$" },
       to: {
@@ -115,6 +115,7 @@ module.exports = {
           "^src/generated/",
           "^src/modules/[^/]+/[^/]*graphql[^/]*\\.ts$",
           "^src/modules/$1/(service|schemas)\\.ts$",
+          "^src/modules/$1/[a-z]+-(service|schemas)\\.ts$",
         ],
       },
     },

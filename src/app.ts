@@ -12,6 +12,7 @@ import { createPostedScoreService, type PostedScoreService } from "./modules/pos
 import { createAfterEvaluation } from "./modules/runs/release.js";
 import { dependencyEnqueuer } from "./modules/runs/flows.js";
 import { createEvaluatorService } from "./modules/evaluators/service.js";
+import { countBlockedEvaluators } from "./modules/evaluators/blocking.js";
 import { createExperimentBatchProcessor, type ExperimentBatchProcessor } from "./modules/experiments/batch-processor.js";
 import { createExperimentService, type ExperimentService } from "./modules/experiments/service.js";
 import { createMetrics, type Metrics } from "./modules/metrics/registry.js";
@@ -42,6 +43,8 @@ import { createSharedLibraryService } from "./modules/shared-libraries/service.j
 import { createTemplateService } from "./modules/templates/service.js";
 import { createWorkspaceService } from "./modules/workspaces/service.js";
 import { createConnectionService, type ConnectionService } from "./modules/connections/service.js";
+import { createPriceService, type PriceService } from "./modules/judges/price-service.js";
+import { costOf } from "./modules/judges/prices.js";
 import { createQueues, type Queues } from "./queues/queues.js";
 import { createReconciler, type Reconciler } from "./modules/reconcile/service.js";
 import { createMonitorService, type MonitorService } from "./modules/monitors/service.js";
@@ -107,6 +110,8 @@ export interface Services {
   retention: RetentionService;
   /** Connections to LLM providers: their sealed keys, testConnection, re-encryption (docs/connections.md). */
   connections: ConnectionService;
+  /** The price table of judge calls: built-in list prices and the workspace's own (modules/judges/price-service.ts; docs/connections.md § Prices). */
+  modelPrices: PriceService;
 }
 
 /** Everything a process needs: connections, queues, services; `close` releases them. */
@@ -161,7 +166,7 @@ export function createApp(
   let executor: Executor | undefined = overrides.execution;
   const clock = overrides.clock ?? systemClock;
   let monitors: MonitorService | undefined;
-  const metrics = createMetrics({ redis, queuePrefix, pool: () => executor?.stats?.(), owed: () => owedBacklog(prisma), monitorStates: () => monitors!.stateCounts() });
+  const metrics = createMetrics({ redis, queuePrefix, pool: () => executor?.stats?.(), owed: () => owedBacklog(prisma), monitorStates: () => monitors!.stateCounts(), blockedEvaluators: () => countBlockedEvaluators(prisma) });
   const execution = (): Executor => (executor ??= createExecutor({ logger, observer: metrics.runnerObserver }));
   const scoreExporter = config.SCORE_EXPORT_OTLP_ENDPOINT ? createScoreExporter({ endpoint: config.SCORE_EXPORT_OTLP_ENDPOINT, prisma, logger }) : undefined;
   const evaluators = createEvaluatorService({ prisma, logger });
@@ -173,11 +178,12 @@ export function createApp(
   const runPreparer = createRunPreparer({ sharedLibraries });
   // The one way to the sandbox for every driver (live, experiments, backfills, tryCode).
   const connections = createConnectionService({ prisma, logger, keyRing: config.CONNECTION_KEYS, probe: { timeoutMs: config.CONNECTION_TEST_TIMEOUT_MS, allowPrivate: config.CONNECTION_ALLOW_PRIVATE_DESTINATIONS } });
+  const modelPrices = createPriceService({ prisma, logger });
   const judge = createJudgeExecutor({
     prisma, logger, semaphore: createKeyedSemaphore(),
     callTargetOf: connections.callTargetOf,
-    costOf: async () => ({ costUsd: null, priceSource: null }),
-    onTerminal: (evaluatorId, reason) => prisma.evaluator.updateMany({ where: { id: evaluatorId, blockedAt: null }, data: { blockedAt: new Date(), blockedReason: reason.slice(0, 1000) } }),
+    costOf: async (workspaceId, model, usage) => costOf(model, usage, await modelPrices.overridesOf(workspaceId)),
+    onTerminal: (evaluatorId, reason) => evaluators.blockEvaluator(evaluatorId, reason),
     // No SDK retries: a 429 defers the job and other faults retry with the queue's backoff.
     callOptions: { maxRetries: 0, timeoutMs: config.JUDGE_CALL_TIMEOUT_MS, allowPrivate: config.CONNECTION_ALLOW_PRIVATE_DESTINATIONS },
   });
@@ -256,6 +262,7 @@ export function createApp(
       maxQueuedEvaluations: config.MAX_QUEUED_EVALUATIONS_PER_WORKSPACE || null,
     }),
     connections,
+    modelPrices,
   };
   return {
     config,

@@ -19,6 +19,7 @@ import "./modules/monitors/graphql.js";
 import "./modules/groups/graphql.js";
 import "./modules/retention/graphql.js";
 import "./modules/connections/graphql.js";
+import "./modules/judges/price-graphql.js";
 
 /** The executable GraphQL schema. */
 export const schema = applyPageSizeLimits(builder.toSchema({ sortSchema: true }));

@@ -1,6 +1,7 @@
 import * as Doc from "./generated/graphql.js";
 import { ApiError, ClientError, type ApiClient } from "./http.js";
 import { createConnectionOperations } from "./connection-operations.js";
+import { createPriceOperations } from "./price-operations.js";
 import { createMonitorOperations } from "./monitor-operations.js";
 import { idOrName } from "./id-or-name.js";
 import { allNodes, PAGE_SIZE } from "./pages.js";
@@ -65,6 +66,8 @@ export function createOperations(api: ApiClient) {
     monitors: createMonitorOperations(api),
     /** Connections to LLM providers (their own file: connection-operations.ts). */
     connections: createConnectionOperations(api),
+    /** Model prices: the cost of judge calls (their own file: price-operations.ts). */
+    prices: createPriceOperations(api),
     viewer: async () => (await api.request(Doc.ViewerDocument)).viewer,
 
     /** The workspace's limits: retention in force (and where it comes from), rate limits, backlog bound. */
@@ -111,6 +114,8 @@ export function createOperations(api: ApiClient) {
       const { id } = await getEvaluator(ref);
       return (await api.request(Doc.DeleteEvaluatorDocument, { id })).deleteEvaluator.evaluator;
     },
+    /** Unblocks an evaluator named by name or id (one not blocked comes back unchanged). */
+    unblockEvaluator: async (ref: string) => (await api.request(Doc.UnblockEvaluatorDocument, idOrName("Evaluator", ref))).unblockEvaluator.evaluator,
     /**
      * A span's global id from what a user has: the global id, `TRACE_ID:SPAN_ID` (split at the last
      * colon, as Oodle's CLI reads span references), or the span's own id with `traceId`.

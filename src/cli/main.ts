@@ -6,6 +6,7 @@
 import { Command, CommanderError } from "commander";
 import { backfillsCommand } from "./commands/backfills.js";
 import { connectionsCommand } from "./commands/connections.js";
+import { pricesCommand } from "./commands/prices.js";
 import { datasetsCommand } from "./commands/datasets.js";
 import { evaluatorsCommand } from "./commands/evaluators.js";
 import { experimentsCommand } from "./commands/experiments.js";
@@ -33,13 +34,14 @@ export function buildProgram(more: ((program: Command) => void)[] = []): Command
     .option("--json", "machine output: JSON on stdout (errors as JSON on stderr)")
     .showHelpAfterError()
     .addHelpText("after", `\nExamples:\n  oodle genai templates starters\n  oodle genai templates starters keyword-check\n  oodle genai evaluators get "Refund mentioned"\n\n${EXIT_CODES_HELP}`);
-  const genai = program.command("genai").description("code evaluators: templates, evaluators, libraries, try, connections to LLM providers");
+  const genai = program.command("genai").description("code evaluators: templates, evaluators, libraries, try, connections to LLM providers, model prices");
   templatesCommand(genai);
   evaluatorsCommand(genai);
   librariesCommand(genai);
   tryCommand(genai);
   backfillsCommand(genai);
   connectionsCommand(genai);
+  pricesCommand(genai);
   spansCommand(program);
   groupCommands(program);
   datasetsCommand(program);

@@ -8,6 +8,7 @@ import {
   GROUP_COMPLETIONS,
   GATE_SPANS,
   ISOLATIONS,
+  MODEL_PRICE_SOURCES,
   RUN_OUTCOMES,
   RUN_REPLACE_REASONS,
   SCORE_DATA_TYPES,
@@ -115,4 +116,10 @@ export const ConnectionProviderEnum = builder.enumType("ConnectionProvider", {
 export const ConnectionErrorCodeEnum = builder.enumType("ConnectionErrorCode", {
   description: "Why testConnection failed: invalid_key (HTTP 401); permission_denied (403); unknown_model (404: the model does not exist or the key may not use it); rate_limited (429, see retryAfterSeconds); unreachable (no answer: DNS, connection refused, TLS); timeout (no answer in time); provider_error (any other answer).",
   values: CONNECTION_ERROR_CODES,
+});
+
+/** Where a model's price comes from. */
+export const ModelPriceSourceEnum = builder.enumType("ModelPriceSource", {
+  description: "workspace: the workspace's own price (setModelPrice), which replaces the built-in one of the same model; builtin: the built-in table of the providers' public list prices.",
+  values: MODEL_PRICE_SOURCES,
 });

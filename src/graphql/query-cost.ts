@@ -42,6 +42,8 @@ export const LIST_SIZES: Readonly<Record<string, number | ((args: Record<string,
   "ExperimentComparison.changes": 1_000,
   /** One per id asked for (at most 100: node.ts). */
   "Query.nodes": (args) => (Array.isArray(args.ids) ? args.ids.length : 100),
+  /** A workspace's own rows (at most MAX_MODEL_PRICES_PER_WORKSPACE, 1,000: judges/price-schemas.ts) and the built-in ones. */
+  "Query.modelPrices": 1_050,
   // Payload lists that echo the mutation's input (its weight pays for them).
   "IngestSpansPayload.spans": 1,
   "IngestSpansPayload.rejected": 1,

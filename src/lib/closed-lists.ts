@@ -171,6 +171,15 @@ export const CONNECTION_ERROR_CODES = ["invalid_key", "permission_denied", "unkn
 /** One connection test error code. */
 export type ConnectionErrorCode = (typeof CONNECTION_ERROR_CODES)[number];
 
+/**
+ * Where the price of a model comes from (not stored; src/modules/judges/prices.ts): `workspace`,
+ * the workspace's own row (ModelPrice, set with setModelPrice); `builtin`, the built-in table of
+ * the providers' list prices.
+ */
+export const MODEL_PRICE_SOURCES = ["workspace", "builtin"] as const;
+/** One model price source. */
+export type ModelPriceSource = (typeof MODEL_PRICE_SOURCES)[number];
+
 /** The monitors' closed columns (their CHECK constraints: prisma/migrations/…_add_monitors). */
 export const MONITOR_CLOSED_COLUMNS = [
   { table: "Monitor", column: "metric", values: MONITOR_METRICS },

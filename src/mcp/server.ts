@@ -9,11 +9,12 @@ import { backfillsTool } from "./tools/backfills.js";
 import { connectionsTool } from "./tools/connections.js";
 import { manageEvaluatorsTool } from "./tools/manage-evaluators.js";
 import { monitorsTool } from "./tools/monitors.js";
+import { pricesTool } from "./tools/prices.js";
 import { workbenchTool } from "./tools/workbench.js";
 import { workspaceTool } from "./tools/workspace.js";
 
 /** The MCP tools (their names also in tool-names.ts, for `oodle --help`; test/mcp checks both): each a zod input schema (the modules' own field schemas) and a handler over the operations. */
-const TOOLS = [manageEvaluatorsTool, workbenchTool, backfillsTool, monitorsTool, workspaceTool, connectionsTool] as const;
+const TOOLS = [manageEvaluatorsTool, workbenchTool, backfillsTool, monitorsTool, workspaceTool, connectionsTool, pricesTool] as const;
 
 /** The JSON Schema of a tool's input, from its zod schema with the descriptions. */
 function jsonSchemaOf(schema: z.ZodType): { type: "object"; [key: string]: unknown } {

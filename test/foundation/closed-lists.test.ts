@@ -34,7 +34,7 @@ describe("closed lists", () => {
     expect(byValues("RunOutcome")).toEqual([...RUN_OUTCOMES].sort());
     expect(byValues("SpanKind")).toEqual([...SPAN_KINDS].sort());
     expect(byValues("Isolation")).toEqual([...ISOLATIONS].sort());
-    for (const name of ["SpanStatus", "EvaluatorKind", "ExperimentStatus", "ExperimentEvaluatorSource", "ScoreDataType", "EntryPointKind", "ConnectionProvider", "ConnectionErrorCode"]) {
+    for (const name of ["SpanStatus", "EvaluatorKind", "ExperimentStatus", "ExperimentEvaluatorSource", "ScoreDataType", "EntryPointKind", "ConnectionProvider", "ConnectionErrorCode", "ModelPriceSource"]) {
       expect(schema.getType(name), name).toBeInstanceOf(GraphQLEnumType);
     }
   });
@@ -52,7 +52,7 @@ describe("closed lists", () => {
   it("the database refuses a value outside the list, whatever path writes it", async () => {
     const { workspace } = await createTestWorkspace(app, "closed-lists");
     await expect(
-      app.prisma.$executeRaw`INSERT INTO "Evaluator" (id, "workspaceId", name, kind, "updatedAt") VALUES (gen_random_uuid(), ${workspace.id}::uuid, 'x', 'judge', now())`,
+      app.prisma.$executeRaw`INSERT INTO "Evaluator" (id, "workspaceId", name, kind, "updatedAt") VALUES (gen_random_uuid(), ${workspace.id}::uuid, 'x', 'oracle', now())`,
     ).rejects.toThrow(/Evaluator_kind_check/);
   });
 

@@ -13,6 +13,7 @@ import { deprecateInputSchema, publishInputSchema } from "../../src/modules/shar
 import { spanFilterFieldsSchema } from "../../src/modules/spans/schemas.js";
 import { dependencyInputSchema, gateInputSchema } from "../../src/modules/dependencies/schemas.js";
 import { postedScoreSchema } from "../../src/modules/posted-scores/schemas.js";
+import { deleteModelPriceInputSchema, setModelPriceInputSchema } from "../../src/modules/judges/price-schemas.js";
 import { backfillsInput } from "../../src/mcp/tools/backfills.js";
 import { manageEvaluatorsInput } from "../../src/mcp/tools/manage-evaluators.js";
 
@@ -41,6 +42,8 @@ const CONVERTED: [typeName: string, zodSchema: Described, fields: string[]][] = 
   ["PostedScoreInput", postedScoreSchema, ["value", "higherIsBetter"]],
   ["DependencyGateInput", gateInputSchema, ["score", "at"]],
   ["EvaluatorDependencyInput", dependencyInputSchema, ["evaluator", "gate"]],
+  ["SetModelPriceInput", setModelPriceInputSchema, ["model", "inputUsdPerMillion", "outputUsdPerMillion"]],
+  ["DeleteModelPriceInput", deleteModelPriceInputSchema, ["model"]],
 ];
 
 function inputType(name: string): GraphQLInputObjectType {

@@ -138,7 +138,7 @@ describe("judge evaluators on live spans", () => {
     expect(skipped.skipReason).toMatch(/^the evaluator is blocked since .+: invalid_key from connection "Local"/);
     expect(provider.requests.length).toBe(callsBefore);
 
-    await h.app.prisma.evaluator.update({ where: { id: evaluator.id }, data: { blockedAt: null, blockedReason: null } });
+    await h.app.services.evaluators.unblockEvaluator(ws.principal, { id: evaluator.id });
     provider.judge = politeScript;
     await h.app.services.spans.ingestSpans(ws.principal, [span("t-judge-401", "k3", "Thanks")]);
     await waitFor(() => h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } }), 3);

@@ -41,7 +41,7 @@ describe.each(["stdio", "http"] as const)("MCP over %s", (transport) => {
     const client = await connect(transport, key);
     try {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual(["genai_backfills", "genai_connections", "genai_evaluator_workbench", "genai_monitors", "genai_workspace", "manage_genai_evaluators"]);
+      expect(tools.map((t) => t.name).sort()).toEqual(["genai_backfills", "genai_connections", "genai_evaluator_workbench", "genai_monitors", "genai_prices", "genai_workspace", "manage_genai_evaluators"]);
       const manage = tools.find((t) => t.name === "manage_genai_evaluators")!;
       const props = manage.inputSchema.properties as Record<string, any>;
       expect(props.action.enum).toContain("update_evaluator");

@@ -26,6 +26,8 @@ interface Fixture {
   monitor: { gid: string };
   destination: { gid: string; name: string };
   connection: { gid: string; name: string };
+  /** A model A set its own price for (a name: prices have no id). */
+  modelPrice: { model: string };
   /** B's own records, made before the snapshots, to point at A's from (updateEvaluator, createExperiment). */
   own: { evaluatorGid: string; datasetGid: string };
 }
@@ -34,7 +36,7 @@ interface Fixture {
  * One call of a root field and what it must answer:
  * - `NOT_FOUND`: an error with that code and no data;
  * - `{ empty }`: a connection filtered by A's record, with no edges (`empty`: the path to them);
- * - `{ none }`: an unfiltered connection listing none of A's records (B's own may be there);
+ * - `{ none }`: an unfiltered connection (or plain list) listing none of A's records (B's own may be there);
  * - `{ invalid }`: a check that answers `valid: false` with issues, as for any unknown name;
  * - `{ refused }`: BAD_USER_INPUT (a name of A's inside a draft is bad input, as any unknown one);
  * - `{ own }`: the field takes no record of another workspace at all (it acts on the caller's own
@@ -46,6 +48,9 @@ interface Case {
   variables?: (fx: Fixture) => Record<string, unknown>;
   expect: "NOT_FOUND" | { empty: string } | { none: string } | { invalid: string } | { refused: string } | { own: string };
 }
+
+/** A record as a list shows it: by id, name, or (a model price) model. */
+type Listed = { id?: string; name?: string; model?: string };
 
 const gid = (type: string, id: string) => Buffer.from(`${type}:${id}`).toString("base64");
 const SOURCE = "from oodle_eval.v1 import metrics\n\n\ndef evaluate(ctx):\n    return EvaluationResult(scores=metrics.keyword_check(ctx, required=[\"refund\"]))\n";
@@ -81,6 +86,10 @@ const CASES: Record<string, Case[]> = {
   "Mutation.updateConnection": [{ label: "A's connection", query: 'mutation($id: ID!) { updateConnection(input: { id: $id, defaultModel: "b-model" }) { connection { id } } }', variables: (fx) => ({ id: fx.connection.gid }), expect: "NOT_FOUND" }],
   "Mutation.deleteConnection": [{ label: "A's connection", query: "mutation($id: ID!) { deleteConnection(input: { id: $id }) { deletedConnectionId } }", variables: (fx) => ({ id: fx.connection.gid }), expect: "NOT_FOUND" }],
   "Mutation.testConnection": [{ label: "A's connection", query: "mutation($id: ID!) { testConnection(input: { id: $id }) { ok } }", variables: (fx) => ({ id: fx.connection.gid }), expect: "NOT_FOUND" }],
+  "Query.modelPrices": [{ label: "B's table", query: "{ modelPrices { model inputUsdPerMillion source } }", expect: { none: "modelPrices" } }],
+  // deleteModelPrice before setModelPrice: the cases run in order, and B's own setModelPrice of the name makes a row of B's that B may delete.
+  "Mutation.deleteModelPrice": [{ label: "A's model", query: "mutation($m: String!) { deleteModelPrice(input: { model: $m }) { deleted { model } } }", variables: (fx) => ({ m: fx.modelPrice.model }), expect: "NOT_FOUND" }],
+  "Mutation.setModelPrice": [{ label: "A's model", query: "mutation($m: String!) { setModelPrice(input: { model: $m, inputUsdPerMillion: 1, outputUsdPerMillion: 2 }) { price { model source } } }", variables: (fx) => ({ m: fx.modelPrice.model }), expect: { own: "a price of the caller's; model prices are per workspace" } }],
   "Mutation.deleteAlertDestination": [{ label: "A's destination", query: "mutation($id: ID!) { deleteAlertDestination(input: { id: $id }) { deletedAlertDestinationId } }", variables: (fx) => ({ id: fx.destination.gid }), expect: "NOT_FOUND" }],
   "Query.compareExperiments": [{ label: "A's experiments", query: "query($a: ID!) { compareExperiments(baseId: $a, candidateId: $a) { changeCount } }", variables: (fx) => ({ a: fx.experiment.gid }), expect: "NOT_FOUND" }],
   "Query.dataset": [
@@ -161,6 +170,10 @@ const CASES: Record<string, Case[]> = {
   "Mutation.createTemplateFromStarter": [{ label: "A's template name", query: 'mutation($n: String) { createTemplateFromStarter(input: { starterId: "keyword-check", name: $n }) { template { id } } }', variables: (fx) => ({ n: fx.template.name }), expect: { own: "a template of the caller's from a built-in starter; names are per workspace" } }],
   "Mutation.deleteDataset": [{ label: "A's dataset", query: "mutation($id: ID!) { deleteDataset(input: { id: $id }) { deletedId } }", variables: (fx) => ({ id: fx.dataset.gid }), expect: "NOT_FOUND" }],
   "Mutation.deleteEvaluator": [{ label: "A's evaluator", query: "mutation($id: ID!) { deleteEvaluator(input: { id: $id }) { evaluator { id } } }", variables: (fx) => ({ id: fx.evaluator.gid }), expect: "NOT_FOUND" }],
+  "Mutation.unblockEvaluator": [
+    { label: "A's blocked evaluator by id", query: "mutation($id: ID) { unblockEvaluator(input: { id: $id }) { evaluator { id blockedReason } } }", variables: (fx) => ({ id: fx.evaluator.gid }), expect: "NOT_FOUND" },
+    { label: "A's blocked evaluator by name", query: "mutation($n: String) { unblockEvaluator(input: { name: $n }) { evaluator { id blockedReason } } }", variables: (fx) => ({ n: fx.evaluator.name }), expect: "NOT_FOUND" },
+  ],
   "Mutation.deleteSharedLibrary": [{ label: "A's library name", query: "mutation($n: String!) { deleteSharedLibrary(input: { name: $n }) { deletedId } }", variables: (fx) => ({ n: fx.library.name }), expect: "NOT_FOUND" }],
   "Mutation.deleteTemplate": [{ label: "A's template", query: "mutation($id: ID!) { deleteTemplate(input: { id: $id }) { template { id } } }", variables: (fx) => ({ id: fx.template.gid }), expect: "NOT_FOUND" }],
   "Mutation.deprecateSharedLibrary": [{ label: "A's library name", query: "mutation($n: String!) { deprecateSharedLibrary(input: { name: $n, deprecated: true }) { library { id } } }", variables: (fx) => ({ n: fx.library.name }), expect: "NOT_FOUND" }],
@@ -224,6 +237,8 @@ describe("tenancy: every query, mutation and subscription with another workspace
     expect(spans).toHaveLength(1);
     const span = await app.prisma.span.findFirstOrThrow({ where: { workspaceId: a.workspace.id, traceId } });
     const rawEvaluatorId = Buffer.from(evaluator.id, "base64").toString().split(":")[1]!;
+    // Blocked, so that an unblockEvaluator reaching it would change its row (the snapshots would show it).
+    expect(await app.services.evaluators.blockEvaluator(rawEvaluatorId, "tenant A's provider refused the key")).toBe(true);
     // A run of A's, written straight (no worker runs in this test).
     const run = await app.prisma.run.upsert({
       where: { spanId_evaluatorId: { spanId: span.id, evaluatorId: rawEvaluatorId } },
@@ -243,6 +258,8 @@ describe("tenancy: every query, mutation and subscription with another workspace
     const monitor = (await asA("mutation($e: ID!, $d: [ID!]) { createMonitor(input: { name: \"tenant A monitor\", evaluatorId: $e, metric: count, windowSeconds: 3600, cadenceSeconds: 300, condition: threshold, alertLevel: 1, destinationIds: $d }) { monitor { id } } }", { e: evaluator.id, d: [destination.id] })).createMonitor.monitor;
     // A's provider connection (never called: B's testConnection on it must stop at NOT_FOUND).
     const connection = (await asA('mutation { createConnection(input: { name: "tenant A judge", provider: openai, baseUrl: "https://llm.example.com/v1", defaultModel: "gpt-a", apiKey: "sk-tenant-a-000000000000000000" }) { connection { id } } }')).createConnection.connection;
+    // A's own price of a model (B's setModelPrice and deleteModelPrice name it).
+    await asA('mutation { setModelPrice(input: { model: "tenant-a-model", inputUsdPerMillion: 7.77, outputUsdPerMillion: 8.88 }) { price { model } } }');
     // B's own records, made before any snapshot.
     const asB = async (query: string, variables: Record<string, unknown> = {}) => {
       const res = await client.request(query, variables, b.secret);
@@ -267,6 +284,7 @@ describe("tenancy: every query, mutation and subscription with another workspace
       monitor: { gid: monitor.id },
       destination: { gid: destination.id, name: "tenant A hook" },
       connection: { gid: connection.id, name: "tenant A judge" },
+      modelPrice: { model: "tenant-a-model" },
       own: { evaluatorGid: ownEvaluator.id, datasetGid: gid("Dataset", ownDataset.datasetId) },
     };
     plans = await tablePlans(app);
@@ -335,10 +353,11 @@ describe("tenancy: every query, mutation and subscription with another workspace
       for (const issue of report.issues) expect(issue.message).toMatch(/(no shared library|does not exist) .*this workspace|this workspace has no shared library/);
     } else if ("none" in c.expect) {
       expect(result.errors).toBeUndefined();
-      const edges = c.expect.none.split(".").reduce((v: any, k) => v?.[k], result.data) as { node: { id?: string; name?: string } }[];
+      const edges = c.expect.none.split(".").reduce((v: any, k) => v?.[k], result.data) as ({ node: Listed } | Listed)[];
       expect(Array.isArray(edges)).toBe(true);
-      const theirs = new Set([fx.template.gid, fx.dataset.gid, fx.library.name, fx.destination.gid, fx.monitor.gid, fx.connection.gid]);
-      expect(edges.filter((e) => theirs.has(e.node.id ?? "") || theirs.has(e.node.name ?? ""))).toEqual([]);
+      const theirs = new Set([fx.template.gid, fx.dataset.gid, fx.library.name, fx.destination.gid, fx.monitor.gid, fx.connection.gid, fx.modelPrice.model]);
+      const listed = edges.map((e) => ("node" in e ? e.node : e));
+      expect(listed.filter((n) => theirs.has(n.id ?? "") || theirs.has(n.name ?? "") || theirs.has(n.model ?? ""))).toEqual([]);
     } else if ("empty" in c.expect) {
       expect(result.errors).toBeUndefined();
       const edges = c.expect.empty.split(".").reduce((v: any, k) => v?.[k], result.data);

@@ -300,6 +300,12 @@ export type DeleteConnectionInput = {
   id: string | number;
 };
 
+/** Deletes the workspace's price of a model: its built-in price (or that of a shorter name it starts with) applies again, else its judge calls have no cost. NOT_FOUND when the workspace set none for it. */
+export type DeleteModelPriceInput = {
+  /** The model whose workspace price is deleted (its built-in price, if any, applies again). */
+  model: string;
+};
+
 /** Deletes a monitor with its history and delivery log, and stops its schedule. */
 export type DeleteMonitorInput = {
   id: string | number;
@@ -423,6 +429,11 @@ export type Isolation =
   | 'strict'
   | 'warm';
 
+/** workspace: the workspace's own price (setModelPrice), which replaces the built-in one of the same model; builtin: the built-in table of the providers' public list prices. */
+export type ModelPriceSource =
+  | 'builtin'
+  | 'workspace';
+
 /** previous_window, week_before (the same window 7 days earlier), previous_version (the evaluator's previous template version over the same window). */
 export type MonitorBaseline =
   | 'previous_version'
@@ -518,6 +529,16 @@ export type ScoreDataType =
   | 'CATEGORICAL'
   | 'NUMERIC';
 
+/** Sets the workspace's price of a model (creates or replaces it); it replaces the built-in price of the same model name from the next judge call on. Costs already recorded stay as they were. */
+export type SetModelPriceInput = {
+  /** US dollars per million input (prompt) tokens, 0 to 10000 (e.g. 0.15). */
+  inputUsdPerMillion: number;
+  /** The model's name as the provider reports it (e.g. gpt-4o-mini, claude-3-5-haiku-latest). It prices that name and any dated name made of it and '-' (gpt-4o-mini-2024-07-18), unless a longer name is priced. */
+  model: string;
+  /** US dollars per million output (completion) tokens, 0 to 10000 (e.g. 0.15). */
+  outputUsdPerMillion: number;
+};
+
 /** Sets how long the workspace's spans, their runs and scores, and run history are kept: exactly one of retentionDays, keepForever: true or useDefault: true. Older data is deleted by the worker's sweep in short batches. */
 export type SetWorkspaceRetentionInput = {
   /** True: nothing ages out (refused while the deployment sets a ceiling). */
@@ -586,17 +607,23 @@ export type TestFireMonitorInput = {
 };
 
 export type TryCodeInput = {
+  /** The connection a judge (a draft judge or an llm template) calls; required for one, refused for code. */
+  connectionId?: string | number | null | undefined;
+  /** The connection by name (instead of connectionId). */
+  connectionName?: string | null | undefined;
   /** Sample: a stored dataset item (as an experiment runs it). */
   datasetItemId?: string | number | null | undefined;
   /** Sample: an inline dataset item, as the sample document or as a line of items.jsonl (mapped as dataset import maps it). */
   document?: unknown;
   /** With traceId or sessionId, or target trace or session: the caps (maxSpans, maxTurns, maxDocumentBytes) and sessionKeyAttribute an evaluator would use; absent ones take their defaults. */
   groupSettings?: unknown;
+  /** A draft judge (an llm template's judge: {messages, output, maxOutputTokens?, cacheTtlSeconds?}); its settings come from paramSpecs. Needs a connection. */
+  judge?: unknown;
   /** The draft's shared-library pins: name → version; only with sourceCode. */
   libraryPins?: unknown;
   /** The sandbox limits to run with, as an evaluator asks for them: {cpuTimeMs?, wallTimeMs?, memoryBytes?} within the ceilings; a key absent takes the template's, then the default. */
   limits?: unknown;
-  /** The draft's settings (a template's params list); only with sourceCode. */
+  /** The draft's settings (a template's params list); only with sourceCode or judge. */
   paramSpecs?: unknown;
   /** Setting values: checked against the settings used; absent ones take their defaults. */
   params?: unknown;
@@ -854,7 +881,7 @@ export type ListEvaluatorsQueryVariables = Exact<{
 }>;
 
 
-export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type GetEvaluatorQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -862,21 +889,21 @@ export type GetEvaluatorQueryVariables = Exact<{
 }>;
 
 
-export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } };
+export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } };
 
 export type CreateEvaluatorMutationVariables = Exact<{
   input: CreateEvaluatorInput;
 }>;
 
 
-export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
+export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
 
 export type UpdateEvaluatorMutationVariables = Exact<{
   input: UpdateEvaluatorInput;
 }>;
 
 
-export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
+export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
 
 export type DeleteEvaluatorMutationVariables = Exact<{
   id: string | number;
@@ -885,13 +912,21 @@ export type DeleteEvaluatorMutationVariables = Exact<{
 
 export type DeleteEvaluatorMutation = { deleteEvaluator: { evaluator: { id: string, name: string } } };
 
+export type UnblockEvaluatorMutationVariables = Exact<{
+  id?: string | number | null | undefined;
+  name?: string | null | undefined;
+}>;
+
+
+export type UnblockEvaluatorMutation = { unblockEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
+
 export type ExplainMatchQueryVariables = Exact<{
   spanId: string | number;
   evaluatorId: string | number;
 }>;
 
 
-export type ExplainMatchQuery = { explainMatch: { matched: boolean, reason: string | null, detail: string, incomplete: string | null, samplingDraw: number, archived: boolean, ruleChangedSinceIngest: boolean, conditions: Array<{ condition: string, key: string | null, passed: boolean, detail: string }>, run: { outcome: RunOutcome, skipReason: string | null } | null } };
+export type ExplainMatchQuery = { explainMatch: { matched: boolean, reason: string | null, detail: string, incomplete: string | null, blockedReason: string | null, samplingDraw: number, archived: boolean, ruleChangedSinceIngest: boolean, conditions: Array<{ condition: string, key: string | null, passed: boolean, detail: string }>, run: { outcome: RunOutcome, skipReason: string | null } | null } };
 
 export type CreateExperimentMutationVariables = Exact<{
   input: CreateExperimentInput;
@@ -940,7 +975,7 @@ export type TemplateVersionFieldsFragment = { version: number, sourceCode: strin
 
 export type TemplateFieldsFragment = { id: string, name: string, kind: TemplateKind, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
 
-export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> };
+export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> };
 
 export type GroupSettingsFieldsFragment = { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number };
 
@@ -1165,6 +1200,27 @@ export type ListAlertDeliveriesQueryVariables = Exact<{
 
 
 export type ListAlertDeliveriesQuery = { alertDeliveries: { edges: Array<{ node: { id: string, event: AlertEvent, status: AlertDeliveryStatus, attempts: number, nextAttemptAt: string | null, createdAt: string, deliveredAt: string | null, monitor: { id: string, name: string }, destination: { name: string, kind: AlertDestinationKind }, log: Array<{ attempt: number, at: string, statusCode: number | null, body: string, error: string | null, durationMs: number }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type ModelPriceFieldsFragment = { model: string, inputUsdPerMillion: number, outputUsdPerMillion: number, source: ModelPriceSource, updatedAt: string | null };
+
+export type ListModelPricesQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListModelPricesQuery = { modelPrices: Array<{ model: string, inputUsdPerMillion: number, outputUsdPerMillion: number, source: ModelPriceSource, updatedAt: string | null }> };
+
+export type SetModelPriceMutationVariables = Exact<{
+  input: SetModelPriceInput;
+}>;
+
+
+export type SetModelPriceMutation = { setModelPrice: { price: { model: string, inputUsdPerMillion: number, outputUsdPerMillion: number, source: ModelPriceSource, updatedAt: string | null } } };
+
+export type DeleteModelPriceMutationVariables = Exact<{
+  input: DeleteModelPriceInput;
+}>;
+
+
+export type DeleteModelPriceMutation = { deleteModelPrice: { deleted: { model: string, inputUsdPerMillion: number, outputUsdPerMillion: number, source: ModelPriceSource, updatedAt: string | null }, appliesNow: { model: string, inputUsdPerMillion: number, outputUsdPerMillion: number, source: ModelPriceSource, updatedAt: string | null } | null } };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -1439,6 +1495,8 @@ export const EvaluatorFieldsFragmentDoc = new TypedDocumentString(`
   askedGroupSettings
   enabled
   archived
+  blockedAt
+  blockedReason
   params
   resolvedParams
   spanKind
@@ -1833,6 +1891,15 @@ export const AlertDeliveryFieldsFragmentDoc = new TypedDocumentString(`
   }
 }
     `, {"fragmentName":"AlertDeliveryFields"}) as unknown as TypedDocumentString<AlertDeliveryFieldsFragment, unknown>;
+export const ModelPriceFieldsFragmentDoc = new TypedDocumentString(`
+    fragment ModelPriceFields on ModelPrice {
+  model
+  inputUsdPerMillion
+  outputUsdPerMillion
+  source
+  updatedAt
+}
+    `, {"fragmentName":"ModelPriceFields"}) as unknown as TypedDocumentString<ModelPriceFieldsFragment, unknown>;
 export const WorkspaceLimitsFieldsFragmentDoc = new TypedDocumentString(`
     fragment WorkspaceLimitsFields on WorkspaceLimits {
   retention {
@@ -2317,6 +2384,8 @@ fragment EvaluatorFields on Evaluator {
   askedGroupSettings
   enabled
   archived
+  blockedAt
+  blockedReason
   params
   resolvedParams
   spanKind
@@ -2408,6 +2477,8 @@ fragment EvaluatorFields on Evaluator {
   askedGroupSettings
   enabled
   archived
+  blockedAt
+  blockedReason
   params
   resolvedParams
   spanKind
@@ -2497,6 +2568,8 @@ fragment EvaluatorFields on Evaluator {
   askedGroupSettings
   enabled
   archived
+  blockedAt
+  blockedReason
   params
   resolvedParams
   spanKind
@@ -2586,6 +2659,8 @@ fragment EvaluatorFields on Evaluator {
   askedGroupSettings
   enabled
   archived
+  blockedAt
+  blockedReason
   params
   resolvedParams
   spanKind
@@ -2656,6 +2731,97 @@ export const DeleteEvaluatorDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DeleteEvaluatorMutation, DeleteEvaluatorMutationVariables>;
+export const UnblockEvaluatorDocument = new TypedDocumentString(`
+    mutation UnblockEvaluator($id: ID, $name: String) {
+  unblockEvaluator(input: {id: $id, name: $name}) {
+    evaluator {
+      ...EvaluatorFields
+    }
+  }
+}
+    fragment SettingFields on TemplateParam {
+  name
+  type
+  label
+  description
+  default
+  hasDefault
+  required
+  options
+}
+fragment EvaluatorFields on Evaluator {
+  id
+  name
+  kind
+  target
+  groupSettings {
+    ...GroupSettingsFields
+  }
+  askedGroupSettings
+  enabled
+  archived
+  blockedAt
+  blockedReason
+  params
+  resolvedParams
+  spanKind
+  spanNamePattern
+  attributeEquals
+  attributeContains
+  resourceAttributeEquals
+  rootSpansOnly
+  samplingRate
+  isolation
+  limits
+  runLimits {
+    cpuTimeMs
+    wallTimeMs
+    memoryBytes
+  }
+  pinnedVersion
+  followsLatest
+  template {
+    id
+    name
+    kind
+  }
+  templateVersion {
+    version
+    params {
+      ...SettingFields
+    }
+  }
+  connection {
+    id
+    name
+    provider
+    defaultModel
+    maxConcurrentRequests
+  }
+  maxCostPerHourUsd
+  dependencies {
+    dependsOn {
+      name
+    }
+    gate {
+      score
+      at
+      spans
+    }
+  }
+  createdAt
+  updatedAt
+}
+fragment GroupSettingsFields on GroupSettings {
+  quietPeriodMs
+  maxWaitMs
+  endMarkerAttribute
+  endOnRootSpan
+  sessionKeyAttributes
+  maxSpans
+  maxTurns
+  maxDocumentBytes
+}`) as unknown as TypedDocumentString<UnblockEvaluatorMutation, UnblockEvaluatorMutationVariables>;
 export const ExplainMatchDocument = new TypedDocumentString(`
     query ExplainMatch($spanId: ID!, $evaluatorId: ID!) {
   explainMatch(spanId: $spanId, evaluatorId: $evaluatorId) {
@@ -2669,6 +2835,7 @@ export const ExplainMatchDocument = new TypedDocumentString(`
       detail
     }
     incomplete
+    blockedReason
     samplingDraw
     archived
     ruleChangedSinceIngest
@@ -3779,6 +3946,52 @@ fragment AlertDeliveryFields on AlertDelivery {
     durationMs
   }
 }`) as unknown as TypedDocumentString<ListAlertDeliveriesQuery, ListAlertDeliveriesQueryVariables>;
+export const ListModelPricesDocument = new TypedDocumentString(`
+    query ListModelPrices {
+  modelPrices {
+    ...ModelPriceFields
+  }
+}
+    fragment ModelPriceFields on ModelPrice {
+  model
+  inputUsdPerMillion
+  outputUsdPerMillion
+  source
+  updatedAt
+}`) as unknown as TypedDocumentString<ListModelPricesQuery, ListModelPricesQueryVariables>;
+export const SetModelPriceDocument = new TypedDocumentString(`
+    mutation SetModelPrice($input: SetModelPriceInput!) {
+  setModelPrice(input: $input) {
+    price {
+      ...ModelPriceFields
+    }
+  }
+}
+    fragment ModelPriceFields on ModelPrice {
+  model
+  inputUsdPerMillion
+  outputUsdPerMillion
+  source
+  updatedAt
+}`) as unknown as TypedDocumentString<SetModelPriceMutation, SetModelPriceMutationVariables>;
+export const DeleteModelPriceDocument = new TypedDocumentString(`
+    mutation DeleteModelPrice($input: DeleteModelPriceInput!) {
+  deleteModelPrice(input: $input) {
+    deleted {
+      ...ModelPriceFields
+    }
+    appliesNow {
+      ...ModelPriceFields
+    }
+  }
+}
+    fragment ModelPriceFields on ModelPrice {
+  model
+  inputUsdPerMillion
+  outputUsdPerMillion
+  source
+  updatedAt
+}`) as unknown as TypedDocumentString<DeleteModelPriceMutation, DeleteModelPriceMutationVariables>;
 export const ViewerDocument = new TypedDocumentString(`
     query Viewer {
   viewer {

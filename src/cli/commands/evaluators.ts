@@ -26,16 +26,17 @@ export function describeRule(e: Pick<EvaluatorRecord, "spanKind" | "rootSpansOnl
  * The answer of explainMatch for people (CLI and MCP): the rule's decision, then the run on the
  * span if any (a match can still be skipped by a gate); then one line per part of the rule, `ok` or
  * `NO`, so it says which part matched and which did not; then `!` and why the span's document is
- * incomplete, when its sender dropped attributes.
+ * incomplete, when its sender dropped attributes. A blocked evaluator's answer starts with
+ * `BLOCKED: the evaluator is blocked since …: …` (a matched span's run is skipped meanwhile).
  */
 export function explanationLine(
   r: Pick<MatchExplanationRecord, "matched" | "reason" | "detail"> &
-    Partial<Pick<MatchExplanationRecord, "conditions" | "incomplete">> & { run: { outcome: string; skipReason: string | null } | null },
+    Partial<Pick<MatchExplanationRecord, "conditions" | "incomplete" | "blockedReason">> & { run: { outcome: string; skipReason: string | null } | null },
 ): string {
   const rule = `${r.matched ? "matches" : `does not match (${r.reason})`}: ${r.detail}`;
   const first = r.run ? `${rule}; its run: ${r.run.outcome}${r.run.skipReason ? ` (${r.run.skipReason})` : ""}` : rule;
   const parts = (r.conditions ?? []).map((c) => `  ${c.passed ? "ok" : "NO"}  ${c.condition}${c.key != null ? ` ${c.key}` : ""}: ${c.detail}`);
-  return [first, ...parts, ...(r.incomplete ? [`  !   ${r.incomplete}`] : [])].join("\n");
+  return [...(r.blockedReason ? [`BLOCKED: ${r.blockedReason}`] : []), first, ...parts, ...(r.incomplete ? [`  !   ${r.incomplete}`] : [])].join("\n");
 }
 
 /** Milliseconds for people: 30 s, 15 min, 4 h, 1500 ms. */
@@ -57,6 +58,22 @@ export function groupSettingsRows(target: string, g: GroupSettingsRecord): [stri
   ];
 }
 
+/**
+ * An evaluator's block for people: `BLOCKED since 2026-12-06T21:00:00.000Z: invalid_api_key …
+ * (its runs are skipped; unblock: oodle genai evaluators unblock "NAME")` (`unblock`: how, for
+ * another transport); null when it is not blocked.
+ */
+export function blockedText(e: Pick<EvaluatorRecord, "name" | "blockedAt" | "blockedReason">, unblock = `oodle genai evaluators unblock ${JSON.stringify(e.name)}`): string | null {
+  if (!e.blockedAt) return null;
+  return `BLOCKED since ${String(e.blockedAt)}: ${e.blockedReason ?? "no reason was recorded"} (its runs are skipped; unblock: ${unblock})`;
+}
+
+/** A blocked reason for a table cell: its first 100 characters (`get` shows all of it). */
+function shortReason(reason: string | null): string {
+  const text = reason ?? "no reason was recorded";
+  return text.length <= 100 ? text : `${text.slice(0, 99)}…`;
+}
+
 function evaluatorText(e: EvaluatorRecord): string {
   const version = e.templateVersion ? `version ${e.templateVersion.version} (${e.followsLatest ? "follows the latest" : `pinned to ${e.pinnedVersion}`})` : "-";
   const set = Object.entries(e.params as Record<string, unknown>);
@@ -68,6 +85,7 @@ function evaluatorText(e: EvaluatorRecord): string {
       ["target", e.target === "span" ? "span (each matching span)" : `${e.target} (the whole ${e.target}, once done; taken when any of its spans matches the rule)`],
       ...(e.groupSettings ? groupSettingsRows(e.target, e.groupSettings) : []),
       ["enabled", e.enabled ? "yes" : "no"],
+      ...(e.blockedAt ? [["blocked", blockedText(e)!] as [string, string]] : []),
       ["template", e.template ? `${e.template.name}${e.template.kind === "llm" ? " (llm: a judge)" : ""}` : "- (external: scores are posted)"],
       ["template version", version],
       // A judge's connection and spend cap (other kinds have neither).
@@ -168,7 +186,10 @@ export function evaluatorsCommand(genai: Command): void {
       action(async (ctx) => {
         const list = await ctx.ops.listEvaluators({ template: ctx.options.template });
         emit(ctx.output, list, () =>
-          table(["name", "enabled", "template", "version", "rule", "values"], list.map((e) => [e.name, e.enabled ? "yes" : "no", e.template?.name ?? "(external)", e.templateVersion?.version, describeRule(e), e.params])),
+          table(
+            ["name", "enabled", "template", "version", "rule", "values"],
+            list.map((e) => [e.name, `${e.enabled ? "yes" : "no"}${e.blockedAt ? `, BLOCKED: ${shortReason(e.blockedReason)}` : ""}`, e.template?.name ?? "(external)", e.templateVersion?.version, describeRule(e), e.params]),
+          ),
         );
       }),
     );
@@ -265,6 +286,18 @@ export function evaluatorsCommand(genai: Command): void {
       action(async (ctx, name: string) => {
         const e = await ctx.ops.deleteEvaluator(name);
         emit(ctx.output, e, () => `deleted evaluator "${e.name}"`);
+      }),
+    );
+
+  evaluators
+    .command("unblock <name>")
+    .description("unblocks an evaluator (by name or id) that a terminal provider error blocked (invalid key, unknown model, quota exhausted): its next runs call the provider again")
+    .addHelpText("after", '\nFix the cause first (the connection\'s key or model, the provider\'s quota), then:\n  oodle genai evaluators unblock "Helpfulness judge"')
+    .action(
+      action(async (ctx, name: string) => {
+        const before = await ctx.ops.getEvaluator(name);
+        const e = await ctx.ops.unblockEvaluator(before.id);
+        emit(ctx.output, e, () => (before.blockedAt ? `unblocked evaluator "${e.name}" (blocked since ${String(before.blockedAt)}: ${before.blockedReason ?? "no reason was recorded"})` : `evaluator "${e.name}" was not blocked`));
       }),
     );
 

@@ -19,7 +19,7 @@ import { maxCostPerHourUsdSchema } from "../../modules/evaluators/schemas.js";
 import { judgeDefinitionSchema } from "../../modules/judges/definition.js";
 import { sourceCodeSchema, templateDescriptionSchema, templateNameSchema } from "../../modules/templates/schemas.js";
 import type { Operations } from "../../api-client/operations.js";
-import { groupSettingsRows } from "../../cli/commands/evaluators.js";
+import { blockedText, groupSettingsRows } from "../../cli/commands/evaluators.js";
 import { describeJudgeScore } from "../../cli/commands/templates.js";
 import { badArguments, toolResult } from "../results.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -30,6 +30,7 @@ const ACTIONS = [
   "create_evaluator",
   "update_evaluator",
   "delete_evaluator",
+  "unblock_evaluator",
   "list_templates",
   "get_template",
   "create_template",
@@ -128,13 +129,16 @@ function target(args: ManageEvaluatorsArgs, what: string): string {
   return ref;
 }
 
+/** How to unblock an evaluator with this tool. */
+const MCP_UNBLOCK = (name: string) => `{"action": "unblock_evaluator", "name": ${JSON.stringify(name)}}`;
+
 /** manage_genai_evaluators: evaluators, templates and starters, through the same GraphQL operations as the CLI. */
 export const manageEvaluatorsTool = {
   name: "manage_genai_evaluators",
   description:
-    "Manage Oodle evaluators and templates of your workspace. Actions: list/get/create/update/delete _evaluator (by name), list/get/create/update/delete _template (by name), list_starters, get_starter. " +
+    "Manage Oodle evaluators and templates of your workspace. Actions: list/get/create/update/delete/unblock _evaluator (by name; unblock_evaluator clears the block a terminal provider error set, shown as blockedAt/blockedReason), list/get/create/update/delete _template (by name), list_starters, get_starter. " +
     "A template is code (Python in sourceCode, run in the sandbox) or llm: a judge, whose chat messages (filled from the span, untrusted text fenced as data) go to an LLM through a connection and whose answer must match its output definition (the scores: boolean, numeric or categorical). " +
-    'An llm template: {"action": "create_template", "name": "Politeness", "kind": "llm", "judge": {"messages": [{"role": "user", "content": "Is this reply polite?\n{{output}}"}], "output": [{"name": "polite", "type": "boolean", "higherIsBetter": true}]}, "params": [{"name": "model", "type": "string", "default": "gpt-4o-mini"}]}; ' +
+    'An llm template: {"action": "create_template", "name": "Politeness", "kind": "llm", "judge": {"messages": [{"role": "user", "content": "Is this reply polite?\\n{{output}}"}], "output": [{"name": "polite", "type": "boolean", "higherIsBetter": true}]}, "params": [{"name": "model", "type": "string", "default": "gpt-4o-mini"}]}; ' +
     'its evaluator is a judge and names a connection: {"action": "create_evaluator", "name": "Politeness judge", "templateName": "Politeness", "connectionName": "openai", "maxCostPerHourUsd": 2}. ' +
     'Example: {"action": "update_evaluator", "name": "Refund mentioned", "params": {"required": ["refund", "return"]}}. A settings change that an evaluator\'s values would break is refused (CONFLICT) naming the evaluators.',
   inputSchema: manageEvaluatorsInput,
@@ -143,13 +147,14 @@ export const manageEvaluatorsTool = {
     switch (args.action) {
       case "list_evaluators": {
         const list = await ops.listEvaluators({ template: args.templateName ?? args.templateId });
-        return toolResult(list, list.length ? list.map((e) => `${e.name} (${e.template?.name ?? "external"}; values ${JSON.stringify(e.params)})`).join("\n") : "no evaluators");
+        return toolResult(list, list.length ? list.map((e) => `${e.name} (${e.template?.name ?? "external"}; values ${JSON.stringify(e.params)})${e.blockedAt ? ` ${blockedText(e, MCP_UNBLOCK(e.name))}` : ""}`).join("\n") : "no evaluators");
       }
       case "get_evaluator": {
         const e = await ops.getEvaluator(target(args, "evaluator"));
         const group = e.groupSettings ? `; target ${e.target}, ${groupSettingsRows(e.target, e.groupSettings).map(([k, v]) => `${k}: ${v}`).join("; ")}` : "";
         const judge = e.connection || e.maxCostPerHourUsd !== null ? `; connection ${e.connection ? `${e.connection.name} (${e.connection.provider}, default model ${e.connection.defaultModel})` : "none"}, spend cap ${e.maxCostPerHourUsd !== null ? `$${e.maxCostPerHourUsd}/hour` : "none"}` : "";
-        return toolResult(e, `${e.name} (${e.kind}): template ${e.template?.name ?? "-"} version ${e.templateVersion?.version ?? "-"}, values ${JSON.stringify(e.params)}, ctx.params ${JSON.stringify(e.resolvedParams)}${judge}${group}`);
+        const blocked = e.blockedAt ? `; ${blockedText(e, MCP_UNBLOCK(e.name))}` : "";
+        return toolResult(e, `${e.name} (${e.kind}): template ${e.template?.name ?? "-"} version ${e.templateVersion?.version ?? "-"}, values ${JSON.stringify(e.params)}, ctx.params ${JSON.stringify(e.resolvedParams)}${judge}${group}${blocked}`);
       }
       case "create_evaluator": {
         if (!args.name) throw badArguments([{ path: "name", message: "is required: the new evaluator's name" }]);
@@ -166,6 +171,11 @@ export const manageEvaluatorsTool = {
       case "delete_evaluator": {
         const e = await ops.deleteEvaluator(target(args, "evaluator"));
         return toolResult(e, `deleted evaluator "${e.name}"`);
+      }
+      case "unblock_evaluator": {
+        const before = await ops.getEvaluator(target(args, "evaluator"));
+        const e = await ops.unblockEvaluator(before.id);
+        return toolResult(e, before.blockedAt ? `unblocked evaluator "${e.name}" (blocked since ${String(before.blockedAt)}: ${before.blockedReason ?? "no reason was recorded"})` : `evaluator "${e.name}" was not blocked`);
       }
       case "list_templates": {
         const list = await ops.listTemplates();

@@ -31,7 +31,7 @@ export interface BackfillBatchOutcome {
 }
 
 /** The rule fields read of a member evaluator. */
-const RULE = { ...RULE_SELECT, name: true, kind: true, isolation: true, limits: true, target: true, groupSettings: true, template: { select: { limits: true } } } as const;
+const RULE = { ...RULE_SELECT, name: true, kind: true, isolation: true, limits: true, target: true, groupSettings: true, connectionId: true, blockedAt: true, blockedReason: true, template: { select: { limits: true } } } as const;
 
 /**
  * The processor of the `backfill-batch` queue: runs a backfill's evaluators (dependencies first)

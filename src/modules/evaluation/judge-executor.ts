@@ -5,6 +5,8 @@ import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { ProviderCallOptions, ProviderFailure } from "../connections/providers.js";
 import type { EvaluatorExecutor, ExecutedBatch, RunUsage } from "./executors.js";
+
+export type { RunUsage } from "./executors.js";
 import { cacheKeyOf, readCached, writeCached } from "../judges/cache.js";
 import { callJudge, type JudgeAnswer, type JudgeRequest } from "../judges/call.js";
 import { judgeOf, MODEL_SETTING, TEMPERATURE_SETTING, type JudgeDefinition } from "../judges/definition.js";

@@ -1,5 +1,6 @@
 import type { DeclaredDependency } from "../dependencies/input-runs.js";
 import { objectOf } from "../../lib/json-column.js";
+import { blockedSkipReason } from "../evaluators/blocking.js";
 import type { RunnableVersion } from "./prepare.js";
 
 export type { RunnableVersion };
@@ -54,14 +55,7 @@ export function memberSubject(workspaceId: string, evaluatorId: string, member: 
   };
 }
 
-/**
- * The skip reason of every run while the evaluator is blocked, or null when it is not.
- * Starts with {@link BLOCKED_REASON_PREFIX} (stats count such skips).
- */
+/** The skip reason of every run while the evaluator is blocked, or null (evaluators/blocking.ts). */
 export function blockedReasonOf(evaluator: { blockedAt?: Date | null; blockedReason?: string | null }): string | null {
-  if (!evaluator.blockedAt) return null;
-  return `${BLOCKED_REASON_PREFIX} since ${evaluator.blockedAt.toISOString()}: ${evaluator.blockedReason ?? "no reason recorded"}; unblock it with unblockEvaluator`;
+  return blockedSkipReason({ blockedAt: evaluator.blockedAt ?? null, blockedReason: evaluator.blockedReason ?? null });
 }
-
-/** The start of the skip reason of a run left out because its evaluator is blocked. */
-export const BLOCKED_REASON_PREFIX = "the evaluator is blocked";

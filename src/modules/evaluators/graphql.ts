@@ -7,7 +7,10 @@ import { TemplateRef, withoutNulls } from "../templates/graphql.js";
 import { ProviderConnectionRef } from "../connections/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
 import { DependencyInput, dependenciesOf } from "../dependencies/graphql-inputs.js";
+import type { ObjectRef } from "@pothos/core";
+import type { EvaluatorService } from "./service.js";
 import {
+  BLOCKED_REASON_PREFIX,
   COMPLETION_SPECS,
   createEvaluatorInputSchema,
   DEFAULT_END_MARKER,
@@ -17,6 +20,7 @@ import {
   GROUP_CAP_SPECS,
   GROUP_TARGET_TYPES,
   kindTraits,
+  MAX_BLOCKED_REASON_CHARS,
   settingsOf,
   updateEvaluatorInputSchema,
   type GroupSettings,
@@ -304,5 +308,62 @@ builder.relayMutationField(
   "deleteEvaluator",
   { inputFields: (t) => ({ id: t.globalID({ required: true, for: EvaluatorRef }) }) },
   { resolve: (_root, { input }, ctx) => ctx.services.evaluators.deleteEvaluator(ctx.principal, input.id.id) },
+  evaluatorField,
+);
+
+// Blocked evaluators (blocking.ts): the state on Evaluator and its stats, and unblockEvaluator.
+
+builder.objectFields(EvaluatorRef, (t) => ({
+  blockedAt: t.expose("blockedAt", {
+    type: "DateTime",
+    nullable: true,
+    description: "Set when a terminal provider error (invalid key, unknown model, quota exhausted) blocked it: its runs are then recorded as skipped, saying so, until unblockEvaluator. Null: not blocked.",
+  }),
+  blockedReason: t.exposeString("blockedReason", { nullable: true, description: `Why it is blocked: the provider's error, as first recorded (at most ${MAX_BLOCKED_REASON_CHARS} characters, credentials redacted). Null when not blocked.` }),
+  blocked: t.boolean({ description: "Whether it is blocked (blockedAt is set).", resolve: (e) => e.blockedAt !== null }),
+}));
+
+/** The builder's schema types, for a reference to a type declared in a module above this one. */
+type BuilderTypes = typeof builder extends PothosSchemaTypes.SchemaBuilder<infer T> ? T : never;
+/**
+ * EvaluatorStats, declared by runs/graphql.ts (a module above this one), named rather than imported:
+ * Pothos adds these fields once that type is implemented. Its parent carries the evaluator's id.
+ */
+const EvaluatorStatsByName = "EvaluatorStats" as unknown as ObjectRef<BuilderTypes, { evaluatorId: string }>;
+
+/** The blocked state of the stats' evaluator, read once per stats object. */
+const blockOfStats = new WeakMap<object, Promise<{ blockedAt: Date | null; blockedReason: string | null } | null>>();
+function blockOf(stats: { evaluatorId: string }, ctx: { services: { evaluators: EvaluatorService } }) {
+  let read = blockOfStats.get(stats);
+  if (!read) {
+    read = ctx.services.evaluators.blockStateOf(stats.evaluatorId);
+    blockOfStats.set(stats, read);
+  }
+  return read;
+}
+
+builder.objectFields(EvaluatorStatsByName, (t) => ({
+  blocked: t.boolean({ description: "Whether the evaluator is blocked now (Evaluator.blockedAt): its runs are skipped until unblockEvaluator.", resolve: async (s, _a, ctx) => (await blockOf(s, ctx))?.blockedAt != null }),
+  blockedSince: t.field({ type: "DateTime", nullable: true, description: "When it was blocked (null when not blocked).", resolve: async (s, _a, ctx) => (await blockOf(s, ctx))?.blockedAt ?? null }),
+  blockedReason: t.string({ nullable: true, description: "Why it is blocked (Evaluator.blockedReason; null when not blocked).", resolve: async (s, _a, ctx) => (await blockOf(s, ctx))?.blockedReason ?? null }),
+  skippedBlocked: t.int({
+    description: `Live runs (on spans, traces and sessions) recorded as skipped because the evaluator was blocked (skipReason starting "${BLOCKED_REASON_PREFIX}"), since it was created; unblocking keeps them.`,
+    resolve: (s, _a, ctx) => ctx.services.evaluators.skippedBlockedCount(s.evaluatorId),
+  }),
+}));
+
+builder.relayMutationField(
+  "unblockEvaluator",
+  {
+    description: "Unblocks an evaluator that a terminal provider error blocked (blockedAt, blockedReason cleared): its next runs call the provider again. By id (also an archived one) or name (a live one); one that is not blocked is returned unchanged.",
+    inputFields: (t) => ({
+      id: t.globalID({ for: EvaluatorRef, description: "The evaluator's global id (or give name)." }),
+      name: t.string({ description: "The live evaluator's name (or give id)." }),
+    }),
+  },
+  {
+    description: "Unblocks an evaluator that a terminal provider error blocked: clears blockedAt and blockedReason (NOT_FOUND for an evaluator of another workspace; one not blocked is returned unchanged).",
+    resolve: (_root, { input }, ctx) => ctx.services.evaluators.unblockEvaluator(ctx.principal, { id: input.id?.id, name: input.name }),
+  },
   evaluatorField,
 );

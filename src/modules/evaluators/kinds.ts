@@ -48,6 +48,8 @@ export function kindTraits(kind: string): KindTraits {
 
 /** The kind whose scores are posted (the kind chosen for a new evaluator with no template). */
 export const POSTED_KIND: EvaluatorKind = "external";
+/** The kind that runs llm templates (a draft judge in tryCode runs as one). */
+export const JUDGE_KIND: EvaluatorKind = "judge";
 /** The kind of a new evaluator when none is given. */
 export const DEFAULT_KIND: EvaluatorKind = "code";
 /** The kinds whose runs a worker computes (for database filters). */

@@ -16,6 +16,7 @@ export { DEFAULT_KIND, kindTraits } from "./kinds.js";
 /** Group settings (trace and session evaluators), for the GraphQL adapter and the other transports. */
 export { checkGroupSettings, groupSettingsInputSchema, settingsOf, type GroupSettings, type GroupSettingsInput } from "./group-settings.js";
 export { GROUP_CAP_SPECS } from "./group-caps.js";
+export { BLOCKED_REASON_PREFIX, MAX_BLOCKED_REASON_CHARS } from "./blocking.js";
 export { COMPLETION_SPECS, DEFAULT_END_MARKER, DEFAULT_SESSION_KEYS, formatDuration, GroupSettingError } from "./group-completion.js";
 export { GROUP_TARGET_TYPES, TARGET_TYPES, type GroupTargetType, type TargetType } from "../../lib/closed-lists.js";
 

@@ -18,6 +18,7 @@ import { kindOfTemplate, kindTraits, POSTED_KIND, DEFAULT_KIND } from "./kinds.j
 import { checkGroupSettings, type GroupSettingsInput } from "./group-settings.js";
 import { GroupSettingError } from "./group-completion.js";
 import { TARGET_TYPES, type TargetType } from "../../lib/closed-lists.js";
+import { BLOCKED_REASON_PREFIX, blockEvaluator, clearBlock } from "./blocking.js";
 
 /**
  * The values after an update with `mergeParams`: `patch` merged into `existing` key by key, as a
@@ -316,6 +317,40 @@ export function createEvaluatorService(deps: { prisma: PrismaClient; logger: Log
       const version = await runVersion(evaluator);
       if (!version) return {};
       return resolveParams(specsOf(version), objectOf(evaluator.params));
+    },
+
+    /**
+     * Blocks an evaluator after a terminal provider error (blocking.ts {@link blockEvaluator}): sets
+     * blockedAt and blockedReason unless it is blocked already (the first reason stays), logging
+     * at warn. For the executor and drivers (no principal: the evaluator's id is trusted).
+     * @param evaluatorId - the raw id. @param reason - capped at 1,000 characters, credentials redacted.
+     * @returns true when it blocked it now.
+     */
+    blockEvaluator: (evaluatorId: string, reason: string): Promise<boolean> => blockEvaluator(prisma, evaluatorId, reason, deps.logger),
+
+    /** An evaluator's block (raw id; null for no such evaluator): blockedAt and blockedReason, both null when not blocked. */
+    blockStateOf: (evaluatorId: string): Promise<{ blockedAt: Date | null; blockedReason: string | null } | null> =>
+      isUuid(evaluatorId) ? prisma.evaluator.findUnique({ where: { id: evaluatorId }, select: { blockedAt: true, blockedReason: true } }) : Promise.resolve(null),
+
+    /** Live runs (on spans, traces or sessions) of an evaluator recorded as skipped because it was blocked ({@link BLOCKED_REASON_PREFIX}). */
+    skippedBlockedCount: (evaluatorId: string): Promise<number> =>
+      prisma.run.count({
+        where: { evaluatorId, outcome: "skipped", skipReason: { startsWith: BLOCKED_REASON_PREFIX }, OR: [{ spanId: { not: null } }, { traceId: { not: null } }, { sessionId: { not: null } }] },
+      }),
+
+    /**
+     * Unblocks an evaluator of the caller's workspace, by id (also an archived one) or by name (a
+     * live one): clears blockedAt and blockedReason, so its next runs call the provider again.
+     * An evaluator that is not blocked is returned unchanged. `updatedAt` is left as it is.
+     * @throws BadUserInputError for both or neither of id and name; NotFoundError (also for another workspace's evaluator).
+     */
+    async unblockEvaluator(principal: Principal, by: IdOrName): Promise<Evaluator> {
+      const key = idOrName(by)!;
+      const found = await findEvaluator(principal.workspaceId, key);
+      if (!found) throw new NotFoundError("evaluator", String(key.id ?? key.name));
+      if (found.blockedAt === null) return found;
+      if (await clearBlock(prisma, found.id)) deps.logger.info({ evaluatorId: found.id, workspaceId: principal.workspaceId, blockedAt: found.blockedAt.toISOString() }, "evaluator unblocked");
+      return prisma.evaluator.findUniqueOrThrow({ where: { id: found.id } });
     },
   };
 }

@@ -86,7 +86,7 @@ export function createExperimentBatchProcessor(deps_: { prisma: PrismaClient; co
     const outcome: BatchOutcome = { recorded: 0, alreadyDone: 0, deferred: 0, waiting: 0, stopped: false };
     const experiment = await prisma.experiment.findUnique({
       where: { id: payload.experimentId },
-      include: { evaluators: { include: { templateVersion: true, evaluator: { select: { name: true, kind: true, isolation: true, limits: true, target: true, groupSettings: true, template: { select: { limits: true } } } } }, orderBy: { position: "asc" } } },
+      include: { evaluators: { include: { templateVersion: true, evaluator: { select: { name: true, kind: true, isolation: true, limits: true, target: true, groupSettings: true, connectionId: true, blockedAt: true, blockedReason: true, template: { select: { limits: true } } } } }, orderBy: { position: "asc" } } },
     });
     if (!experiment || experiment.status === "cancelled") return { ...outcome, stopped: true };
     if (experiment.status === "queued") {

@@ -48,6 +48,8 @@ export interface MetricSources {
   owed?(): Promise<{ queued: number; oldestAgeSeconds: number }>;
   /** Enabled monitors of every workspace per state (read from Postgres at scrape time). */
   monitorStates?(): Promise<Record<string, number>>;
+  /** Live (not archived) evaluators of every workspace that a terminal provider error blocked (read from Postgres at scrape time). */
+  blockedEvaluators?(): Promise<number>;
 }
 
 /** A run that was recorded on a target, live or by a backfill (one per target and evaluator). */
@@ -193,6 +195,16 @@ export function createMetrics(sources: MetricSources) {
       this.reset();
       const counts = sources.monitorStates ? await sources.monitorStates().catch(() => null) : null;
       if (counts) for (const [state, n] of Object.entries(counts)) this.set({ state }, n);
+    },
+  });
+  new Gauge({
+    name: "oodle_evaluators_blocked",
+    help: "Live evaluators of every workspace blocked by a terminal provider error (invalid key, unknown model, quota exhausted) until unblocked; read from Postgres at scrape time (NaN when it cannot be read).",
+    registers: [registry],
+    async collect() {
+      const blocked = sources.blockedEvaluators ? await sources.blockedEvaluators().catch(() => null) : 0;
+      // Postgres down: NaN (unknown), as the backlog gauges; no source: 0.
+      this.set(blocked ?? Number.NaN);
     },
   });
   const monitorEvaluations = new Counter({ name: "oodle_monitor_evaluations_total", help: "Monitor windows evaluated by this process, by the state they gave.", labelNames: ["state"] as const, registers: [registry] });

@@ -153,6 +153,10 @@ export const MatchExplanationRef = builder.objectRef<MatchExplanation>("MatchExp
       nullable: true,
       description: "Set when the span's sender dropped attributes, events or links (Span.incomplete): the document the evaluator sees there is incomplete.",
     }),
+    blockedReason: t.exposeString("blocked", {
+      nullable: true,
+      description: "Set when the evaluator is blocked (Evaluator.blockedAt): since when and why, as the skip reason its runs get meanwhile (a matched span's run is skipped; detail says so too). Null: not blocked.",
+    }),
     ruleChangedSinceIngest: t.exposeBoolean("ruleChangedSinceIngest", { description: "The rule changed after the span arrived: the decision at ingest may have differed." }),
     archived: t.exposeBoolean("archived"),
     waiting: t.field({ type: DependencyWaitRef, nullable: true, description: "Set when it is queued on the span and waits for dependencies (detail then says for what, since when, until when).", resolve: (e) => e.waiting }),

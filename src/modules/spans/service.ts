@@ -27,6 +27,7 @@ import { MAX_BATCH_BYTES, MAX_SPAN_BYTES, MAX_SPANS_PER_BATCH, normaliseSpan, ty
 import { spanKey, writeIngestBatch, type IngestRow } from "./ingest-write.js";
 import { kindTraits } from "../evaluators/kinds.js";
 import { settingsOf } from "../evaluators/group-settings.js";
+import { blockedSkipReason } from "../evaluators/blocking.js";
 import { systemClock, type Clock } from "../../lib/clock.js";
 import type { GroupTargetType } from "../../lib/closed-lists.js";
 import { groupTouchesOf, matchGroupSpan, type GroupEvaluatorRule } from "./group-touches.js";
@@ -103,6 +104,14 @@ export interface MatchExplanation {
   run: Run | null;
   /** Set when the span's sender dropped attributes, events or links (spans/incomplete.ts): the document is incomplete. */
   incomplete: string | null;
+  /** Set when the evaluator is blocked (evaluators/blocking.ts): the skip reason its runs get meanwhile, with since when and why. */
+  blocked: string | null;
+}
+
+/** A decision's detail with the evaluator's block said: a matched span's run is skipped while it is blocked. */
+function withBlock(decision: MatchDecision, blocked: string | null): MatchDecision {
+  if (!blocked) return decision;
+  return { ...decision, detail: `${decision.detail}; ${blocked}${decision.matched ? " (a run here is skipped until then)" : ""}` };
 }
 
 const RULE_FIELDS = { ...RULE_SELECT, kind: true } as const;
@@ -331,13 +340,15 @@ export function createSpanService(deps: {
       : key === null
         ? `the span names no session (${rule.settings.sessionKeyAttributes.join(", ")}) and no session holds its trace`
         : `no span of the ${target} ${JSON.stringify(key)} was taken by the rule yet`;
+    const blocked = blockedSkipReason(evaluator);
     return {
-      decision: { ...decision, detail: `${decision.matched ? "this span matches" : `this span does not match (${decision.detail})`}; ${taken}` },
+      decision: withBlock({ ...decision, detail: `${decision.matched ? "this span matches" : `this span does not match (${decision.detail})`}; ${taken}` }, blocked),
       ruleChangedSinceIngest: evaluator.updatedAt > span.createdAt,
       archived: evaluator.archivedAt !== null,
       waiting: null,
       run: group?.run ?? null,
       incomplete: incompleteNote(span.metadata),
+      blocked,
     };
   }
 
@@ -401,13 +412,15 @@ export function createSpanService(deps: {
         decision.matched ? dependencyWaits(prisma, workspaceId, { spanId, evaluatorId }) : Promise.resolve([]),
         prisma.run.findUnique({ where: { spanId_evaluatorId: { spanId, evaluatorId } } }),
       ]);
+      const blocked = blockedSkipReason(evaluator);
       return {
-        decision: waiting ? { ...decision, detail: describeWait(waiting) } : decision,
+        decision: withBlock(waiting ? { ...decision, detail: describeWait(waiting) } : decision, blocked),
         ruleChangedSinceIngest: evaluator.updatedAt > span.createdAt,
         archived: evaluator.archivedAt !== null,
         waiting: waiting ?? null,
         run,
         incomplete: incompleteNote(span.metadata),
+        blocked,
       };
     },
   };

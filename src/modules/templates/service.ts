@@ -17,10 +17,12 @@ import { idOrName, type IdOrName } from "../../lib/id-or-name.js";
 import { isUuid } from "../../lib/uuid.js";
 import { withUniqueName } from "../../lib/unique-violation.js";
 import { validateValues } from "./values.js";
+import type { EntryPointKind } from "../../lib/closed-lists.js";
 import { judgeSettingIssues, parseJudge, type JudgeDefinition } from "../judges/definition.js";
 
 /** The entry point recorded on an llm template's versions (ENTRY_POINT_KINDS). */
-const JUDGE_ENTRY_POINT = { kind: "judge", name: "judge" } as const;
+const JUDGE_ENTRY_POINT_KIND = "judge" satisfies EntryPointKind;
+const JUDGE_ENTRY_POINT = { kind: JUDGE_ENTRY_POINT_KIND, name: "judge" } as const;
 
 /**
  * The judge checks of an llm template save: `judge` parsed against the settings, the settings the

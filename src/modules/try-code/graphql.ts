@@ -4,6 +4,7 @@ import { EvaluationTargetEnum, RunOutcomeEnum, ScoreDataTypeEnum } from "../../g
 import { RunErrorRef } from "../runs/graphql.js";
 import { SpanRef } from "../spans/graphql.js";
 import { TemplateRef } from "../templates/graphql.js";
+import { ProviderConnectionRef } from "../connections/graphql.js";
 import { LimitExceededError } from "../../lib/errors.js";
 import { describedBy } from "../../graphql/input-descriptions.js";
 import { tryCodeInputSchema } from "./schemas.js";
@@ -43,6 +44,9 @@ builder.relayMutationField(
   {
     inputFields: (t) => ({
       sourceCode: t.string(tryInput("sourceCode")),
+      judge: t.field({ type: "JSON", ...tryInput("judge") }),
+      connectionId: t.globalID({ for: ProviderConnectionRef, ...tryInput("connectionId") }),
+      connectionName: t.string({ description: "The connection by name (instead of connectionId)." }),
       paramSpecs: t.field({ type: "JSON", ...tryInput("paramSpecs") }),
       libraryPins: t.field({ type: "JSON", ...tryInput("libraryPins") }),
       starterId: t.string(tryInput("starterId")),
@@ -61,14 +65,17 @@ builder.relayMutationField(
     }),
   },
   {
-    description: "Runs code on one sample through the production sandbox and returns the result at once. Stores nothing.",
-    resolve: (_root, { input }, ctx) => {
+    description: "Runs code on one sample through the production sandbox (or a judge against its connection's model) and returns the result at once. Stores nothing.",
+    resolve: async (_root, { input }, ctx) => {
       // 200 aliased tryCode fields in one request all ran: one request held a slot for half an hour.
       const fields = (tryCodeFieldsOf.get(ctx) ?? 0) + 1;
       tryCodeFieldsOf.set(ctx, fields);
       if (fields > MAX_TRY_CODE_PER_REQUEST) throw new LimitExceededError(`at most ${MAX_TRY_CODE_PER_REQUEST} tryCode fields per request`);
+      const { connectionName, ...rest } = input;
+      const connectionId = await ctx.services.connections.connectionIdOf(ctx.principal, { connectionId: input.connectionId?.id, connectionName });
       return ctx.services.tryCode.tryCode(ctx.principal, {
-        ...input,
+        ...rest,
+        connectionId: connectionId ?? null,
         templateId: input.templateId?.id ?? null,
         spanId: input.spanId?.id ?? null,
         datasetItemId: input.datasetItemId?.id ?? null,
@@ -86,6 +93,7 @@ builder.relayMutationField(
       params: t.field({ type: "JSON", description: "ctx.params as the run saw them.", resolve: (r) => r.params }),
       templateVersion: t.exposeInt("templateVersion", { nullable: true, description: "The template version run (templateId only)." }),
       libraryVersions: t.field({ type: "JSON", resolve: (r) => r.libraryVersions }),
+      usage: t.field({ type: "JSON", nullable: true, description: "A judge's model call: {model, inputTokens, outputTokens, costUsd, priceSource, cached, providerMs}; null for code.", resolve: (r) => r.usage }),
       outputTruncated: t.exposeBoolean("outputTruncated", { description: "The code printed more than the output cap: the output ends with a marker, the scores were kept." }),
       scoreFallbacks: t.field({
         type: [ScoreFallbackRef],

@@ -45,7 +45,9 @@ export const libraryPinsSchema = z.record(z.string(), z.number().int().min(1, "m
  */
 export const tryCodeInputSchema = z.object({
   sourceCode: z.string({ error: typeError("a string") }).nullish().describe("Draft code; its settings come from paramSpecs. Checked as on template save."),
-  paramSpecs: z.unknown().optional().describe("The draft's settings (a template's params list); only with sourceCode."),
+  judge: z.unknown().optional().describe("A draft judge (an llm template's judge: {messages, output, maxOutputTokens?, cacheTtlSeconds?}); its settings come from paramSpecs. Needs a connection."),
+  connectionId: z.string({ error: typeError("a connection id") }).nullish().describe("The connection a judge (a draft judge or an llm template) calls; required for one, refused for code."),
+  paramSpecs: z.unknown().optional().describe("The draft's settings (a template's params list); only with sourceCode or judge."),
   libraryPins: z.unknown().optional().describe("The draft's shared-library pins: name → version; only with sourceCode."),
   starterId: z.string({ error: typeError("a string") }).nullish().describe("Run a built-in starter with its settings."),
   templateId: z.string({ error: typeError("a template id") }).nullish().describe("Run a saved template with its settings."),

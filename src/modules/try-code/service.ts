@@ -8,7 +8,9 @@ import { MAX_SPAN_BYTES, normaliseSpan } from "../spans/schemas.js";
 import type { SpanService } from "../spans/service.js";
 import type { EvaluationCore } from "../evaluation/evaluate-batch.js";
 import type { EvaluationSubject, RunnableVersion } from "../evaluation/subject.js";
-import { DEFAULT_KIND } from "../evaluators/kinds.js";
+import { DEFAULT_KIND, JUDGE_KIND } from "../evaluators/kinds.js";
+import { judgeOf, judgeSettingIssues, parseJudge } from "../judges/definition.js";
+import type { RunUsage } from "../evaluation/judge-executor.js";
 import { checkSource, inspectSource, type SourceInspector } from "../templates/inspect-source.js";
 import type { TemplateService } from "../templates/service.js";
 import { validateParamSpecs, type ParamSpec } from "../templates/settings.js";
@@ -53,6 +55,8 @@ export interface TryCodeResult {
   scoreFallbacks: ScoreFallback[];
   /** The code printed more than the output cap: output cut with a marker, scores kept. */
   outputTruncated: boolean;
+  /** A judge's model call (model, tokens, cost, cached); null for code. */
+  usage: RunUsage | null;
 }
 
 /** A ctx.score read that found nothing: the evaluator, the score name (null: its first score) and the line. */
@@ -88,6 +92,8 @@ interface Subject {
   scoreCalls?: ScoreReadCall[];
   /** The saved template's limits (the draft's and a starter's: none). */
   templateLimits?: unknown;
+  /** A judge (a draft judge or an llm template): run by the judge executor against a connection. */
+  isJudge?: boolean;
 }
 
 function given(value: unknown): boolean {
@@ -126,13 +132,22 @@ export function createTryCodeService(deps: {
   const inspector = deps.inspectSource ?? inspectSource;
 
   async function subjectOf(principal: Principal, input: TryCodeInput, issues: InputIssue[]): Promise<Subject | null> {
-    const ways = [given(input.sourceCode), given(input.starterId), given(input.templateId)].filter(Boolean).length;
+    const ways = [given(input.sourceCode), given(input.judge), given(input.starterId), given(input.templateId)].filter(Boolean).length;
     if (ways !== 1) {
-      issues.push({ path: "sourceCode", message: "give exactly one of sourceCode (with paramSpecs), starterId or templateId" });
+      issues.push({ path: "sourceCode", message: "give exactly one of sourceCode (with paramSpecs), judge (with paramSpecs), starterId or templateId" });
       return null;
     }
+    if (given(input.judge)) {
+      const specs = validateParamSpecs(input.paramSpecs, "paramSpecs");
+      issues.push(...specs.issues, ...judgeSettingIssues(specs.specs).map((i) => ({ ...i, path: i.path.replace(/^params/, "paramSpecs") })));
+      if (given(input.libraryPins)) issues.push({ path: "libraryPins", message: "a judge has no code: it imports no library" });
+      const { judge, issues: judgeIssues } = parseJudge(input.judge, specs.specs.map((spec) => spec.name));
+      issues.push(...judgeIssues);
+      if (!judge) return null;
+      return { version: { id: draftId("judge", JSON.stringify(judge)), sourceCode: "", libraryPins: {}, judge }, specs: specs.specs, templateVersion: null, scoreCalls: [], isJudge: true };
+    }
     if (!given(input.sourceCode)) {
-      if (given(input.paramSpecs)) issues.push({ path: "paramSpecs", message: "only with sourceCode: a starter or a template brings its own settings" });
+      if (given(input.paramSpecs)) issues.push({ path: "paramSpecs", message: "only with sourceCode or judge: a starter or a template brings its own settings" });
       if (given(input.libraryPins)) issues.push({ path: "libraryPins", message: "only with sourceCode: a template brings its own pins" });
     }
     if (given(input.templateVersion) && !given(input.templateId)) issues.push({ path: "templateVersion", message: "only with templateId" });
@@ -160,7 +175,7 @@ export function createTryCodeService(deps: {
     }
     const version = await deps.templates.findVersion(principal.workspaceId, input.templateId!, input.templateVersion ?? undefined);
     if (!version) throw new NotFoundError("template version", `${input.templateId}@${input.templateVersion ?? "latest"}`);
-    return { version, specs: specsOf(version), templateVersion: version.version, templateLimits: version.template.limits };
+    return { version, specs: specsOf(version), templateVersion: version.version, templateLimits: version.template.limits, isJudge: judgeOf(version) !== null, ...(judgeOf(version) ? { scoreCalls: [] } : {}) };
   }
 
   async function sampleOf(principal: Principal, input: TryCodeInput, issues: InputIssue[]): Promise<SampleDocument | null> {
@@ -351,7 +366,12 @@ export function createTryCodeService(deps: {
       const document = await sampleOf(principal, input, issues);
       const values = subject ? validateValues(subject.specs, input.params) : { values: {}, issues: [] };
       issues.push(...values.issues);
+      if (subject?.isJudge && !given(input.connectionId)) issues.push({ path: "connectionId", message: "is required to try a judge: the connection whose model it calls" });
+      if (subject && !subject.isJudge && given(input.connectionId)) issues.push({ path: "connectionId", message: "only for a judge: code runs in the sandbox and calls no model" });
       if (issues.length || !subject || !document) throw new BadUserInputError(issues);
+      if (subject.isJudge && deps.prisma && !(isUuid(input.connectionId!) && (await deps.prisma.connection.findFirst({ where: { id: input.connectionId!, workspaceId: principal.workspaceId }, select: { id: true } })))) {
+        throw new NotFoundError("connection", input.connectionId!);
+      }
       const params = resolveParams(subject.specs, values.values);
       const calls = await scoreCallsOf(subject, principal.workspaceId);
       if (given(input.spanId) && calls.length) {
@@ -361,7 +381,7 @@ export function createTryCodeService(deps: {
       // limits are those an evaluator of this template would run with (the input's own win, key by
       // key). A draft declares no dependencies: ctx.score reads any score given in the sample, else its default.
       const subject_: EvaluationSubject = {
-        workspaceId: principal.workspaceId, evaluatorId: null, kind: DEFAULT_KIND, version: subject.version, ...(subject.imports ? { imports: subject.imports } : {}), params, isolation: "warm",
+        workspaceId: principal.workspaceId, evaluatorId: null, kind: subject.isJudge ? JUDGE_KIND : DEFAULT_KIND, version: subject.version, connectionId: input.connectionId ?? null, ...(subject.imports ? { imports: subject.imports } : {}), params, isolation: "warm",
         limits: { own: input.limits, template: subject.templateLimits }, dependencies: null, trustDomain: `tryCode:${principal.apiKeyId ?? "local-admin"}`,
       };
       const [answer] = await deps.core.evaluateBatch(subject_, [{ target: null, inputs: new Map(), lastAttempt: true, document: () => document as Record<string, unknown> }]);
@@ -369,6 +389,7 @@ export function createTryCodeService(deps: {
       if (answer?.status !== "done" || !answer.run.result) throw new Error("tryCode: the core left the draft without a result");
       const { result, libraryVersions } = answer.run;
       return {
+        usage: answer.run.usage ?? null,
         outcome: result.outcome,
         scores: result.scores.map((score) => ({ ...score, numericValue: numericValueOf(score.value) })),
         stdout: result.stdout,
