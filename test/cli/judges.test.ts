@@ -1,14 +1,24 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readTemplateYaml } from "../../src/cli/template-yaml.js";
+import { startOpenAiServer, type FakeProvider } from "../connections/fake-providers.js";
 import { cliRunner, serviceForThisFile } from "./service.js";
 
 // LLM judges from the `oodle` CLI (docs/judges.md): an llm template from a file, its folder
-// (judge.yaml instead of evaluate.py) pulled and pushed, and a judge evaluator with a connection
-// and a spend cap. Saves only: no provider is called.
-const service = serviceForThisFile();
+// (judge.yaml instead of evaluate.py) pulled, pushed and tried, and a judge evaluator with a
+// connection and a spend cap. The one provider is a loopback fake OpenAI server
+// (test/connections/fake-providers.ts), called only by `templates test` and `try`.
+const service = serviceForThisFile({ CONNECTION_ALLOW_PRIVATE_DESTINATIONS: "true" });
+const FAKE_KEY = "sk-test-cli-judges-fake-0123456789";
+let fake: FakeProvider;
+beforeAll(async () => {
+  fake = await startOpenAiServer(FAKE_KEY);
+});
+afterAll(async () => {
+  await fake.close();
+});
 
 const T = 300_000;
 
@@ -177,10 +187,6 @@ describe("llm templates from the CLI", () => {
     const freshTemplate = JSON.parse((await oodle(["--json", "genai", "templates", "get", "Fresh judge"])).stdout);
     expect(freshTemplate).toMatchObject({ kind: "llm", latestVersion: { judge: { messages: [{ role: "system" }, { role: "user", content: PROMPT }] } } });
 
-    // templates test runs code only: an llm folder is refused naming judge.yaml.
-    const tried = await oodle(["--json", "genai", "templates", "test", fresh, "--span", join(fresh, "judge.yaml")]);
-    expect(tried.exitCode).toBe(2);
-    expect(JSON.parse(tried.stderr).error.field).toBe("judge.yaml");
   });
 
   it("refuses a folder with both evaluate.py and judge.yaml, and a judge folder pushed over a code template", { timeout: T }, async () => {
@@ -272,5 +278,39 @@ describe("llm templates from the CLI", () => {
     const reader = await oodle(["--json", "genai", "evaluators", "create", "--name", "Escalate", "--template", "Escalate"]);
     expect(reader.exitCode, reader.stderr).toBe(0);
     expect(JSON.parse(reader.stdout)).toMatchObject({ kind: "code", dependencies: [{ dependsOn: { name: "Politeness judge" }, gate: null }] });
+  });
+
+  it("templates test DIR --connection and try --template --connection call the judge once on a sample, printing its scores and usage", { timeout: T }, async () => {
+    const { oodle } = await judgeSetup();
+    const made = await oodle(["genai", "connections", "create", "Fake", "--provider", "openai", "--model", "judge-default", "--base-url", fake.baseUrl, "--api-key-env", "FAKE_KEY"], { FAKE_KEY });
+    expect(made.exitCode, made.stderr).toBe(0);
+    const dir = join(tempDir("oodle-judge-test-"), "polite");
+    expect((await oodle(["genai", "templates", "pull", "Politeness", dir])).exitCode).toBe(0);
+    writeFileSync(join(dir, "span.json"), JSON.stringify({ input: [{ role: "user", content: "Where is my order?" }], output: "Thanks for waiting! It ships today." }));
+    fake.judge = (body) => {
+      const user = (body.messages as { role: string; content: string }[]).find((m) => m.role === "user")!.content;
+      return { reasoning: "it thanks the customer", polite: /<<<DATA output [0-9a-f]{12}>>>\nThanks/.test(user) };
+    };
+    const before = fake.requests.length;
+
+    const tested = await oodle(["genai", "templates", "test", dir, "--connection", "Fake", "--span", join(dir, "span.json"), "--params", '{"model": "judge-polite"}']);
+    expect(tested.exitCode, tested.stderr).toBe(0);
+    expect(tested.stdout).toMatch(/^outcome: ok/);
+    expect(tested.stdout).toMatch(/polite\s+true\s+BOOLEAN\s+it thanks the customer/);
+    expect(tested.stdout).toContain("usage: judge-polite, 120 in / 30 out tokens, no price for this model");
+    expect(fake.requests.length - before).toBe(1);
+    const sent = fake.requests.at(-1)!.body as { model: string; response_format: { json_schema: { name: string; strict: boolean } } };
+    expect([sent.model, sent.response_format.json_schema.name, sent.response_format.json_schema.strict]).toEqual(["judge-polite", "record_scores", true]);
+
+    // The saved template through `try`, as JSON: the same answer and its usage.
+    const tried = await oodle(["--json", "genai", "try", "--template", "Politeness", "--connection", "Fake", "--span", join(dir, "span.json"), "--params", '{"model": "judge-polite"}']);
+    expect(tried.exitCode, tried.stderr).toBe(0);
+    expect(JSON.parse(tried.stdout)).toMatchObject({ outcome: "ok", scores: [{ name: "polite", value: true }], usage: { model: "judge-polite", inputTokens: 120, outputTokens: 30 } });
+
+    // Without --connection a judge folder is refused before any call.
+    const missing = await oodle(["--json", "genai", "templates", "test", dir, "--span", join(dir, "span.json")]);
+    expect(missing.exitCode).toBe(2);
+    expect(JSON.parse(missing.stderr).error.field).toBe("--connection");
+    expect(fake.requests.length - before).toBe(2);
   });
 });

@@ -1,16 +1,25 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApiClient } from "../../src/api-client/http.js";
 import { createOperations } from "../../src/api-client/operations.js";
 import { OODLE_BIN, ROOT, serviceForThisFile } from "../cli/service.js";
+import { startOpenAiServer, type FakeProvider } from "../connections/fake-providers.js";
 
 // LLM judges through MCP (docs/judges.md): manage_genai_evaluators creates an llm template
 // (kind llm, judge) and a judge evaluator (connectionName, maxCostPerHourUsd); the workbench
-// validates a judge draft. Saves only: no provider is called. The connection is made over GraphQL,
-// as MCP has no tool that takes a provider key.
-const service = serviceForThisFile();
+// validates a judge draft and tries it (try_code with connectionName) against a loopback fake
+// OpenAI server. The connections are made over GraphQL, as MCP has no tool that takes a provider key.
+const service = serviceForThisFile({ CONNECTION_ALLOW_PRIVATE_DESTINATIONS: "true" });
+const FAKE_KEY = "sk-test-mcp-judges-fake-0123456789";
+let fake: FakeProvider;
+beforeAll(async () => {
+  fake = await startOpenAiServer(FAKE_KEY);
+});
+afterAll(async () => {
+  await fake.close();
+});
 
 const T = 300_000;
 
@@ -117,6 +126,15 @@ describe.each(["stdio", "http"] as const)("judges over MCP (%s)", (transport) =>
       const saved = await call(client, "genai_evaluator_workbench", { action: "validate", templateId: "Politeness" });
       expect(saved.isError, saved.content[0]?.text).toBeFalsy();
       expect(saved.content[0]!.text).toBe("valid: the judge's messages, output definition and settings pass every save rule");
+
+      // try_code of a judge draft calls the connection's model once on the sample.
+      await createOperations(createApiClient({ url: service.url, key })).connections.createConnection({ name: "Fake", provider: "openai", baseUrl: fake.baseUrl, defaultModel: "judge-default", apiKey: FAKE_KEY });
+      fake.judge = () => ({ reasoning: "courteous", polite: true, tone: "warm" });
+      const tried = await call(client, "genai_evaluator_workbench", { action: "try_code", judge: JUDGE, paramSpecs: SETTINGS, connectionName: "Fake", params: { model: "judge-mcp" }, span: { input: [{ role: "user", content: "hi" }], output: "Thank you!" } });
+      expect(tried.isError, tried.content[0]?.text).toBeFalsy();
+      expect(tried.structuredContent).toMatchObject({ outcome: "ok", scores: [{ name: "polite", value: true }, { name: "tone", value: "warm" }], usage: { model: "judge-mcp", inputTokens: 120, outputTokens: 30, cached: false } });
+      expect(tried.content[0]!.text).toContain('scores polite=true, tone="warm"');
+      expect(tried.content[0]!.text).toContain("usage judge-mcp, 120 in / 30 out tokens, no price for this model");
     } finally {
       await client.close();
     }

@@ -1262,7 +1262,7 @@ export type TryCodeMutationVariables = Exact<{
 }>;
 
 
-export type TryCodeMutation = { tryCode: { outcome: RunOutcome, stdout: string, stderr: string, durationMs: number, params: unknown, templateVersion: number | null, libraryVersions: unknown, outputTruncated: boolean, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType, higherIsBetter: boolean, comment: string | null, metadata: unknown }>, error: { type: string, message: string, traceback: string | null } | null, scoreFallbacks: Array<{ evaluator: string, score: string | null, line: number }> } };
+export type TryCodeMutation = { tryCode: { outcome: RunOutcome, stdout: string, stderr: string, durationMs: number, params: unknown, templateVersion: number | null, libraryVersions: unknown, usage: unknown, outputTruncated: boolean, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType, higherIsBetter: boolean, comment: string | null, metadata: unknown }>, error: { type: string, message: string, traceback: string | null } | null, scoreFallbacks: Array<{ evaluator: string, score: string | null, line: number }> } };
 
 export type ListStartersQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -4100,6 +4100,7 @@ export const TryCodeDocument = new TypedDocumentString(`
     params
     templateVersion
     libraryVersions
+    usage
     outputTruncated
     scoreFallbacks {
       evaluator

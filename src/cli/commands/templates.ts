@@ -246,8 +246,9 @@ export function templatesCommand(genai: Command): void {
   sampleOptions(
     templates
       .command("test <dir>")
-      .description("runs DIR's code and settings on a sample through the server's sandbox (tryCode); stores nothing")
-      .option("--params <json|@file>", "setting values for the run (absent ones take their defaults)"),
+      .description(`runs DIR's code and settings on a sample through the server's sandbox (tryCode), or a judge folder's judge against --connection; stores nothing`)
+      .option("--params <json|@file>", "setting values for the run (absent ones take their defaults)")
+      .option("--connection <name>", `a judge folder (${FILES.judge}): the connection its judge calls (one real call of its model)`),
   )
     .addHelpText(
       "after",
@@ -256,9 +257,14 @@ export function templatesCommand(genai: Command): void {
     .action(
       action(async (ctx, dir: string) => {
         const folder = readFolder(dir);
-        if (folder.kind === "llm") throw new CliError("BAD_USER_INPUT", `${dir} holds ${FILES.judge}: templates test runs code only (tryCode has no judges yet); run the judge with an evaluator on a span (docs/judges.md)`, FILES.judge);
         const sample = await buildSample(ctx, ctx.options as SampleFlags);
         const params = ctx.options.params ? jsonOrFile(ctx.options.params, "--params") : undefined;
+        if (folder.kind === "llm") {
+          // A judge folder: one real call of its connection's model on the sample (tryCode stores nothing).
+          if (!ctx.options.connection) throw new CliError("BAD_USER_INPUT", `${dir} holds ${FILES.judge}: give --connection NAME, the connection its judge calls (oodle genai connections list)`, "--connection");
+          const result = await ctx.ops.tryCode({ judge: folder.judge, paramSpecs: folder.manifest.settings, connectionName: ctx.options.connection, params, ...sample });
+          return printTryResult(ctx, result);
+        }
         const result = await ctx.ops.tryCode({ sourceCode: folder.sourceCode, paramSpecs: folder.manifest.settings, libraryPins: folder.manifest.libraryPins, params, ...sample });
         return printTryResult(ctx, result);
       }),

@@ -3,6 +3,7 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Operations, SpanFilterInput, TryCodeRecord } from "../../api-client/operations.js";
 import { explanationLine } from "../../cli/commands/evaluators.js";
+import { usageText } from "../../cli/commands/try.js";
 import { groupEvaluationsText } from "../../cli/commands/groups.js";
 import { parseTimeFlag } from "../../cli/time.js";
 import { libraryPinsSchema, tryCodeInputSchema } from "../../modules/try-code/schemas.js";
@@ -21,8 +22,9 @@ export const workbenchInput = z.strictObject({
     ),
   sourceCode: sourceCodeSchema.describe("Draft Python defining evaluate(ctx); its settings come from paramSpecs.").optional(),
   judge: judgeDefinitionSchema
-    .describe("validate: instead of sourceCode, an llm template's judge draft {messages, output, maxOutputTokens?, cacheTtlSeconds?} (its settings in paramSpecs). try_code runs code only.")
+    .describe("Instead of sourceCode, an llm template's judge draft {messages, output, maxOutputTokens?, cacheTtlSeconds?} (its settings in paramSpecs): validate checks it, try_code calls its connection's model once on the sample (needs connectionName).")
     .optional(),
+  connectionName: z.string().describe("try_code of a judge (judge, or templateId of an llm template): the connection it calls, by name (genai_connections list).").optional(),
   paramSpecs: z.unknown().describe("The draft's settings, a template's params list: [{name, type, label, description, default, required, options}].").optional(),
   libraryPins: libraryPinsSchema.describe("The draft's shared-library pins {library name: version}.").optional(),
   starterId: z.string().describe("Instead of sourceCode: a built-in starter (its code and settings), e.g. keyword-check.").optional(),
@@ -65,14 +67,14 @@ export type WorkbenchArgs = z.infer<typeof workbenchInput>;
 
 function tryText(r: TryCodeRecord): string {
   const scores = r.scores.map((s) => `${s.name}=${JSON.stringify(s.value)}`).join(", ");
-  return `outcome ${r.outcome}${scores ? `; scores ${scores}` : ""}; ctx.params ${JSON.stringify(r.params)}${r.error ? `; ${r.error.type}: ${r.error.message}` : ""}`;
+  return `outcome ${r.outcome}${scores ? `; scores ${scores}` : ""}; ctx.params ${JSON.stringify(r.params)}${r.error ? `; ${r.error.type}: ${r.error.message}` : ""}${r.usage ? `; usage ${usageText(r.usage as Record<string, unknown>)}` : ""}`;
 }
 
 /** genai_evaluator_workbench: try_code, validate and explain_match over the same GraphQL operations as the CLI. */
 export const workbenchTool = {
   name: "genai_evaluator_workbench",
   description:
-    "Try and check Oodle code evaluators without saving anything. validate also checks an llm judge draft (judge + paramSpecs). try_code runs sourceCode + paramSpecs, a starterId or a templateId with params on an inline span, a stored spanId or a document " +
+    "Try and check Oodle code evaluators and LLM judges without saving anything. A judge draft is judge + paramSpecs: validate checks it, try_code calls the model of connectionName once on the sample. try_code runs sourceCode + paramSpecs, a starterId or a templateId with params on an inline span, a stored spanId or a document " +
     '(e.g. {"action": "try_code", "starterId": "keyword-check", "params": {"required": ["refund"]}}); validate checks settings, code, imports and example params without running; explain_match tells why an evaluator did or did not run on a span ' +
     '(spanId: a global id, "TRACE_ID:SPAN_ID", or the span\'s own id with traceId); list_spans finds spans (filters in spanFilter) with both ids; ' +
     'get_group_evaluations says where trace and session evaluators stand on a trace or session (e.g. {"action": "get_group_evaluations", "traceId": "4bf92f35…"} or {"action": "get_group_evaluations", "sessionId": "conv-42"}).',
@@ -81,9 +83,8 @@ export const workbenchTool = {
     const raw = args as Record<string, unknown>;
     switch (args.action) {
       case "try_code": {
-        if (args.judge !== undefined) throw badArguments([{ path: "judge", message: "try_code runs code only: a judge runs as an evaluator on spans (validate checks a judge draft)" }]);
         const input = Object.fromEntries(
-          ["sourceCode", "paramSpecs", "libraryPins", "starterId", "templateVersion", "params", "span", "document", "target", "groupSettings", "limits"].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
+          ["sourceCode", "judge", "connectionName", "paramSpecs", "libraryPins", "starterId", "templateVersion", "params", "span", "document", "target", "groupSettings", "limits"].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
         );
         if (args.spanId !== undefined) input.spanId = await ops.spanGlobalId(args.spanId, args.traceId, "spanId");
         // Without spanId, traceId or sessionId is the sample itself: the stored trace or session as its evaluator sees it.
