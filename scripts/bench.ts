@@ -10,6 +10,7 @@ const SECTIONS: Record<string, () => Promise<{ run: () => Promise<void> }>> = {
   monitors: () => import("./bench/monitors.js"),
   retention: () => import("./bench/retention.js"),
   groups: () => import("./bench/groups.js"),
+  judges: () => import("./bench/judges.js"),
 };
 
 const name = process.argv[2];

@@ -184,6 +184,7 @@ export function createApp(
     callTargetOf: connections.callTargetOf,
     costOf: async (workspaceId, model, usage) => costOf(model, usage, await modelPrices.overridesOf(workspaceId)),
     onTerminal: (evaluatorId, reason) => evaluators.blockEvaluator(evaluatorId, reason),
+    onCall: (result, seconds) => metrics.judgeCall(result, seconds),
     // No SDK retries: a 429 defers the job and other faults retry with the queue's backoff.
     callOptions: { maxRetries: 0, timeoutMs: config.JUDGE_CALL_TIMEOUT_MS, allowPrivate: config.CONNECTION_ALLOW_PRIVATE_DESTINATIONS },
   });

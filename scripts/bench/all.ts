@@ -3,7 +3,8 @@
  * ("All checks pass" on 10,000 real items: bare Python loop, warm runner alone, end to end,
  * process per evaluation, runner memory), then the figures of the `sandbox` and `live` sections,
  * each run after the other in a child process (so they do not share the CPUs) and read from
- * their own tables. Progress goes to stderr; the table to stdout.
+ * their own tables, and the `judges` section's figures (a loopback fake OpenAI server). Progress
+ * goes to stderr; the table to stdout.
  */
 import path from "node:path";
 import { execa } from "execa";
@@ -40,6 +41,7 @@ export async function run(): Promise<void> {
   const { rows, runnerRss } = await measureExperiments();
   const sandboxOut = await section("sandbox");
   const liveOut = await section("live");
+  const judgesOut = await section("judges");
 
   const table: Row[] = [];
   const bare = rows[0]!.items / rows[0]!.seconds;
@@ -62,6 +64,14 @@ export async function run(): Promise<void> {
       `ingest → score p50/p95/p99 ${c[3]}/${c[4]}/${c[5]} ms, backlog at end ${c[6]}, bounded ${c[7]}`]);
   }
   if (!sweep.length) table.push(["live", liveOut.trim().slice(0, 200), null, null, null, null, ""]);
+
+  // The judges section: one row per measure (scripts/bench/judges.ts), runs/s in the rate column.
+  const judgeRows = markdownRows(judgesOut).filter((c) => c.length === 3 && c[0] !== "measure");
+  for (const c of judgeRows) {
+    const isRate = c[0]!.startsWith("runs/s");
+    table.push(["judges (fake OpenAI, 200 ms per call)", c[0]!, null, isRate ? num(c[1]) : null, null, null, isRate ? c[2]! : `${c[1]}; ${c[2]}`]);
+  }
+  if (!judgeRows.length) table.push(["judges", judgesOut.trim().slice(0, 200), null, null, null, null, ""]);
 
   const e2e = rows.find((r) => r.measure.startsWith("experiment end to end"))!;
   const ratio = e2e.items / e2e.seconds / bare;

@@ -1,4 +1,4 @@
-// A cascade (issue 30, docs/judges.md § Cascades): a cheap code check gates an LLM judge (the judge
+// A cascade (issue 30, docs/judges.md § Cascades): a cheap code check (the judge-gate starter) gates an LLM judge (the judge
 // runs only where the check could not decide), and a code evaluator reads the judge's score with
 // ctx.score. Over 100 live spans the loopback provider counts the judge's calls; an experiment over
 // the same replies and a backfill over the same spans give the same final scores and are served by
@@ -10,16 +10,6 @@ import { startOpenAiServer, type FakeProvider } from "../connections/fake-provid
 import { liveHarness, waitFor } from "../runs/helpers.js";
 
 const KEY = `sk-proj-${randomBytes(24).toString("base64url")}`;
-
-/** Sure when the reply thanks or says please (polite); unsure otherwise: then the judge decides. */
-const CHEAP_CHECK = `from oodle_eval.v1 import text
-
-
-def evaluate(ctx):
-    reply = text.reply(ctx).lower()
-    sure = "thank" in reply or "please" in reply
-    return EvaluationResult(scores=[Score(name="needs_judge", value=not sure)])
-`;
 
 /** The final verdict: the judge's when it ran, else polite (the cheap check was sure). */
 const FINAL = `def evaluate(ctx):
@@ -65,8 +55,9 @@ describe("a cascade of a code check, an LLM judge and a code evaluator reading t
     const ws = await h.workspace("judge-cascade");
     const { templates, evaluators, connections } = h.app.services;
     const connection = await connections.createConnection(ws.principal, { name: "Local", provider: "openai", baseUrl: provider.baseUrl, defaultModel: "judge-cascade", apiKey: KEY });
-    const cheap = await templates.createTemplate(ws.principal, { name: "Cheap check", sourceCode: CHEAP_CHECK });
-    await evaluators.createEvaluator(ws.principal, { name: "Cheap check", templateId: cheap.template.id });
+    // The cheap half is the judge-gate starter: sure when the reply thanks or says please.
+    const cheap = await templates.createTemplateFromStarter(ws.principal, "judge-gate");
+    await evaluators.createEvaluator(ws.principal, { name: "Cheap check", templateId: cheap.template.id, params: { required: ["thank", "please"] } });
     const judgeTemplate = await templates.createTemplate(ws.principal, { name: "Politeness", kind: "llm", judge: JUDGE });
     const judge = await evaluators.createEvaluator(ws.principal, {
       name: "Politeness judge", templateId: judgeTemplate.template.id, connectionId: connection.id, dependencies: [{ evaluator: "Cheap check", gate: { score: "needs_judge" } }],

@@ -8,6 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DATA_INSTRUCTION } from "../../src/modules/judges/prompt.js";
 import { FakeFailure, startOpenAiServer, type FakeProvider } from "../connections/fake-providers.js";
 import { liveHarness, waitFor } from "../runs/helpers.js";
+import { SpanKind } from "@opentelemetry/api";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-proto";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { SimpleSpanProcessor, TracerProvider } from "@opentelemetry/sdk-trace";
+import { listen } from "../otlp/helpers.js";
 
 const KEY = `sk-proj-${randomBytes(24).toString("base64url")}`;
 
@@ -34,12 +39,15 @@ function politeScript(body: Record<string, unknown>) {
 
 let h: Awaited<ReturnType<typeof liveHarness>>;
 let provider: FakeProvider;
+let service: Awaited<ReturnType<typeof listen>>;
 
 beforeAll(async () => {
   provider = await startOpenAiServer(KEY);
-  h = await liveHarness({ label: "judges", env: { CONNECTION_ALLOW_PRIVATE_DESTINATIONS: "true", } });
+  h = await liveHarness({ label: "judges", env: { CONNECTION_ALLOW_PRIVATE_DESTINATIONS: "true" } });
+  service = await listen(h.client.yoga as never);
 });
 afterAll(async () => {
+  await service.close();
   await h.close();
   await provider.close();
 });
@@ -95,6 +103,85 @@ describe("judge evaluators on live spans", () => {
     const repeats = await h.app.prisma.run.findMany({ where: { evaluatorId: evaluator.id, span: { traceId: "t-judge-2" } }, include: { scores: true, span: true }, orderBy: { span: { spanId: "asc" } } });
     expect(repeats.map((r) => r.scores[0]?.value)).toEqual([true, false, true, false, true]);
     expect(repeats.every((r) => (r.usage as { cached: boolean; costUsd: number }).cached === true && (r.usage as { costUsd: number }).costUsd === 0)).toBe(true);
+  });
+
+  it("runs on spans sent over OTLP by the OpenTelemetry SDK (GenAI conventions: the reply from gen_ai.output.messages)", async () => {
+    const { ws, evaluator } = await judgeSetup("judge-otlp");
+    provider.judge = politeScript;
+    const exporter = new OTLPTraceExporter({ url: `${service.url}/v1/traces`, headers: { authorization: `Bearer ${ws.secret}` } });
+    const tracing = new TracerProvider({ resource: resourceFromAttributes({ "service.name": "support-bot" }), spanProcessors: [new SimpleSpanProcessor({ exporter })] });
+    const tracer = tracing.getTracer("support-bot");
+    for (const reply of ["Thank you, it is done.", "It is done."]) {
+      tracer.startSpan("chat gpt-4o", { kind: SpanKind.CLIENT, attributes: {
+        "gen_ai.operation.name": "chat",
+        "gen_ai.input.messages": JSON.stringify([{ role: "user", parts: [{ type: "text", content: "Cancel my order" }] }]),
+        "gen_ai.output.messages": JSON.stringify([{ role: "assistant", parts: [{ type: "text", content: reply }] }]),
+      } }).end();
+    }
+    await tracing.forceFlush();
+    await waitFor(() => h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } }), 2);
+    const runs = await h.app.prisma.run.findMany({ where: { evaluatorId: evaluator.id }, include: { scores: true, span: true } });
+    expect(runs.map((r) => [String(r.span!.output ?? JSON.stringify(r.span!.attributes)).includes("Thank") ? "thanks" : "plain", r.scores[0]?.value]).sort()).toEqual([["plain", false], ["thanks", true]]);
+    await tracing.shutdown();
+  });
+
+  it("judges a whole trace once it ends (its end marker): {{spans}} fenced in the prompt, one run on the trace", async () => {
+    const ws = await h.workspace("judge-trace");
+    const connection = await h.app.services.connections.createConnection(ws.principal, { name: "Local", provider: "openai", baseUrl: provider.baseUrl, defaultModel: "judge-trace", apiKey: KEY });
+    const template = await h.app.services.templates.createTemplate(ws.principal, {
+      name: "Agent judge", kind: "llm",
+      judge: { messages: [{ role: "user", content: "Did the agent look the order up before refunding?\n{{spans}}" }], output: [{ name: "looked_up_first", type: "boolean", higherIsBetter: true }] },
+    });
+    const evaluator = await h.app.services.evaluators.createEvaluator(ws.principal, { name: "Agent judge", templateId: template.template.id, connectionId: connection.id, target: "trace", spanKind: "agent" });
+    let prompt = "";
+    provider.judge = (body) => {
+      prompt = userText(body);
+      return { reasoning: "lookup came first", looked_up_first: prompt.indexOf("lookup_order") < prompt.indexOf("create_refund") };
+    };
+    const at = (ms: number) => new Date(Date.UTC(2026, 11, 1, 0, 0, 0, ms)).toISOString();
+    await h.app.services.spans.ingestSpans(ws.principal, [
+      { traceId: "t-agent", spanId: "tool-1", parentSpanId: "root", name: "execute_tool lookup_order", kind: "tool", input: { order: 7 }, output: "found", startTime: at(5) },
+      { traceId: "t-agent", spanId: "tool-2", parentSpanId: "root", name: "execute_tool create_refund", kind: "tool", input: { order: 7 }, output: "refunded", startTime: at(10) },
+      // The end marker ends the trace at once (no quiet period to wait for).
+      { traceId: "t-agent", spanId: "root", name: "invoke_agent support", kind: "agent", input: "Refund order 7", output: "Done", startTime: at(0), attributes: { "oodle.trace.end": true } },
+    ]);
+    await waitFor(async () => (await h.app.services.groupScheduler.poll({ workspaceId: ws.workspace.id })).queued + (await h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } })), 1);
+    await waitFor(() => h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } }), 1);
+    const run = await h.app.prisma.run.findFirstOrThrow({ where: { evaluatorId: evaluator.id }, include: { scores: true } });
+    expect([run.traceId, run.outcome, run.scores[0]?.value, run.groupSpanCount, (run.usage as { model: string }).model]).toEqual(["t-agent", "ok", true, 3, "judge-trace"]);
+    expect(prompt).toMatch(/<<<DATA spans [0-9a-f]{12}>>>/);
+    expect(prompt).toContain('"name": "execute_tool lookup_order"');
+  });
+
+  it("costs each call from the price table (a workspace override) and skips runs past the spend cap with the reason", async () => {
+    const { ws, evaluator } = await judgeSetup("judge-spend", { maxCostPerHourUsd: 0.2 });
+    provider.judge = politeScript;
+    // 120 input and 30 output tokens a call (the fake server's usage) at $1,000 per million each: $0.15 a call.
+    await h.app.services.modelPrices.setModelPrice(ws.principal, { model: "judge-polite", inputUsdPerMillion: 1000, outputUsdPerMillion: 1000 });
+    for (const [i, expected] of [[1, "ok"], [2, "ok"], [3, "skipped"]] as const) {
+      await h.app.services.spans.ingestSpans(ws.principal, [span("t-judge-spend", `c${i}`, `Thanks ${i}`)]);
+      await waitFor(() => h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } }), i);
+      const run = await h.app.prisma.run.findFirstOrThrow({ where: { evaluatorId: evaluator.id, span: { spanId: `c${i}` } } });
+      expect(run.outcome).toBe(expected);
+      if (expected === "ok") expect(run.usage).toMatchObject({ model: "judge-polite", inputTokens: 120, outputTokens: 30, costUsd: 0.15, priceSource: "workspace", cached: false });
+      else expect(run.skipReason).toBe("maxCostPerHourUsd ($0.2) reached: $0.300000 spent in the last hour");
+    }
+    const stats = await h.app.services.runs.judgeStats(evaluator.id);
+    expect(stats).toMatchObject({ calls: 2, cacheHits: 0, inputTokens: 240, outputTokens: 60, costUsd: 0.3, unpricedCalls: 0, costLastHourUsd: 0.3, skippedSpendCap: 1 });
+  });
+
+  it("tries a draft judge and the saved llm template on a sample through tryCode, storing nothing", async () => {
+    const { ws, connection, template } = await judgeSetup("judge-try");
+    provider.judge = politeScript;
+    const TRY = `mutation($input: TryCodeInput!) { tryCode(input: $input) { outcome scores { name value dataType comment } usage { model inputTokens outputTokens cached } error { type message } } }`;
+    const draft = await ws.gql(TRY, { input: { judge: POLITE_JUDGE, paramSpecs: SETTINGS, connectionName: "Local", document: { input: "hi", output: "Thank you!" } } });
+    expect(draft.errors).toBeUndefined();
+    expect(draft.data!.tryCode).toEqual({ outcome: "ok", scores: [{ name: "polite", value: true, dataType: "BOOLEAN", comment: "looked at the words" }], usage: { model: "judge-polite", inputTokens: 120, outputTokens: 30, cached: false }, error: null });
+    const saved = await h.app.services.tryCode.tryCode(ws.principal, { templateId: template.template.id, connectionId: connection.id, params: { model: "judge-other" }, document: { output: "No." } });
+    expect([saved.outcome, saved.scores[0]?.value, saved.usage?.model]).toEqual(["ok", false, "judge-other"]);
+    const missing = await ws.gql(TRY, { input: { judge: POLITE_JUDGE, paramSpecs: SETTINGS, document: { output: "x" } } });
+    expect(missing.errors?.[0]?.extensions?.issues).toEqual([{ path: "connectionId", message: "is required to try a judge: the connection whose model it calls" }]);
+    expect(await h.app.prisma.run.count({ where: { workspaceId: ws.workspace.id } })).toBe(0);
   });
 
   it("records an answer that does not match the output definition as invalid_result with the reason", async () => {

@@ -11,7 +11,7 @@ afterAll(() => h.app.close());
 
 const EXPECTED_IDS = [
   "keyword-check", "json-shape", "pii-leak", "refusal", "readability", "tone", "length-budget",
-  "tool-trajectory", "exact-match", "levenshtein", "rag-grounded", "all-checks-pass",
+  "tool-trajectory", "exact-match", "levenshtein", "rag-grounded", "all-checks-pass", "judge-gate",
 ];
 
 /** The oodle_eval.v1 checks each starter calls; every setting must be a keyword argument of one of them. */
@@ -28,6 +28,7 @@ const CHECKS: Record<string, string[]> = {
   levenshtein: ["levenshtein_ratio"],
   "rag-grounded": ["grounding", "unsupported_numbers", "citation_check"],
   "all-checks-pass": ["keyword_check"],
+  "judge-gate": ["keyword_check"],
 };
 
 /** Runs Python with python-lib on the path (trusted code of this repository only). */
@@ -139,6 +140,7 @@ print(json.dumps(out))`;
       levenshtein: ["levenshtein_ratio"],
       "rag-grounded": ["grounded", "grounding", "numbers_supported", "citations_ok", "rag_ok"],
       "all-checks-pass": ["pii_free", "refused", "keywords_ok", "safe_reply"],
+      "judge-gate": ["needs_judge"],
     });
   });
 });

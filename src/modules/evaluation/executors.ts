@@ -2,6 +2,7 @@ import { runLimits, type ExecuteItem, type Executor, type ItemResult } from "../
 import type { EvaluatorKind } from "../../lib/closed-lists.js";
 import type { RunPreparer } from "./prepare.js";
 import type { EvaluationSubject } from "./subject.js";
+import type { RunUsage } from "./record.js";
 
 /**
  * The executor seam: how an evaluator kind turns documents into results. The core
@@ -34,21 +35,7 @@ export interface ExecutedBatch {
   final?: boolean;
 }
 
-/** What one judge run's model call cost (Run.usage). */
-export interface RunUsage {
-  /** The model that answered (or, from the cache, the model that answered then). */
-  model: string;
-  inputTokens: number;
-  outputTokens: number;
-  /** US dollars from the price table; null when the model has no price (never guessed); 0 for a cache hit. */
-  costUsd: number | null;
-  /** Where the price came from: the workspace's override, the built-in table, or null (none). */
-  priceSource: "workspace" | "builtin" | null;
-  /** The answer came from the result cache (no call was made). */
-  cached: boolean;
-  /** The provider's time for the call, ms (0 for a cache hit). */
-  providerMs: number;
-}
+export type { RunUsage } from "./record.js";
 
 /** Runs one evaluator over the documents of a batch. */
 export interface EvaluatorExecutor {

@@ -64,6 +64,8 @@ export interface JudgeExecutorDeps {
   call?: (target: JudgeCallTarget, request: JudgeRequest, options: ProviderCallOptions) => Promise<JudgeAnswer>;
   /** Now, ms since the epoch (tests inject one). */
   now?: () => number;
+  /** Told each item's result (metrics): ok, invalid_answer, cache_hit or the provider's error code, and the call's seconds. */
+  onCall?: (result: string, seconds?: number) => void;
 }
 
 /** The result of an item that ran nowhere because of a provider failure or a setup fault. */
@@ -124,6 +126,7 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
             if (checked.ok) {
               results[i] = { outcome: "ok", scores: checked.scores, stdout: "", stderr: "", durationMs: 0 };
               usage[i] = { model: hit.model, inputTokens: 0, outputTokens: 0, costUsd: 0, priceSource: null, cached: true, providerMs: 0 };
+              deps.onCall?.("cache_hit");
               return;
             }
           }
@@ -140,6 +143,7 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
             if (TERMINAL_FAILURES.includes(failure.code)) terminal ??= failure;
             if (failure.code === "rate_limited") deferUntil[i] = now() + (failure.retryAfterSeconds !== null ? failure.retryAfterSeconds * 1000 : DEFAULT_RETRY_AFTER_MS);
             results[i] = faultResult(`ProviderError:${failure.code}`, failure.message, answer.latencyMs);
+            deps.onCall?.(failure.code, answer.latencyMs / 1000);
             return;
           }
           const cost = await deps.costOf(subject.workspaceId, answer.model, answer.usage);
@@ -147,9 +151,11 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
           const checked = scoresOfAnswer(judge.output, answer.answer);
           if (!checked.ok) {
             results[i] = { outcome: "invalid_result", scores: [], stdout: "", stderr: "", error: { type: "InvalidJudgeAnswer", message: checked.message, traceback: "" }, durationMs: answer.latencyMs };
+            deps.onCall?.("invalid_answer", answer.latencyMs / 1000);
             return;
           }
           results[i] = { outcome: "ok", scores: checked.scores, stdout: "", stderr: "", durationMs: answer.latencyMs };
+          deps.onCall?.("ok", answer.latencyMs / 1000);
           toCache.push({ key: keys[i]!, answer: answer.answer, model: answer.model });
         }),
       );

@@ -108,3 +108,19 @@ export function runColumns(result: ItemResult): RunColumns {
     outputTruncated: outputWasTruncated(result),
   };
 }
+
+/** What one judge run's model call cost (Run.usage). */
+export interface RunUsage {
+  /** The model that answered (or, from the cache, the model that answered then). */
+  model: string;
+  inputTokens: number;
+  outputTokens: number;
+  /** US dollars from the price table; null when the model has no price (never guessed); 0 for a cache hit. */
+  costUsd: number | null;
+  /** Where the price came from: the workspace's override, the built-in table, or null (none). */
+  priceSource: "workspace" | "builtin" | null;
+  /** The answer came from the result cache (no call was made). */
+  cached: boolean;
+  /** The provider's time for the call, ms (0 for a cache hit). */
+  providerMs: number;
+}

@@ -209,7 +209,15 @@ export function createMetrics(sources: MetricSources) {
   });
   const monitorEvaluations = new Counter({ name: "oodle_monitor_evaluations_total", help: "Monitor windows evaluated by this process, by the state they gave.", labelNames: ["state"] as const, registers: [registry] });
   const alertDeliveries = new Counter({ name: "oodle_alert_delivery_attempts_total", help: "Alert delivery attempts made by this process, by result (delivered, retrying, failed, skipped).", labelNames: ["result"] as const, registers: [registry] });
+  const judgeCalls = new Counter({
+    name: "oodle_judge_calls_total",
+    help: "Judge items handled by this process, by result: ok, invalid_answer, cache_hit, or the provider's error code (rate_limited, invalid_key, timeout, ...).",
+    labelNames: ["result"] as const,
+    registers: [registry],
+  });
+  const judgeSeconds = new Histogram({ name: "oodle_judge_provider_seconds", help: "Time of one judge call to its provider, seconds (cache hits excluded).", buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60], registers: [registry] });
   for (const outcome of ["accepted", "rejected"]) ingest.inc({ result: outcome }, 0);
+  for (const result of ["ok", "invalid_answer", "cache_hit"]) judgeCalls.inc({ result }, 0);
   starts.inc(0);
 
   const observer: RunnerObserver = {
@@ -221,6 +229,11 @@ export function createMetrics(sources: MetricSources) {
     registry,
     /** For the executor. */
     runnerObserver: observer,
+    /** A judge item was handled: `result` as in oodle_judge_calls_total, `seconds` the provider's time (absent for a cache hit or no call). */
+    judgeCall(result: string, seconds?: number): void {
+      judgeCalls.inc({ result });
+      if (seconds !== undefined) judgeSeconds.observe(seconds);
+    },
     /** A batch of spans was ingested. */
     spansIngested(accepted: number, rejected: number): void {
       if (accepted) ingest.inc({ result: "accepted" }, accepted);

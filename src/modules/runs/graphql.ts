@@ -6,7 +6,7 @@ import { EvaluatorRef } from "../evaluators/graphql.js";
 import { MatchExplanationRef } from "../spans/graphql.js";
 import { GroupStateCountsRef } from "../groups/graphql.js";
 import { uuidOrNil } from "../../lib/uuid.js";
-import type { EvaluatorStats } from "./service.js";
+import type { EvaluatorStats, JudgeStats, RunUsage } from "./service.js";
 
 /** One score written by a run. */
 export const ScoreRef = builder.prismaObject("Score", {
@@ -55,6 +55,7 @@ export const RunRef = builder.prismaNode("Run", {
       resolve: (r) => r.completion as GroupCompletion | null,
     }),
     groupSpanCount: t.exposeInt("groupSpanCount", { nullable: true, description: "A trace or session run: the spans the group had when it ran (before the caps); null for a span or item run." }),
+    usage: t.field({ type: RunUsageRef, nullable: true, description: "A judge run's model call (model, tokens, cost, cached); null for code runs.", resolve: (run) => (run.usage as RunUsage | null) ?? null }),
     documentCapped: t.exposeBoolean("documentCapped", { description: "The document was cut to the evaluator's caps (groupSettings maxSpans, maxTurns, maxDocumentBytes): the code saw ctx.trace.capped true. False for span and item runs." }),
     templateVersion: t.relation("templateVersion", { nullable: true, description: "The template version run (null when skipped)." }),
     outcome: t.field({ type: RunOutcomeEnum, resolve: (parent) => parent.outcome as RunOutcome }),
@@ -94,6 +95,36 @@ const OutcomeCountRef = builder.objectRef<{ outcome: string; count: number }>("O
 /** An evaluator's statistics with the evaluator they are of (`groups` reads its schedules by state). */
 export type EvaluatorStatsView = EvaluatorStats & { evaluatorId: string; target: string };
 
+/** A judge evaluator's calls and cost (EvaluatorStats.judge). */
+const JudgeStatsRef = builder.objectRef<JudgeStats>("JudgeStats").implement({
+  description: "A judge evaluator's model calls on live spans, traces and sessions (from Run.usage): calls, cache hits, tokens and cost.",
+  fields: (t) => ({
+    calls: t.exposeInt("calls", { description: "Runs that called the provider (cache misses that got an answer)." }),
+    cacheHits: t.exposeInt("cacheHits", { description: "Runs served by the result cache: no call, cost 0." }),
+    cacheHitRate: t.exposeFloat("cacheHitRate", { description: "cacheHits / (calls + cacheHits); 0 when neither." }),
+    inputTokens: t.exposeFloat("inputTokens"),
+    outputTokens: t.exposeFloat("outputTokens"),
+    costUsd: t.exposeFloat("costUsd", { description: "US dollars of the priced calls (the price table with the workspace's overrides)." }),
+    unpricedCalls: t.exposeInt("unpricedCalls", { description: "Calls whose model has no price: their cost is null, not counted in costUsd." }),
+    costLastHourUsd: t.exposeFloat("costLastHourUsd", { description: "US dollars spent in the last rolling hour (what maxCostPerHourUsd is checked against)." }),
+    skippedSpendCap: t.exposeInt("skippedSpendCap", { description: "Runs recorded as skipped because maxCostPerHourUsd was reached." }),
+  }),
+});
+
+/** A judge run's model call (Run.usage). */
+export const RunUsageRef = builder.objectRef<RunUsage>("RunUsage").implement({
+  description: "What a judge run's model call cost: the model, tokens, cost and whether the answer came from the cache.",
+  fields: (t) => ({
+    model: t.exposeString("model", { description: "The model that answered (for a cache hit: the one that answered then)." }),
+    inputTokens: t.exposeInt("inputTokens"),
+    outputTokens: t.exposeInt("outputTokens"),
+    costUsd: t.exposeFloat("costUsd", { nullable: true, description: "US dollars from the price table; null when the model has no price (never guessed); 0 for a cache hit." }),
+    priceSource: t.exposeString("priceSource", { nullable: true, description: "workspace (an override), builtin, or null (no price)." }),
+    cached: t.exposeBoolean("cached", { description: "Served by the result cache: no call was made." }),
+    providerMs: t.exposeFloat("providerMs", { description: "The provider's time for the call, ms (0 for a cache hit)." }),
+  }),
+});
+
 /** Evaluator.stats. */
 const EvaluatorStatsRef = builder.objectRef<EvaluatorStatsView>("EvaluatorStats").implement({
   description:
@@ -110,6 +141,12 @@ const EvaluatorStatsRef = builder.objectRef<EvaluatorStatsView>("EvaluatorStats"
     skippedResource: t.exposeInt("skippedResource", { description: "Spans whose resource attributes differ from resourceAttributeEquals." }),
     skippedSampling: t.exposeInt("skippedSampling", { description: "Spans that met the rule but were left out by samplingRate." }),
     skippedInvocationCap: t.exposeInt("skippedInvocationCap", { description: "Runs recorded as skipped because maxInvocationsPerHour was reached." }),
+    judge: t.field({
+      type: JudgeStatsRef,
+      nullable: true,
+      description: "A judge evaluator's calls, cache hits, tokens and cost; null for other kinds.",
+      resolve: (s, _a, ctx) => ctx.services.runs.judgeStats(s.evaluatorId),
+    }),
     runs: t.exposeInt("runs", { description: "Runs on live spans." }),
     runsByOutcome: t.field({ type: [OutcomeCountRef], resolve: (s) => s.runsByOutcome }),
     pending: t.exposeInt("pending", { description: "Matched spans without a run yet (queued or running)." }),

@@ -2,6 +2,10 @@ import type { PrismaClient } from "../../lib/prisma.js";
 import { dependencyWaits } from "../spans/waiting.js";
 import { isUuid } from "../../lib/uuid.js";
 import { INVOCATION_CAP_REASON, RUN_OUTCOMES, type RunOutcome } from "../evaluation/record.js";
+import { kindTraits } from "../evaluators/kinds.js";
+
+export type { RunUsage } from "../evaluation/record.js";
+import { SPEND_CAP_REASON, spentLastHour } from "../judges/spend.js";
 
 /** A score summary row as the service returns it (experiments and backfills; runs/score-summary.ts). */
 export type { ScoreSummaryBase } from "./score-summary.js";
@@ -43,10 +47,55 @@ export interface EvaluatorStats {
   lastRunAt: Date | null;
 }
 
+/** A judge evaluator's calls on live targets (spans, traces, sessions), from Run.usage. */
+export interface JudgeStats {
+  /** Runs that called the provider (a cache miss that got an answer, valid or not). */
+  calls: number;
+  /** Runs served by the result cache (no call, no cost). */
+  cacheHits: number;
+  /** cacheHits / (calls + cacheHits); 0 when neither. */
+  cacheHitRate: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** US dollars of the calls with a price (Run.usage.costUsd summed). */
+  costUsd: number;
+  /** Calls whose model has no price (their costUsd is null: not counted in costUsd). */
+  unpricedCalls: number;
+  /** US dollars spent in the last rolling hour (what maxCostPerHourUsd is checked against). */
+  costLastHourUsd: number;
+  /** Runs recorded as skipped because maxCostPerHourUsd was reached. */
+  skippedSpendCap: number;
+}
+
 /** Reading runs: per-evaluator statistics ("why did nothing run" from the API). */
 export function createRunService(deps: { prisma: PrismaClient }) {
   const { prisma } = deps;
   return {
+    /**
+     * A judge evaluator's calls, cache hits, tokens and cost over its live runs (Run.usage), in
+     * one query; the last hour's spend as the spend cap reads it (judges/spend.ts). Null for an
+     * evaluator of another kind (or none).
+     */
+    async judgeStats(evaluatorId: string, now = new Date()): Promise<JudgeStats | null> {
+      const evaluator = await prisma.evaluator.findUnique({ where: { id: evaluatorId }, select: { kind: true } });
+      if (!evaluator || !kindTraits(evaluator.kind).usesConnection) return null;
+      const [row] = await prisma.$queryRaw<{ calls: number; hits: number; input: number; output: number; cost: number; unpriced: number; capped: number }[]>`
+        SELECT count(*) FILTER (WHERE usage IS NOT NULL AND NOT (usage->>'cached')::boolean)::int AS calls,
+               count(*) FILTER (WHERE (usage->>'cached')::boolean)::int AS hits,
+               coalesce(sum((usage->>'inputTokens')::float8), 0)::float8 AS input,
+               coalesce(sum((usage->>'outputTokens')::float8), 0)::float8 AS output,
+               coalesce(sum((usage->>'costUsd')::float8), 0)::float8 AS cost,
+               count(*) FILTER (WHERE usage IS NOT NULL AND usage->'costUsd' = 'null'::jsonb)::int AS unpriced,
+               count(*) FILTER (WHERE outcome = 'skipped' AND "skipReason" LIKE ${`${SPEND_CAP_REASON}%`})::int AS capped
+        FROM "Run" WHERE "evaluatorId" = ${evaluatorId}::uuid AND "experimentId" IS NULL`;
+      const calls = row?.calls ?? 0;
+      const hits = row?.hits ?? 0;
+      return {
+        calls, cacheHits: hits, cacheHitRate: calls + hits ? hits / (calls + hits) : 0, inputTokens: row?.input ?? 0, outputTokens: row?.output ?? 0,
+        costUsd: row?.cost ?? 0, unpricedCalls: row?.unpriced ?? 0, costLastHourUsd: await spentLastHour(prisma, evaluatorId, now), skippedSpendCap: row?.capped ?? 0,
+      };
+    },
+
     /**
      * The statistics of an evaluator of the workspace, or null when there is no such evaluator.
      * Spans are counted when they arrive; a span sent again counts as matched only when it is

@@ -1,7 +1,7 @@
 import { builder } from "../../graphql/builder.js";
 import type { RunOutcome } from "../../lib/closed-lists.js";
 import { EvaluationTargetEnum, RunOutcomeEnum, ScoreDataTypeEnum } from "../../graphql/enums.js";
-import { RunErrorRef } from "../runs/graphql.js";
+import { RunErrorRef, RunUsageRef } from "../runs/graphql.js";
 import { SpanRef } from "../spans/graphql.js";
 import { TemplateRef } from "../templates/graphql.js";
 import { ProviderConnectionRef } from "../connections/graphql.js";
@@ -93,7 +93,7 @@ builder.relayMutationField(
       params: t.field({ type: "JSON", description: "ctx.params as the run saw them.", resolve: (r) => r.params }),
       templateVersion: t.exposeInt("templateVersion", { nullable: true, description: "The template version run (templateId only)." }),
       libraryVersions: t.field({ type: "JSON", resolve: (r) => r.libraryVersions }),
-      usage: t.field({ type: "JSON", nullable: true, description: "A judge's model call: {model, inputTokens, outputTokens, costUsd, priceSource, cached, providerMs}; null for code.", resolve: (r) => r.usage }),
+      usage: t.field({ type: RunUsageRef, nullable: true, description: "A judge's model call (model, tokens, cost, cached); null for code.", resolve: (r) => r.usage }),
       outputTruncated: t.exposeBoolean("outputTruncated", { description: "The code printed more than the output cap: the output ends with a marker, the scores were kept." }),
       scoreFallbacks: t.field({
         type: [ScoreFallbackRef],

@@ -136,4 +136,12 @@ export const STARTERS: readonly StarterManifestEntry[] = [
       { name: "forbidden", type: "string_list", label: "Forbidden phrases", default: ["guarantee", "promise"], required: false },
     ],
   },
+  {
+    id: "judge-gate",
+    name: "Judge gate",
+    description: "The cheap half of a cascade: needs_judge is true when neither a refusal nor a settling phrase decides the reply; gate an LLM judge on it (docs/judges.md § Cascades).",
+    params: [
+      { name: "required", type: "string_list", label: "Phrases that settle a reply without the judge", default: ["thank you", "you're welcome"], required: false },
+    ],
+  },
 ];
