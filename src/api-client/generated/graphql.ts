@@ -1262,7 +1262,7 @@ export type TryCodeMutationVariables = Exact<{
 }>;
 
 
-export type TryCodeMutation = { tryCode: { outcome: RunOutcome, stdout: string, stderr: string, durationMs: number, params: unknown, templateVersion: number | null, libraryVersions: unknown, usage: unknown, outputTruncated: boolean, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType, higherIsBetter: boolean, comment: string | null, metadata: unknown }>, error: { type: string, message: string, traceback: string | null } | null, scoreFallbacks: Array<{ evaluator: string, score: string | null, line: number }> } };
+export type TryCodeMutation = { tryCode: { outcome: RunOutcome, stdout: string, stderr: string, durationMs: number, params: unknown, templateVersion: number | null, libraryVersions: unknown, outputTruncated: boolean, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType, higherIsBetter: boolean, comment: string | null, metadata: unknown }>, error: { type: string, message: string, traceback: string | null } | null, usage: { model: string, inputTokens: number, outputTokens: number, costUsd: number | null, priceSource: string | null, cached: boolean, providerMs: number } | null, scoreFallbacks: Array<{ evaluator: string, score: string | null, line: number }> } };
 
 export type ListStartersQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -4100,7 +4100,15 @@ export const TryCodeDocument = new TypedDocumentString(`
     params
     templateVersion
     libraryVersions
-    usage
+    usage {
+      model
+      inputTokens
+      outputTokens
+      costUsd
+      priceSource
+      cached
+      providerMs
+    }
     outputTruncated
     scoreFallbacks {
       evaluator

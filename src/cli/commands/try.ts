@@ -76,7 +76,7 @@ export function printTryResult(ctx: CommandContext, result: TryCodeRecord): numb
     const lines = [`outcome: ${result.outcome} (${result.durationMs.toFixed(1)} ms)`, `ctx.params: ${JSON.stringify(result.params)}`];
     if (result.scores.length) lines.push(table(["score", "value", "type", "comment"], result.scores.map((s) => [s.name, cell(s.value), s.dataType, s.comment])));
     if (result.error) lines.push(`error: ${result.error.type}: ${result.error.message}`, ...(result.error.traceback ? [result.error.traceback] : []));
-    if (result.usage) lines.push(`usage: ${usageText(result.usage as Record<string, unknown>)}`);
+    if (result.usage) lines.push(`usage: ${usageText(result.usage)}`);
     for (const f of result.scoreFallbacks ?? []) {
       lines.push(`note: line ${f.line}: ctx.score("${f.evaluator}"${f.score ? `, "${f.score}"` : ""}) found no score in the sample and returned its default`);
     }
@@ -90,7 +90,7 @@ export function printTryResult(ctx: CommandContext, result: TryCodeRecord): numb
  * A judge call's usage for people (Run.usage, tryCode's `usage`, docs/judges.md § Run.usage):
  * `gpt-4o-mini, 120 in / 30 out tokens, $0.000036 (builtin price), 412 ms`; a cache hit says so.
  */
-export function usageText(u: Record<string, unknown>): string {
+export function usageText(u: { model: string; inputTokens: number; outputTokens: number; costUsd?: number | null; priceSource?: string | null; cached: boolean; providerMs: number }): string {
   if (u.cached) return `${u.model}, served from the result cache (no call, $0)`;
   const cost = typeof u.costUsd === "number" ? `$${u.costUsd} (${u.priceSource} price)` : "no price for this model";
   return `${u.model}, ${u.inputTokens} in / ${u.outputTokens} out tokens, ${cost}, ${u.providerMs} ms`;

@@ -67,7 +67,7 @@ export type WorkbenchArgs = z.infer<typeof workbenchInput>;
 
 function tryText(r: TryCodeRecord): string {
   const scores = r.scores.map((s) => `${s.name}=${JSON.stringify(s.value)}`).join(", ");
-  return `outcome ${r.outcome}${scores ? `; scores ${scores}` : ""}; ctx.params ${JSON.stringify(r.params)}${r.error ? `; ${r.error.type}: ${r.error.message}` : ""}${r.usage ? `; usage ${usageText(r.usage as Record<string, unknown>)}` : ""}`;
+  return `outcome ${r.outcome}${scores ? `; scores ${scores}` : ""}; ctx.params ${JSON.stringify(r.params)}${r.error ? `; ${r.error.type}: ${r.error.message}` : ""}${r.usage ? `; usage ${usageText(r.usage)}` : ""}`;
 }
 
 /** genai_evaluator_workbench: try_code, validate and explain_match over the same GraphQL operations as the CLI. */
