@@ -1,4 +1,5 @@
-import { isCollection, parseDocument, stringify, visit, type Node } from "yaml";
+import { isDeepStrictEqual } from "node:util";
+import { Document, isCollection, parseDocument, stringify, visit, type Node } from "yaml";
 
 /**
  * template.yaml's YAML, as this CLI writes it (`pull`) and reads it (`push`, `test`, `validate`),
@@ -24,6 +25,30 @@ export class TemplateYamlError extends Error {
  */
 export function writeTemplateYaml(manifest: unknown): string {
   return stringify(manifest, { defaultStringType: "QUOTE_DOUBLE", defaultKeyType: "PLAIN", doubleQuotedAsJSON: true, singleQuote: false, lineWidth: 0, aliasDuplicateObjects: false });
+}
+
+/**
+ * judge.yaml's text (an llm template's folder): as {@link writeTemplateYaml}, except that a
+ * multi-line string (a message's content) is a literal block (`|`), so a prompt reads and diffs as
+ * the text it is. The result is read back with {@link readTemplateYaml} and must give the same data;
+ * when a string cannot be a block exactly (a control character, say) the whole file is written as
+ * writeTemplateYaml writes it, every string a JSON string.
+ */
+export function writeJudgeYaml(judge: unknown): string {
+  const doc = new Document(judge, { aliasDuplicateObjects: false });
+  visit(doc, {
+    Scalar(key, node) {
+      if (key === "key" || typeof node.value !== "string") return;
+      node.type = node.value.includes("\n") ? "BLOCK_LITERAL" : "QUOTE_DOUBLE";
+    },
+  });
+  const text = doc.toString({ defaultKeyType: "PLAIN", doubleQuotedAsJSON: true, lineWidth: 0, blockQuote: "literal" });
+  try {
+    if (isDeepStrictEqual(readTemplateYaml(text), judge)) return text;
+  } catch {
+    // Falls back below.
+  }
+  return writeTemplateYaml(judge);
 }
 
 // YAML 1.2's printable characters (§ 5.1 c-printable); npm yaml lets others through, PyYAML does not.

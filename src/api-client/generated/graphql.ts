@@ -881,7 +881,7 @@ export type ListEvaluatorsQueryVariables = Exact<{
 }>;
 
 
-export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListEvaluatorsQuery = { evaluators: { edges: Array<{ node: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type GetEvaluatorQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -889,21 +889,21 @@ export type GetEvaluatorQueryVariables = Exact<{
 }>;
 
 
-export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } };
+export type GetEvaluatorQuery = { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } };
 
 export type CreateEvaluatorMutationVariables = Exact<{
   input: CreateEvaluatorInput;
 }>;
 
 
-export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
+export type CreateEvaluatorMutation = { createEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
 
 export type UpdateEvaluatorMutationVariables = Exact<{
   input: UpdateEvaluatorInput;
 }>;
 
 
-export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
+export type UpdateEvaluatorMutation = { updateEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
 
 export type DeleteEvaluatorMutationVariables = Exact<{
   id: string | number;
@@ -918,7 +918,7 @@ export type UnblockEvaluatorMutationVariables = Exact<{
 }>;
 
 
-export type UnblockEvaluatorMutation = { unblockEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
+export type UnblockEvaluatorMutation = { unblockEvaluator: { evaluator: { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> } } };
 
 export type ExplainMatchQueryVariables = Exact<{
   spanId: string | number;
@@ -971,11 +971,11 @@ export type CompareExperimentsQuery = { compareExperiments: { changeCount: numbe
 
 export type SettingFieldsFragment = { name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null };
 
-export type TemplateVersionFieldsFragment = { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> };
+export type TemplateVersionFieldsFragment = { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> };
 
-export type TemplateFieldsFragment = { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
+export type TemplateFieldsFragment = { id: string, name: string, kind: TemplateKind, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
 
-export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> };
+export type EvaluatorFieldsFragment = { id: string, name: string, kind: EvaluatorKind, target: EvaluationTarget, askedGroupSettings: unknown, enabled: boolean, archived: boolean, blockedAt: string | null, blockedReason: string | null, params: unknown, resolvedParams: unknown, spanKind: SpanKind, spanNamePattern: string | null, attributeEquals: unknown, attributeContains: unknown, resourceAttributeEquals: unknown, rootSpansOnly: boolean, samplingRate: number, isolation: Isolation, limits: unknown, pinnedVersion: number | null, followsLatest: boolean, maxCostPerHourUsd: number | null, createdAt: string, updatedAt: string, groupSettings: { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number } | null, runLimits: { cpuTimeMs: number, wallTimeMs: number, memoryBytes: number }, template: { id: string, name: string, kind: TemplateKind } | null, templateVersion: { version: number, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } | null, connection: { id: string, name: string, provider: ConnectionProvider, defaultModel: string, maxConcurrentRequests: number } | null, dependencies: Array<{ dependsOn: { name: string }, gate: { score: string, at: number | null, spans: GateSpans | null } | null }> };
 
 export type GroupSettingsFieldsFragment = { quietPeriodMs: number, maxWaitMs: number, endMarkerAttribute: string, endOnRootSpan: boolean | null, sessionKeyAttributes: Array<string> | null, maxSpans: number, maxTurns: number | null, maxDocumentBytes: number };
 
@@ -1262,7 +1262,7 @@ export type TryCodeMutationVariables = Exact<{
 }>;
 
 
-export type TryCodeMutation = { tryCode: { outcome: RunOutcome, stdout: string, stderr: string, durationMs: number, params: unknown, templateVersion: number | null, libraryVersions: unknown, outputTruncated: boolean, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType, higherIsBetter: boolean, comment: string | null, metadata: unknown }>, error: { type: string, message: string, traceback: string | null } | null, scoreFallbacks: Array<{ evaluator: string, score: string | null, line: number }> } };
+export type TryCodeMutation = { tryCode: { outcome: RunOutcome, stdout: string, stderr: string, durationMs: number, params: unknown, templateVersion: number | null, libraryVersions: unknown, outputTruncated: boolean, scores: Array<{ name: string, value: unknown, dataType: ScoreDataType, higherIsBetter: boolean, comment: string | null, metadata: unknown }>, error: { type: string, message: string, traceback: string | null } | null, usage: { model: string, inputTokens: number, outputTokens: number, costUsd: number | null, priceSource: string | null, cached: boolean, providerMs: number } | null, scoreFallbacks: Array<{ evaluator: string, score: string | null, line: number }> } };
 
 export type ListStartersQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -1285,7 +1285,7 @@ export type ListTemplatesQueryVariables = Exact<{
 }>;
 
 
-export type ListTemplatesQuery = { templates: { edges: Array<{ node: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+export type ListTemplatesQuery = { templates: { edges: Array<{ node: { id: string, name: string, kind: TemplateKind, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type GetTemplateQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1293,7 +1293,7 @@ export type GetTemplateQueryVariables = Exact<{
 }>;
 
 
-export type GetTemplateQuery = { template: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } };
+export type GetTemplateQuery = { template: { id: string, name: string, kind: TemplateKind, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } };
 
 export type GetTemplateVersionQueryVariables = Exact<{
   id?: string | number | null | undefined;
@@ -1302,28 +1302,28 @@ export type GetTemplateVersionQueryVariables = Exact<{
 }>;
 
 
-export type GetTemplateVersionQuery = { templateVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
+export type GetTemplateVersionQuery = { templateVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } };
 
 export type CreateTemplateMutationVariables = Exact<{
   input: CreateTemplateInput;
 }>;
 
 
-export type CreateTemplateMutation = { createTemplate: { template: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
+export type CreateTemplateMutation = { createTemplate: { template: { id: string, name: string, kind: TemplateKind, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
 
 export type CreateTemplateFromStarterMutationVariables = Exact<{
   input: CreateTemplateFromStarterInput;
 }>;
 
 
-export type CreateTemplateFromStarterMutation = { createTemplateFromStarter: { template: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
+export type CreateTemplateFromStarterMutation = { createTemplateFromStarter: { template: { id: string, name: string, kind: TemplateKind, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
 
 export type UpdateTemplateMutationVariables = Exact<{
   input: UpdateTemplateInput;
 }>;
 
 
-export type UpdateTemplateMutation = { updateTemplate: { template: { id: string, name: string, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
+export type UpdateTemplateMutation = { updateTemplate: { template: { id: string, name: string, kind: TemplateKind, description: string, latestVersionNumber: number, limits: unknown, createdAt: string, updatedAt: string, latestVersion: { version: number, sourceCode: string, judge: unknown, libraryPins: unknown, sharedImports: Array<string>, resolvedLibraries: unknown, createdAt: string, entryPoint: { kind: EntryPointKind, name: string }, params: Array<{ name: string, type: string, label: string | null, description: string | null, default: unknown, hasDefault: boolean, required: boolean, options: Array<string> | null }> } } } };
 
 export type DeleteTemplateMutationVariables = Exact<{
   id: string | number;
@@ -1333,7 +1333,9 @@ export type DeleteTemplateMutationVariables = Exact<{
 export type DeleteTemplateMutation = { deleteTemplate: { template: { id: string, name: string } } };
 
 export type ValidateTemplateQueryVariables = Exact<{
-  sourceCode: string;
+  kind?: TemplateKind | null | undefined;
+  sourceCode?: string | null | undefined;
+  judge?: unknown;
   params?: unknown;
   libraryPins?: unknown;
   name?: string | null | undefined;
@@ -1406,6 +1408,7 @@ export const TemplateVersionFieldsFragmentDoc = new TypedDocumentString(`
     fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -1432,6 +1435,7 @@ export const TemplateFieldsFragmentDoc = new TypedDocumentString(`
     fragment TemplateFields on Template {
   id
   name
+  kind
   description
   latestVersionNumber
   limits
@@ -1454,6 +1458,7 @@ export const TemplateFieldsFragmentDoc = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -1513,6 +1518,7 @@ export const EvaluatorFieldsFragmentDoc = new TypedDocumentString(`
   template {
     id
     name
+    kind
   }
   templateVersion {
     version
@@ -1520,6 +1526,14 @@ export const EvaluatorFieldsFragmentDoc = new TypedDocumentString(`
       ...SettingFields
     }
   }
+  connection {
+    id
+    name
+    provider
+    defaultModel
+    maxConcurrentRequests
+  }
+  maxCostPerHourUsd
   dependencies {
     dependsOn {
       name
@@ -2393,6 +2407,7 @@ fragment EvaluatorFields on Evaluator {
   template {
     id
     name
+    kind
   }
   templateVersion {
     version
@@ -2400,6 +2415,14 @@ fragment EvaluatorFields on Evaluator {
       ...SettingFields
     }
   }
+  connection {
+    id
+    name
+    provider
+    defaultModel
+    maxConcurrentRequests
+  }
+  maxCostPerHourUsd
   dependencies {
     dependsOn {
       name
@@ -2477,6 +2500,7 @@ fragment EvaluatorFields on Evaluator {
   template {
     id
     name
+    kind
   }
   templateVersion {
     version
@@ -2484,6 +2508,14 @@ fragment EvaluatorFields on Evaluator {
       ...SettingFields
     }
   }
+  connection {
+    id
+    name
+    provider
+    defaultModel
+    maxConcurrentRequests
+  }
+  maxCostPerHourUsd
   dependencies {
     dependsOn {
       name
@@ -2559,6 +2591,7 @@ fragment EvaluatorFields on Evaluator {
   template {
     id
     name
+    kind
   }
   templateVersion {
     version
@@ -2566,6 +2599,14 @@ fragment EvaluatorFields on Evaluator {
       ...SettingFields
     }
   }
+  connection {
+    id
+    name
+    provider
+    defaultModel
+    maxConcurrentRequests
+  }
+  maxCostPerHourUsd
   dependencies {
     dependsOn {
       name
@@ -2641,6 +2682,7 @@ fragment EvaluatorFields on Evaluator {
   template {
     id
     name
+    kind
   }
   templateVersion {
     version
@@ -2648,6 +2690,14 @@ fragment EvaluatorFields on Evaluator {
       ...SettingFields
     }
   }
+  connection {
+    id
+    name
+    provider
+    defaultModel
+    maxConcurrentRequests
+  }
+  maxCostPerHourUsd
   dependencies {
     dependsOn {
       name
@@ -2733,6 +2783,7 @@ fragment EvaluatorFields on Evaluator {
   template {
     id
     name
+    kind
   }
   templateVersion {
     version
@@ -2740,6 +2791,14 @@ fragment EvaluatorFields on Evaluator {
       ...SettingFields
     }
   }
+  connection {
+    id
+    name
+    provider
+    defaultModel
+    maxConcurrentRequests
+  }
+  maxCostPerHourUsd
   dependencies {
     dependsOn {
       name
@@ -4041,6 +4100,15 @@ export const TryCodeDocument = new TypedDocumentString(`
     params
     templateVersion
     libraryVersions
+    usage {
+      model
+      inputTokens
+      outputTokens
+      costUsd
+      priceSource
+      cached
+      providerMs
+    }
     outputTruncated
     scoreFallbacks {
       evaluator
@@ -4139,6 +4207,7 @@ export const ListTemplatesDocument = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -4154,6 +4223,7 @@ fragment TemplateVersionFields on TemplateVersion {
 fragment TemplateFields on Template {
   id
   name
+  kind
   description
   latestVersionNumber
   limits
@@ -4186,6 +4256,7 @@ export const GetTemplateDocument = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -4201,6 +4272,7 @@ fragment TemplateVersionFields on TemplateVersion {
 fragment TemplateFields on Template {
   id
   name
+  kind
   description
   latestVersionNumber
   limits
@@ -4229,6 +4301,7 @@ export const GetTemplateVersionDocument = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -4262,6 +4335,7 @@ export const CreateTemplateDocument = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -4277,6 +4351,7 @@ fragment TemplateVersionFields on TemplateVersion {
 fragment TemplateFields on Template {
   id
   name
+  kind
   description
   latestVersionNumber
   limits
@@ -4307,6 +4382,7 @@ export const CreateTemplateFromStarterDocument = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -4322,6 +4398,7 @@ fragment TemplateVersionFields on TemplateVersion {
 fragment TemplateFields on Template {
   id
   name
+  kind
   description
   latestVersionNumber
   limits
@@ -4352,6 +4429,7 @@ export const UpdateTemplateDocument = new TypedDocumentString(`
 fragment TemplateVersionFields on TemplateVersion {
   version
   sourceCode
+  judge
   libraryPins
   sharedImports
   resolvedLibraries
@@ -4367,6 +4445,7 @@ fragment TemplateVersionFields on TemplateVersion {
 fragment TemplateFields on Template {
   id
   name
+  kind
   description
   latestVersionNumber
   limits
@@ -4387,9 +4466,11 @@ export const DeleteTemplateDocument = new TypedDocumentString(`
 }
     `) as unknown as TypedDocumentString<DeleteTemplateMutation, DeleteTemplateMutationVariables>;
 export const ValidateTemplateDocument = new TypedDocumentString(`
-    query ValidateTemplate($sourceCode: String!, $params: JSON, $libraryPins: JSON, $name: String, $description: String, $values: JSON) {
+    query ValidateTemplate($kind: TemplateKind, $sourceCode: String, $judge: JSON, $params: JSON, $libraryPins: JSON, $name: String, $description: String, $values: JSON) {
   validateTemplate(
+    kind: $kind
     sourceCode: $sourceCode
+    judge: $judge
     params: $params
     libraryPins: $libraryPins
     name: $name

@@ -86,8 +86,15 @@ function evaluatorText(e: EvaluatorRecord): string {
       ...(e.groupSettings ? groupSettingsRows(e.target, e.groupSettings) : []),
       ["enabled", e.enabled ? "yes" : "no"],
       ...(e.blockedAt ? [["blocked", blockedText(e)!] as [string, string]] : []),
-      ["template", e.template?.name ?? "- (external: scores are posted)"],
+      ["template", e.template ? `${e.template.name}${e.template.kind === "llm" ? " (llm: a judge)" : ""}` : "- (external: scores are posted)"],
       ["template version", version],
+      // A judge's connection and spend cap (other kinds have neither).
+      ...(e.connection || e.maxCostPerHourUsd !== null
+        ? ([
+            ["connection", e.connection ? `${e.connection.name} (${e.connection.provider}, default model ${e.connection.defaultModel}, ${e.connection.maxConcurrentRequests} request(s) at once)` : "none"],
+            ["spend cap", e.maxCostPerHourUsd !== null ? `$${e.maxCostPerHourUsd} per rolling hour` : "none"],
+          ] as [string, string][])
+        : []),
       ["rule", describeRule(e)],
       ["isolation", e.isolation],
       ["limits", `${limitsText(e.runLimits)}${Object.keys(e.limits ?? {}).length ? " (its own)" : ""}`],
@@ -112,7 +119,7 @@ export function groupSettingFlags(o: Record<string, any>): Record<string, unknow
   return out;
 }
 
-/** The API's group-settings fields by the flag that gives them (refusals name the flag). */
+/** The API's group-settings fields (and the spend cap) by the flag that gives them (refusals name the flag). */
 const GROUP_SETTING_FLAGS: Record<string, string> = Object.fromEntries(
   Object.entries({
     quietPeriodMs: "--quiet-period",
@@ -128,6 +135,7 @@ const GROUP_SETTING_FLAGS: Record<string, string> = Object.fromEntries(
     [`input.groupSettings.${field}`, flag],
   ]),
 );
+GROUP_SETTING_FLAGS.maxCostPerHourUsd = "--max-cost-per-hour";
 
 /** An evaluator save from --file (JSON/YAML) and flags. */
 function evaluatorFields(o: Record<string, any>): Record<string, unknown> {
@@ -153,6 +161,8 @@ function evaluatorFields(o: Record<string, any>): Record<string, unknown> {
   if (o.isolation !== undefined) input.isolation = o.isolation;
   if (o.kind !== undefined) input.kind = o.kind;
   if (o.target !== undefined) input.target = o.target;
+  if (o.connection !== undefined) input.connectionName = o.connection;
+  if (o.maxCostPerHour !== undefined) input.maxCostPerHourUsd = o.maxCostPerHour === "none" ? null : numberFlag(o.maxCostPerHour, "--max-cost-per-hour");
   const group = groupSettingFlags(o);
   if (Object.keys(group).length) input.groupSettings = { ...(input.groupSettings as object | undefined), ...group };
   if (o.pin !== undefined) input.pinnedVersion = o.pin === "latest" ? null : numberFlag(o.pin, "--pin");
@@ -212,6 +222,8 @@ export function evaluatorsCommand(genai: Command): void {
       .option("--no-root-spans-only", "run on every span, root or not")
       .option("--sampling-rate <0..1>")
       .option("--isolation <warm|strict>")
+      .option("--connection <name>", "a judge's connection to an LLM provider (oodle genai connections list)")
+      .option("--max-cost-per-hour <usd>", "a judge's spend cap: US dollars of judge calls per rolling hour (update: none removes it)")
       .option("--pin <version|latest>", "stay on a template version, or follow the latest")
       .option("--depends-on <evaluator>", "an evaluator it runs after (repeatable; update replaces the list)", collect)
       .option("--reset-limits", "update: drop its own limits first (its template's, then the defaults, apply)")
@@ -228,14 +240,15 @@ export function evaluatorsCommand(genai: Command): void {
   const withLimits = (c: Command) => limitOptions(saveOptions(c));
 
   withLimits(evaluators.command("create").description("creates an evaluator"))
-    .option("--kind <code|external>")
+    .option("--kind <code|external|judge>", "code (a code template), judge (an llm template and --connection) or external (scores are posted); default: from the template")
     .option("--target <span|trace|session>", "what it runs on: each matching span (default), a whole trace or a whole session once done (fixed once created)")
     .addHelpText(
       "after",
       "\nA trace or session evaluator takes a trace or session when any of its spans matches the rule (--root-spans-only: its root span).\n\nExamples:\n" +
         "  oodle genai evaluators create --name 'Refund mentioned' --template 'Keyword check' --params '{\"required\": [\"refund\"]}' --attribute app.channel=support\n" +
         "  oodle genai evaluators create --name 'Agent trace' --template 'Tool use' --target trace --span-kind agent --quiet-period 30s --max-wait 10m --end-on-root-span\n" +
-        "  oodle genai evaluators create --name 'Conversation' --template 'Thread check' --target session --quiet-period 15m --session-key app.conversation",
+        "  oodle genai evaluators create --name 'Conversation' --template 'Thread check' --target session --quiet-period 15m --session-key app.conversation\n" +
+        "  oodle genai evaluators create --name 'Politeness judge' --template Politeness --connection openai --max-cost-per-hour 2.5",
     )
     .action(
       action(async (ctx) => {

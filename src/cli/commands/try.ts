@@ -76,6 +76,7 @@ export function printTryResult(ctx: CommandContext, result: TryCodeRecord): numb
     const lines = [`outcome: ${result.outcome} (${result.durationMs.toFixed(1)} ms)`, `ctx.params: ${JSON.stringify(result.params)}`];
     if (result.scores.length) lines.push(table(["score", "value", "type", "comment"], result.scores.map((s) => [s.name, cell(s.value), s.dataType, s.comment])));
     if (result.error) lines.push(`error: ${result.error.type}: ${result.error.message}`, ...(result.error.traceback ? [result.error.traceback] : []));
+    if (result.usage) lines.push(`usage: ${usageText(result.usage)}`);
     for (const f of result.scoreFallbacks ?? []) {
       lines.push(`note: line ${f.line}: ctx.score("${f.evaluator}"${f.score ? `, "${f.score}"` : ""}) found no score in the sample and returned its default`);
     }
@@ -83,6 +84,16 @@ export function printTryResult(ctx: CommandContext, result: TryCodeRecord): numb
     return lines.join("\n");
   });
   return result.outcome === "ok" ? EXIT.ok : EXIT.evaluationFailed;
+}
+
+/**
+ * A judge call's usage for people (Run.usage, tryCode's `usage`, docs/judges.md § Run.usage):
+ * `gpt-4o-mini, 120 in / 30 out tokens, $0.000036 (builtin price), 412 ms`; a cache hit says so.
+ */
+export function usageText(u: { model: string; inputTokens: number; outputTokens: number; costUsd?: number | null; priceSource?: string | null; cached: boolean; providerMs: number }): string {
+  if (u.cached) return `${u.model}, served from the result cache (no call, $0)`;
+  const cost = typeof u.costUsd === "number" ? `$${u.costUsd} (${u.priceSource} price)` : "no price for this model";
+  return `${u.model}, ${u.inputTokens} in / ${u.outputTokens} out tokens, ${cost}, ${u.providerMs} ms`;
 }
 
 /** `oodle genai try`. */
@@ -96,6 +107,7 @@ export function tryCommand(genai: Command): void {
       .option("--starter <id>", "run a built-in starter instead of FILE")
       .option("--template <name>", "run a saved template instead of FILE")
       .option("--template-version <n>", "with --template: that version")
+      .option("--connection <name>", "with an llm --template: the connection its judge calls (it makes one real call)")
       .option("--cpu-time <seconds>", "run with this CPU time per item (as an evaluator may ask; default: the template's, else 5)")
       .option("--wall-time <seconds>", "run with this wall-clock time per item (default: the template's, else 10)")
       .option("--memory <MiB>", "run with this much memory (default: the template's, else 256)"),
@@ -114,6 +126,7 @@ export function tryCommand(genai: Command): void {
         if (o.starter) input.starterId = o.starter;
         if (o.template) input.templateId = (await ctx.ops.getTemplate(o.template)).id;
         if (o.templateVersion) input.templateVersion = Number(o.templateVersion);
+        if (o.connection) input.connectionName = o.connection;
         const limits = limitFlags(o);
         if (Object.keys(limits).length) input.limits = limits;
         return printTryResult(ctx, await ctx.ops.tryCode(input));

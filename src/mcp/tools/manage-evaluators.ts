@@ -14,10 +14,13 @@ import {
   targetSchema,
 } from "../../modules/evaluators/schemas.js";
 import { dependenciesInputSchema } from "../../modules/dependencies/schemas.js";
-import { evaluatorKindSchema } from "../../modules/evaluators/kinds.js";
+import { EVALUATOR_KINDS, TEMPLATE_KINDS } from "../../lib/closed-lists.js";
+import { maxCostPerHourUsdSchema } from "../../modules/evaluators/schemas.js";
+import { judgeDefinitionSchema } from "../../modules/judges/definition.js";
 import { sourceCodeSchema, templateDescriptionSchema, templateNameSchema } from "../../modules/templates/schemas.js";
 import type { Operations } from "../../api-client/operations.js";
 import { blockedText, groupSettingsRows } from "../../cli/commands/evaluators.js";
+import { describeJudgeScore } from "../../cli/commands/templates.js";
 import { badArguments, toolResult } from "../results.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 
@@ -52,7 +55,22 @@ export const manageEvaluatorsInput = z.strictObject({
   templateName: templateNameSchema.describe("create_evaluator / update_evaluator: the template it runs, by name (or templateId).").optional(),
   templateId: z.string().describe("The template's global id.").optional(),
   enabled: z.boolean().describe("Evaluators: whether it runs on live spans.").optional(),
-  kind: evaluatorKindSchema.describe("create_evaluator: code (default) or external.").optional(),
+  kind: z
+    .enum([...new Set([...EVALUATOR_KINDS, ...TEMPLATE_KINDS])] as [string, ...string[]], { error: `must be one of ${[...new Set([...EVALUATOR_KINDS, ...TEMPLATE_KINDS])].join(", ")}` })
+    .describe(
+      `create_template: ${TEMPLATE_KINDS.join(" or ")} (code: Python in sourceCode, the default; llm: a judge, give judge instead of sourceCode). ` +
+        `create_evaluator: ${EVALUATOR_KINDS.join(", ")} (default: from the template: judge for an llm template; external: no template, scores are posted).`,
+    )
+    .optional(),
+  judge: judgeDefinitionSchema
+    .describe(
+      "create_template / update_template of an llm template (a judge): {messages: [{role: system|user|assistant, content}], output: [{name, type: boolean|numeric|categorical, min, max, values, higherIsBetter, description}], maxOutputTokens?, cacheTtlSeconds?}. " +
+        "Messages use {{input}}, {{output}}, {{expected}}, {{context}}, {{metadata}}, {{spans}}, {{turns}} (fenced as data) and {{params.NAME}}; settings named model (string) and temperature (number) pick the model and temperature. A new judge makes version N+1.",
+    )
+    .optional(),
+  connectionName: z.string().describe("create_evaluator / update_evaluator of a judge: the connection to an LLM provider its calls use, by name (genai_connections list). Required for a judge.").optional(),
+  connectionId: z.string().describe("Instead of connectionName: the connection's global id.").optional(),
+  maxCostPerHourUsd: maxCostPerHourUsdSchema.describe("create_evaluator / update_evaluator of a judge: the spend cap, US dollars of judge calls on live targets per rolling hour; past it runs are skipped with the reason. null removes it.").optional(),
   spanKind: spanKindSchema.describe("Evaluators: the kind of span it runs on (default chat).").optional(),
   spanNamePattern: z.string().nullable().describe("Evaluators: a glob over span names; null matches every name.").optional(),
   attributeEquals: attributeEqualsSchema.describe("Evaluators: span attributes that must be equal.").optional(),
@@ -75,7 +93,7 @@ export const manageEvaluatorsInput = z.strictObject({
       "Trace and session evaluators: {quietPeriodMs?, maxWaitMs?, endMarkerAttribute?, endOnRootSpan? (traces), sessionKeyAttribute? (sessions), maxSpans?, maxTurns? (sessions), maxDocumentBytes?}; absent keys take their defaults (get_evaluator shows the values that apply). update_evaluator replaces the earlier ones (null: every default).",
     )
     .optional(),
-  sourceCode: sourceCodeSchema.describe("Templates: Python defining evaluate(ctx).").optional(),
+  sourceCode: sourceCodeSchema.describe("Code templates: Python defining evaluate(ctx) (an llm template gives judge instead).").optional(),
   description: templateDescriptionSchema.describe("Templates: a description.").optional(),
   libraryPins: z.record(z.string(), z.number()).describe("Templates: shared-library pins {library name: version}.").optional(),
   starterId: z.string().describe("get_starter: the starter's id; create_template: copy this starter.").optional(),
@@ -84,8 +102,22 @@ export const manageEvaluatorsInput = z.strictObject({
 /** The tool's arguments. */
 export type ManageEvaluatorsArgs = z.infer<typeof manageEvaluatorsInput>;
 
-const EVALUATOR_FIELDS = ["params", "templateName", "templateId", "enabled", "kind", "spanKind", "spanNamePattern", "attributeEquals", "attributeContains", "resourceAttributeEquals", "rootSpansOnly", "limits", "samplingRate", "isolation", "pinnedVersion", "dependencies", "target", "groupSettings"] as const;
-const TEMPLATE_FIELDS = ["params", "sourceCode", "description", "libraryPins", "limits"] as const;
+const EVALUATOR_FIELDS = ["params", "templateName", "templateId", "connectionName", "connectionId", "maxCostPerHourUsd", "enabled", "kind", "spanKind", "spanNamePattern", "attributeEquals", "attributeContains", "resourceAttributeEquals", "rootSpansOnly", "limits", "samplingRate", "isolation", "pinnedVersion", "dependencies", "target", "groupSettings"] as const;
+const TEMPLATE_FIELDS = ["params", "sourceCode", "judge", "description", "libraryPins", "limits"] as const;
+
+/** A kind given to the wrong action (a template kind to create_evaluator, an evaluator kind to create_template), refused by name. */
+function checkKind(args: ManageEvaluatorsArgs, allowed: readonly string[]): void {
+  if (args.kind !== undefined && !allowed.includes(args.kind)) throw badArguments([{ path: "kind", message: `${args.action}: must be one of ${allowed.join(", ")}` }]);
+}
+
+/** A template for people: name, kind, version and settings; an llm template's output definition and message roles. */
+function templateLine(t: Awaited<ReturnType<Operations["getTemplate"]>>): string {
+  const settings = t.latestVersion.params.map((p) => `${p.name} (${p.type})`).join(", ") || "none";
+  const base = `${t.name} (${t.kind}) version ${t.latestVersionNumber}; settings: ${settings}`;
+  if (t.kind !== "llm") return base;
+  const judge = (t.latestVersion.judge ?? {}) as { messages?: { role: string; content: string }[]; output?: Record<string, unknown>[] };
+  return `${base}; judge output: ${(judge.output ?? []).map((o) => describeJudgeScore(o)).join("; ")}; messages: ${(judge.messages ?? []).map((m) => `${m.role} (${m.content.length} characters)`).join(", ")}`;
+}
 
 function pick(args: Record<string, unknown>, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((k) => args[k] !== undefined).map((k) => [k, args[k]]));
@@ -104,7 +136,10 @@ const MCP_UNBLOCK = (name: string) => `{"action": "unblock_evaluator", "name": $
 export const manageEvaluatorsTool = {
   name: "manage_genai_evaluators",
   description:
-    "Manage Oodle code evaluators and templates of your workspace. Actions: list/get/create/update/delete/unblock _evaluator (by name; unblock_evaluator clears the block a terminal provider error set, shown as blockedAt/blockedReason), list/get/create/update/delete _template (by name), list_starters, get_starter. " +
+    "Manage Oodle evaluators and templates of your workspace. Actions: list/get/create/update/delete/unblock _evaluator (by name; unblock_evaluator clears the block a terminal provider error set, shown as blockedAt/blockedReason), list/get/create/update/delete _template (by name), list_starters, get_starter. " +
+    "A template is code (Python in sourceCode, run in the sandbox) or llm: a judge, whose chat messages (filled from the span, untrusted text fenced as data) go to an LLM through a connection and whose answer must match its output definition (the scores: boolean, numeric or categorical). " +
+    'An llm template: {"action": "create_template", "name": "Politeness", "kind": "llm", "judge": {"messages": [{"role": "user", "content": "Is this reply polite?\\n{{output}}"}], "output": [{"name": "polite", "type": "boolean", "higherIsBetter": true}]}, "params": [{"name": "model", "type": "string", "default": "gpt-4o-mini"}]}; ' +
+    'its evaluator is a judge and names a connection: {"action": "create_evaluator", "name": "Politeness judge", "templateName": "Politeness", "connectionName": "openai", "maxCostPerHourUsd": 2}. ' +
     'Example: {"action": "update_evaluator", "name": "Refund mentioned", "params": {"required": ["refund", "return"]}}. A settings change that an evaluator\'s values would break is refused (CONFLICT) naming the evaluators.',
   inputSchema: manageEvaluatorsInput,
   async run(ops: Operations, args: ManageEvaluatorsArgs): Promise<CallToolResult> {
@@ -117,15 +152,18 @@ export const manageEvaluatorsTool = {
       case "get_evaluator": {
         const e = await ops.getEvaluator(target(args, "evaluator"));
         const group = e.groupSettings ? `; target ${e.target}, ${groupSettingsRows(e.target, e.groupSettings).map(([k, v]) => `${k}: ${v}`).join("; ")}` : "";
+        const judge = e.connection || e.maxCostPerHourUsd !== null ? `; connection ${e.connection ? `${e.connection.name} (${e.connection.provider}, default model ${e.connection.defaultModel})` : "none"}, spend cap ${e.maxCostPerHourUsd !== null ? `$${e.maxCostPerHourUsd}/hour` : "none"}` : "";
         const blocked = e.blockedAt ? `; ${blockedText(e, MCP_UNBLOCK(e.name))}` : "";
-        return toolResult(e, `${e.name}: template ${e.template?.name ?? "-"} version ${e.templateVersion?.version ?? "-"}, values ${JSON.stringify(e.params)}, ctx.params ${JSON.stringify(e.resolvedParams)}${group}${blocked}`);
+        return toolResult(e, `${e.name} (${e.kind}): template ${e.template?.name ?? "-"} version ${e.templateVersion?.version ?? "-"}, values ${JSON.stringify(e.params)}, ctx.params ${JSON.stringify(e.resolvedParams)}${judge}${group}${blocked}`);
       }
       case "create_evaluator": {
         if (!args.name) throw badArguments([{ path: "name", message: "is required: the new evaluator's name" }]);
+        checkKind(args, EVALUATOR_KINDS);
         const e = await ops.createEvaluator({ name: args.name, ...pick(raw, EVALUATOR_FIELDS) });
         return toolResult(e, `created evaluator "${e.name}" with values ${JSON.stringify(e.params)}${e.target !== "span" ? ` (target ${e.target}, group settings ${JSON.stringify(e.groupSettings)})` : ""}`);
       }
       case "update_evaluator": {
+        if (args.kind !== undefined) throw badArguments([{ path: "kind", message: "update_evaluator: an evaluator's kind never changes" }]);
         const merge = args.params !== undefined && args.replaceParams !== true ? { mergeParams: true } : {};
         const e = await ops.updateEvaluator(target(args, "evaluator"), { ...pick(raw, EVALUATOR_FIELDS), ...merge, ...(args.newName ? { name: args.newName } : {}) });
         return toolResult(e, `updated evaluator "${e.name}": values ${JSON.stringify(e.params)}, ctx.params ${JSON.stringify(e.resolvedParams)}`);
@@ -141,19 +179,23 @@ export const manageEvaluatorsTool = {
       }
       case "list_templates": {
         const list = await ops.listTemplates();
-        return toolResult(list, list.length ? list.map((t) => `${t.name} v${t.latestVersionNumber} (settings: ${t.latestVersion.params.map((p) => p.name).join(", ") || "none"})`).join("\n") : "no templates");
+        return toolResult(list, list.length ? list.map((t) => `${t.name} v${t.latestVersionNumber} (${t.kind}; settings: ${t.latestVersion.params.map((p) => p.name).join(", ") || "none"})`).join("\n") : "no templates");
       }
       case "get_template": {
         const t = await ops.getTemplate(target(args, "template"));
-        return toolResult(t, `${t.name} version ${t.latestVersionNumber}; settings: ${t.latestVersion.params.map((p) => `${p.name} (${p.type})`).join(", ") || "none"}`);
+        return toolResult(t, templateLine(t));
       }
       case "create_template": {
+        checkKind(args, TEMPLATE_KINDS);
+        // A judge given without a kind makes an llm template (the judge is what an llm template holds).
+        const kind = args.kind ?? (args.judge !== undefined ? "llm" : undefined);
         const t = args.starterId
           ? await ops.createTemplateFromStarter({ starterId: args.starterId, name: args.name, description: args.description })
-          : await ops.createTemplate({ name: args.name, ...pick(raw, TEMPLATE_FIELDS) });
-        return toolResult(t, `created template "${t.name}" version ${t.latestVersionNumber}`);
+          : await ops.createTemplate({ name: args.name, ...(kind !== undefined ? { kind } : {}), ...pick(raw, TEMPLATE_FIELDS) });
+        return toolResult(t, `created ${t.kind} template "${t.name}" version ${t.latestVersionNumber}`);
       }
       case "update_template": {
+        if (args.kind !== undefined) throw badArguments([{ path: "kind", message: "update_template: a template's kind never changes" }]);
         const t = await ops.updateTemplate(target(args, "template"), { ...pick(raw, TEMPLATE_FIELDS), ...(args.newName ? { name: args.newName } : {}) });
         return toolResult(t, `template "${t.name}" is at version ${t.latestVersionNumber}`);
       }

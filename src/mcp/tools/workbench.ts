@@ -3,10 +3,12 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import type { Operations, SpanFilterInput, TryCodeRecord } from "../../api-client/operations.js";
 import { explanationLine } from "../../cli/commands/evaluators.js";
+import { usageText } from "../../cli/commands/try.js";
 import { groupEvaluationsText } from "../../cli/commands/groups.js";
 import { parseTimeFlag } from "../../cli/time.js";
 import { libraryPinsSchema, tryCodeInputSchema } from "../../modules/try-code/schemas.js";
 import { sourceCodeSchema } from "../../modules/templates/schemas.js";
+import { judgeDefinitionSchema } from "../../modules/judges/definition.js";
 import { badArguments, toolResult } from "../results.js";
 
 /** The arguments of genai_evaluator_workbench (the tryCode input, plus what validate and explain_match need). */
@@ -19,6 +21,10 @@ export const workbenchInput = z.strictObject({
         "get_group_evaluations: how each trace evaluator stands on traceId, or each session evaluator on sessionId (waiting until when, queued, ran, stale), with its current run and history.",
     ),
   sourceCode: sourceCodeSchema.describe("Draft Python defining evaluate(ctx); its settings come from paramSpecs.").optional(),
+  judge: judgeDefinitionSchema
+    .describe("Instead of sourceCode, an llm template's judge draft {messages, output, maxOutputTokens?, cacheTtlSeconds?} (its settings in paramSpecs): validate checks it, try_code calls its connection's model once on the sample (needs connectionName).")
+    .optional(),
+  connectionName: z.string().describe("try_code of a judge (judge, or templateId of an llm template): the connection it calls, by name (genai_connections list).").optional(),
   paramSpecs: z.unknown().describe("The draft's settings, a template's params list: [{name, type, label, description, default, required, options}].").optional(),
   libraryPins: libraryPinsSchema.describe("The draft's shared-library pins {library name: version}.").optional(),
   starterId: z.string().describe("Instead of sourceCode: a built-in starter (its code and settings), e.g. keyword-check.").optional(),
@@ -61,14 +67,14 @@ export type WorkbenchArgs = z.infer<typeof workbenchInput>;
 
 function tryText(r: TryCodeRecord): string {
   const scores = r.scores.map((s) => `${s.name}=${JSON.stringify(s.value)}`).join(", ");
-  return `outcome ${r.outcome}${scores ? `; scores ${scores}` : ""}; ctx.params ${JSON.stringify(r.params)}${r.error ? `; ${r.error.type}: ${r.error.message}` : ""}`;
+  return `outcome ${r.outcome}${scores ? `; scores ${scores}` : ""}; ctx.params ${JSON.stringify(r.params)}${r.error ? `; ${r.error.type}: ${r.error.message}` : ""}${r.usage ? `; usage ${usageText(r.usage)}` : ""}`;
 }
 
 /** genai_evaluator_workbench: try_code, validate and explain_match over the same GraphQL operations as the CLI. */
 export const workbenchTool = {
   name: "genai_evaluator_workbench",
   description:
-    "Try and check Oodle code evaluators without saving anything. try_code runs sourceCode + paramSpecs, a starterId or a templateId with params on an inline span, a stored spanId or a document " +
+    "Try and check Oodle code evaluators and LLM judges without saving anything. A judge draft is judge + paramSpecs: validate checks it, try_code calls the model of connectionName once on the sample. try_code runs sourceCode + paramSpecs, a starterId or a templateId with params on an inline span, a stored spanId or a document " +
     '(e.g. {"action": "try_code", "starterId": "keyword-check", "params": {"required": ["refund"]}}); validate checks settings, code, imports and example params without running; explain_match tells why an evaluator did or did not run on a span ' +
     '(spanId: a global id, "TRACE_ID:SPAN_ID", or the span\'s own id with traceId); list_spans finds spans (filters in spanFilter) with both ids; ' +
     'get_group_evaluations says where trace and session evaluators stand on a trace or session (e.g. {"action": "get_group_evaluations", "traceId": "4bf92f35…"} or {"action": "get_group_evaluations", "sessionId": "conv-42"}).',
@@ -78,7 +84,7 @@ export const workbenchTool = {
     switch (args.action) {
       case "try_code": {
         const input = Object.fromEntries(
-          ["sourceCode", "paramSpecs", "libraryPins", "starterId", "templateVersion", "params", "span", "document", "target", "groupSettings", "limits"].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
+          ["sourceCode", "judge", "connectionName", "paramSpecs", "libraryPins", "starterId", "templateVersion", "params", "span", "document", "target", "groupSettings", "limits"].filter((k) => raw[k] !== undefined).map((k) => [k, raw[k]]),
         );
         if (args.spanId !== undefined) input.spanId = await ops.spanGlobalId(args.spanId, args.traceId, "spanId");
         // Without spanId, traceId or sessionId is the sample itself: the stored trace or session as its evaluator sees it.
@@ -96,20 +102,27 @@ export const workbenchTool = {
       }
       case "validate": {
         // The settings and code to check: the draft's, a starter's or a saved template version's.
-        let draft: { sourceCode: string; params?: unknown; libraryPins?: unknown };
+        let draft: { sourceCode?: string; kind?: "llm"; judge?: unknown; params?: unknown; libraryPins?: unknown };
         if (args.starterId) {
           const s = await ops.getStarter(args.starterId);
           draft = { sourceCode: s.sourceCode, params: s.params.map(({ hasDefault, ...p }) => Object.fromEntries(Object.entries(p).filter(([k, v]) => v !== null || (k === "default" && hasDefault)))) };
         } else if (args.templateId) {
           const v = await ops.getTemplateVersion(args.templateId, args.templateVersion);
-          draft = { sourceCode: v.sourceCode, params: v.params.map(({ hasDefault, ...p }) => Object.fromEntries(Object.entries(p).filter(([k, v]) => v !== null || (k === "default" && hasDefault)))), libraryPins: v.libraryPins };
+          const params = v.params.map(({ hasDefault, ...p }) => Object.fromEntries(Object.entries(p).filter(([k, v]) => v !== null || (k === "default" && hasDefault))));
+          // An llm template's version holds a judge, not code.
+          draft = v.judge ? { kind: "llm", judge: v.judge, params } : { sourceCode: v.sourceCode, params, libraryPins: v.libraryPins };
+        } else if (args.judge !== undefined) {
+          if (args.sourceCode !== undefined) throw badArguments([{ path: "judge", message: "give sourceCode (a code draft) or judge (an llm draft), not both" }]);
+          draft = { kind: "llm", judge: args.judge, params: args.paramSpecs };
         } else {
-          if (args.sourceCode === undefined) throw badArguments([{ path: "sourceCode", message: "is required: give sourceCode (with paramSpecs), starterId or templateId" }]);
+          if (args.sourceCode === undefined) throw badArguments([{ path: "sourceCode", message: "is required: give sourceCode (with paramSpecs), judge (an llm draft), starterId or templateId" }]);
           draft = { sourceCode: args.sourceCode, params: args.paramSpecs, libraryPins: args.libraryPins };
         }
         const result = await ops.validateTemplate({ ...draft, values: args.params });
         const text = result.valid
-          ? `valid: entry point ${result.entryPoint?.kind} ${result.entryPoint?.name}`
+          ? draft.judge !== undefined
+            ? "valid: the judge's messages, output definition and settings pass every save rule"
+            : `valid: entry point ${result.entryPoint?.kind} ${result.entryPoint?.name}`
           : `${result.issues.length} problem(s): ${result.issues.map((i) => `${i.path}: ${i.message}`).join("; ")}`;
         return toolResult(result, text);
       }

@@ -135,9 +135,12 @@ const TemplateValidationRef = builder.objectRef<TemplateValidation>("TemplateVal
 builder.queryFields((t) => ({
   validateTemplate: t.field({
     type: TemplateValidationRef,
-    description: "Checks a template draft by every save rule (fields, settings, code, shared imports and pins; example values when given) without saving or running it.",
+    description:
+      "Checks a template draft by every save rule (fields, settings, code, shared imports and pins, or an llm template's judge; example values when given) without saving or running it.",
     args: {
-      sourceCode: t.arg.string({ required: true }),
+      kind: t.arg({ type: TemplateKindEnum, description: "code (default) or llm: an llm draft gives `judge` instead of sourceCode." }),
+      sourceCode: t.arg.string({ description: "A code draft's Python (required for kind code)." }),
+      judge: t.arg({ type: "JSON", description: "An llm draft's judge: {messages, output, maxOutputTokens?, cacheTtlSeconds?} (docs/judges.md)." }),
       params: t.arg({ type: "JSON", description: "The settings list, as createTemplate takes it." }),
       libraryPins: t.arg({ type: "JSON", description: "Shared-library pins: {library name: version}." }),
       name: t.arg.string({ description: "Checked when given." }),
