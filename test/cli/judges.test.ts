@@ -289,7 +289,7 @@ describe("llm templates from the CLI", () => {
     writeFileSync(join(dir, "span.json"), JSON.stringify({ input: [{ role: "user", content: "Where is my order?" }], output: "Thanks for waiting! It ships today." }));
     fake.judge = (body) => {
       const user = (body.messages as { role: string; content: string }[]).find((m) => m.role === "user")!.content;
-      return { reasoning: "it thanks the customer", polite: /<<<DATA output [0-9a-f]{12}>>>\nThanks/.test(user) };
+      return { reasoning: "it thanks the customer", polite: /<<<DATA output [0-9a-f]{32}>>>\nThanks/.test(user) };
     };
     const before = fake.requests.length;
 

@@ -93,7 +93,7 @@ describe("judge evaluators on live spans", () => {
     expect(body.response_format.type).toBe("json_schema");
     expect(body.response_format.json_schema.strict).toBe(true);
     expect(body.messages[0]).toEqual({ role: "system", content: DATA_INSTRUCTION });
-    expect(body.messages[1]!.content).toMatch(/<<<DATA output [0-9a-f]{12}>>>\n.+\n<<<END DATA output [0-9a-f]{12}>>>/);
+    expect(body.messages[1]!.content).toMatch(/<<<DATA output [0-9a-f]{32}>>>\n.+\n<<<END DATA output [0-9a-f]{32}>>>/);
     expect(body.messages[1]!.content).toContain("Rubric: Polite means courteous.");
 
     // The same replies on new spans: the same rendered prompts, served by the cache (no call).
@@ -149,7 +149,7 @@ describe("judge evaluators on live spans", () => {
     await waitFor(() => h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } }), 1);
     const run = await h.app.prisma.run.findFirstOrThrow({ where: { evaluatorId: evaluator.id }, include: { scores: true } });
     expect([run.traceId, run.outcome, run.scores[0]?.value, run.groupSpanCount, (run.usage as { model: string }).model]).toEqual(["t-agent", "ok", true, 3, "judge-trace"]);
-    expect(prompt).toMatch(/<<<DATA spans [0-9a-f]{12}>>>/);
+    expect(prompt).toMatch(/<<<DATA spans [0-9a-f]{32}>>>/);
     expect(prompt).toContain('"name": "execute_tool lookup_order"');
   });
 

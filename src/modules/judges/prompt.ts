@@ -107,9 +107,16 @@ function documentValue(name: (typeof DOCUMENT_VARIABLES)[number], document: Reco
   }
 }
 
-/** `text` between markers naming it, tagged with the first 12 hex digits of its SHA-256 (no text can contain its own closing marker). */
+/**
+ * Hex digits of a fence's tag: 32 (128 bits of the value's SHA-256), so that writing a value that
+ * holds its own closing marker takes a search of about 2^128 hashes (12 digits, 2^48, was within
+ * reach of one GPU in hours).
+ */
+export const FENCE_TAG_HEX_DIGITS = 32;
+
+/** `text` between markers naming it, tagged with the first {@link FENCE_TAG_HEX_DIGITS} hex digits of its SHA-256 (no text can contain its own closing marker). */
 export function fence(name: string, text: string): string {
-  const tag = createHash("sha256").update(text).digest("hex").slice(0, 12);
+  const tag = createHash("sha256").update(text).digest("hex").slice(0, FENCE_TAG_HEX_DIGITS);
   return `<<<DATA ${name} ${tag}>>>\n${text}\n<<<END DATA ${name} ${tag}>>>`;
 }
 
