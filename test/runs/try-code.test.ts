@@ -167,7 +167,7 @@ describe("the three ways to name the settings", () => {
     const unknown = await ws.gql(TRY, { input: { starterId: "nope", span: SPAN } });
     expect(unknown.errors![0]!.extensions!.code).toBe("NOT_FOUND");
     const both = await ws.gql(TRY, { input: { starterId: "keyword-check", paramSpecs: SPECS, span: SPAN } });
-    expect(both.errors![0]!.extensions!.issues).toEqual([{ path: "paramSpecs", message: "only with sourceCode: a starter or a template brings its own settings" }]);
+    expect(both.errors![0]!.extensions!.issues).toEqual([{ path: "paramSpecs", message: "only with sourceCode or judge: a starter or a template brings its own settings" }]);
   });
 
   it("templateId: the latest version or a given one, with that version's settings; refusals", async () => {
@@ -190,7 +190,7 @@ describe("the three ways to name the settings", () => {
     const foreign = await other.gql(TRY, { input: { templateId: id, span: SPAN } });
     expect(foreign.errors![0]!.extensions!.code).toBe("NOT_FOUND");
     const twoWays = await ws.gql(TRY, { input: { templateId: id, sourceCode: SOURCE, span: SPAN } });
-    expect(twoWays.errors![0]!.extensions!.issues).toEqual([{ path: "sourceCode", message: "give exactly one of sourceCode (with paramSpecs), starterId or templateId" }]);
+    expect(twoWays.errors![0]!.extensions!.issues).toEqual([{ path: "sourceCode", message: "give exactly one of sourceCode (with paramSpecs), judge (with paramSpecs), starterId or templateId" }]);
   });
 });
 
