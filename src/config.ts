@@ -131,11 +131,12 @@ export const configSchema = z.object({
       }
     })
     .optional(),
-  /** Time one testConnection call to a provider may take (ms). */
+  /** Whether connections may reach loopback and private addresses (local model servers). */
   CONNECTION_ALLOW_PRIVATE_DESTINATIONS: z.enum(["true", "false"], { error: "must be true or false" }).default("false").transform((v) => v === "true"),
+  /** Time one testConnection call to a provider may take (ms). */
+  CONNECTION_TEST_TIMEOUT_MS: z.coerce.number().int("must be a whole number").min(100, "must be at least 100").max(120_000, "must be at most 120000").default(15_000),
   /** The longest one judge call may take, ms (a slower answer is a timeout, retried). */
   JUDGE_CALL_TIMEOUT_MS: z.coerce.number().int("must be a whole number").min(100, "must be at least 100").max(600_000, "must be at most 600000").default(60_000),
-  CONNECTION_TEST_TIMEOUT_MS: z.coerce.number().int("must be a whole number").min(100, "must be at least 100").max(120_000, "must be at most 120000").default(15_000),
   /** Alert destinations on loopback, private or link-local addresses are refused unless this is true (tests, on-premises receivers). */
   ALERT_ALLOW_PRIVATE_DESTINATIONS: z.enum(["true", "false"], { error: "must be true or false" }).default("false").transform((v) => v === "true"),
   /** Attempts of one alert delivery before it is marked failed. */

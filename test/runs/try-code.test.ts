@@ -265,7 +265,8 @@ describe("tryCode limits", () => {
   it("runs at most 4 tryCode at once per workspace; another workspace is not affected", async () => {
     const ws = await h.workspace("try-concurrent");
     const other = await h.workspace("try-other");
-    const SLOW = "import time\ndef evaluate(ctx):\n    time.sleep(1)\n    return EvaluationResult(scores=[Score(name='n', value=1)])\n";
+    // 3 s a run against TRY_CODE_WAIT_MS' 5 s: at most two of the six get a place in time, however fast the machine.
+    const SLOW = "import time\ndef evaluate(ctx):\n    time.sleep(3)\n    return EvaluationResult(scores=[Score(name='n', value=1)])\n";
     const one = (w: typeof ws, sourceCode: string) => w.gql(TRY, { input: { sourceCode, span: SPAN } });
     const results = await Promise.all([...Array.from({ length: 6 }, () => one(ws, SLOW)), one(other, QUICK)]);
     const codes = results.slice(0, 6).map((r) => r.errors?.[0]?.extensions?.code ?? r.data?.tryCode.outcome);
