@@ -183,7 +183,10 @@ export function createApp(
   const judge = createJudgeExecutor({
     prisma, logger, semaphore: createKeyedSemaphore(),
     callTargetOf: connections.callTargetOf,
-    costOf: async (workspaceId, model, usage) => costOf(model, usage, await modelPrices.overridesOf(workspaceId)),
+    pricingOf: async (workspaceId) => {
+      const overrides = await modelPrices.overridesOf(workspaceId);
+      return (model, usage) => costOf(model, usage, overrides);
+    },
     onTerminal: (evaluatorId, reason) => evaluators.blockEvaluator(evaluatorId, reason),
     onCall: (result, seconds) => metrics.judgeCall(result, seconds),
     // No SDK retries: a 429 defers the job and other faults retry with the queue's backoff.

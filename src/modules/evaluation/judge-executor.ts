@@ -52,8 +52,8 @@ export interface JudgeExecutorDeps {
   logger: Logger;
   /** Opens the connection of a judge (throws NOT_FOUND for a connection gone). */
   callTargetOf(workspaceId: string, connectionId: string): Promise<JudgeCallTarget>;
-  /** The cost of a call from the price table (judges/prices.ts with the workspace's overrides). */
-  costOf(workspaceId: string, model: string, usage: { inputTokens: number; outputTokens: number }): Promise<Pick<RunUsage, "costUsd" | "priceSource">>;
+  /** The workspace's pricing of calls: the price table (judges/prices.ts) with its overrides, read once per batch. */
+  pricingOf(workspaceId: string): Promise<(model: string, usage: { inputTokens: number; outputTokens: number }) => Pick<RunUsage, "costUsd" | "priceSource">>;
   /** Blocks the evaluator with the reason (evaluators/blocking.ts); a draft (no evaluator) blocks nothing. */
   onTerminal(evaluatorId: string, reason: string): Promise<unknown>;
   /** Per-connection concurrency. */
@@ -116,6 +116,8 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
       const usage: (RunUsage | null)[] = new Array(items.length).fill(null);
       const deferUntil: (number | null)[] = new Array(items.length).fill(null);
       const toCache: { key: string; answer: unknown; model: string }[] = [];
+      // Read once, when the first answer comes back (a batch served by the cache reads no price).
+      let pricing: ReturnType<JudgeExecutorDeps["pricingOf"]> | undefined;
       let terminal = null as ProviderFailure | null;
 
       await Promise.all(
@@ -146,7 +148,7 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
             deps.onCall?.(failure.code, answer.latencyMs / 1000);
             return;
           }
-          const cost = await deps.costOf(subject.workspaceId, answer.model, answer.usage);
+          const cost = (await (pricing ??= deps.pricingOf(subject.workspaceId)))(answer.model, answer.usage);
           usage[i] = { model: answer.model, inputTokens: answer.usage.inputTokens, outputTokens: answer.usage.outputTokens, ...cost, cached: false, providerMs: answer.latencyMs };
           const checked = scoresOfAnswer(judge.output, answer.answer);
           if (!checked.ok) {
