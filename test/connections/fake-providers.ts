@@ -103,7 +103,8 @@ export async function startOpenAiServer(validKey: string): Promise<FakeProvider>
       return send(200, {
         id: "chatcmpl-j", object: "chat.completion", created: 1_700_000_000, model,
         choices: [{ index: 0, message: { role: "assistant", content: typeof answer === "string" ? answer : JSON.stringify(answer), refusal: null }, finish_reason: "stop", logprobs: null }],
-        usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 },
+        // A model named …-nousage answers as servers that report no usage do (some local ones).
+        ...(model.endsWith("-nousage") ? {} : { usage: { prompt_tokens: 120, completion_tokens: 30, total_tokens: 150 } }),
       });
     }
     send(200, {

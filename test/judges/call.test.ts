@@ -29,6 +29,12 @@ afterAll(async () => {
 });
 
 describe("judge calls", () => {
+  it("reports no usage (not zero) when the server sends none", async () => {
+    openai.answers.push({ reasoning: "Fine.", faithful: true, helpfulness: 4 });
+    const answer = await callJudge({ provider: "openai", baseUrl: openai.baseUrl, apiKey: key }, { messages, definition: DEFINITION, model: "judge-nousage", maxOutputTokens: 100 }, local);
+    expect(answer).toMatchObject({ ok: true, model: "judge-nousage", usage: null });
+  });
+
   it("asks an OpenAI-compatible server for strict json_schema output and reads its answer and usage", async () => {
     openai.answers.push({ reasoning: "Correct and short.", faithful: true, helpfulness: 5 });
     const answer = await callJudge({ provider: "openai", baseUrl: openai.baseUrl, apiKey: key }, { messages, definition: DEFINITION, model: "judge-mini", temperature: 0, maxOutputTokens: 300 }, local);

@@ -148,8 +148,9 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
             deps.onCall?.(failure.code, answer.latencyMs / 1000);
             return;
           }
-          const cost = (await (pricing ??= deps.pricingOf(subject.workspaceId)))(answer.model, answer.usage);
-          usage[i] = { model: answer.model, inputTokens: answer.usage.inputTokens, outputTokens: answer.usage.outputTokens, ...cost, cached: false, providerMs: answer.latencyMs };
+          // A server that reports no usage (some local ones) gives no cost: never a guess.
+          const cost = answer.usage ? (await (pricing ??= deps.pricingOf(subject.workspaceId)))(answer.model, answer.usage) : { costUsd: null, priceSource: null };
+          usage[i] = { model: answer.model, inputTokens: answer.usage?.inputTokens ?? 0, outputTokens: answer.usage?.outputTokens ?? 0, ...cost, cached: false, providerMs: answer.latencyMs };
           const checked = scoresOfAnswer(judge.output, answer.answer);
           if (!checked.ok) {
             results[i] = { outcome: "invalid_result", scores: [], stdout: "", stderr: "", error: { type: "InvalidJudgeAnswer", message: checked.message, traceback: "" }, durationMs: answer.latencyMs };

@@ -115,7 +115,7 @@ export interface RunUsage {
   model: string;
   inputTokens: number;
   outputTokens: number;
-  /** US dollars from the price table; null when the model has no price (never guessed); 0 for a cache hit. */
+  /** US dollars from the price table; null when the model has no price or the server reported no usage (never guessed); 0 for a cache hit. */
   costUsd: number | null;
   /** Where the price came from: the workspace's override, the built-in table, or null (none). */
   priceSource: "workspace" | "builtin" | null;

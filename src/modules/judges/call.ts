@@ -32,9 +32,9 @@ export interface JudgeUsage {
   outputTokens: number;
 }
 
-/** What a judge call gave: the answer (unchecked), the model that answered and its usage; or the provider's failure. */
+/** What a judge call gave: the answer (unchecked), the model that answered and its usage (null when the server reported none: never guessed); or the provider's failure. */
 export type JudgeAnswer =
-  | { ok: true; answer: unknown; model: string; usage: JudgeUsage; latencyMs: number }
+  | { ok: true; answer: unknown; model: string; usage: JudgeUsage | null; latencyMs: number }
   | { ok: false; error: ProviderFailure; latencyMs: number };
 
 /**
@@ -63,7 +63,7 @@ export async function callJudge(target: { provider: ConnectionProvider; baseUrl:
         ok: true,
         answer: message?.refusal ? null : (message?.content ?? null),
         model: completion.model || request.model,
-        usage: { inputTokens: completion.usage?.prompt_tokens ?? 0, outputTokens: completion.usage?.completion_tokens ?? 0 },
+        usage: completion.usage ? { inputTokens: completion.usage.prompt_tokens ?? 0, outputTokens: completion.usage.completion_tokens ?? 0 } : null,
         latencyMs: now() - started,
       };
     }
@@ -83,7 +83,7 @@ export async function callJudge(target: { provider: ConnectionProvider; baseUrl:
       ok: true,
       answer: call ? (call.input ?? null) : text,
       model: message.model || request.model,
-      usage: { inputTokens: message.usage?.input_tokens ?? 0, outputTokens: message.usage?.output_tokens ?? 0 },
+      usage: message.usage ? { inputTokens: message.usage.input_tokens ?? 0, outputTokens: message.usage.output_tokens ?? 0 } : null,
       latencyMs: now() - started,
     };
   } catch (error) {
