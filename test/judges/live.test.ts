@@ -184,6 +184,17 @@ describe("judge evaluators on live spans", () => {
     expect(await h.app.prisma.run.count({ where: { workspaceId: ws.workspace.id } })).toBe(0);
   });
 
+  it("calls once for the same prompt twice in one batch: the second run is a cache hit", async () => {
+    const { ws, evaluator } = await judgeSetup("judge-same-batch");
+    provider.judge = politeScript;
+    const before = provider.requests.length;
+    await h.app.services.spans.ingestSpans(ws.principal, [span("t-judge-same", "d1", "Thanks, twice."), span("t-judge-same", "d2", "Thanks, twice.")]);
+    await waitFor(() => h.app.prisma.run.count({ where: { evaluatorId: evaluator.id } }), 2);
+    expect(provider.requests.length - before).toBe(1);
+    const runs = await h.app.prisma.run.findMany({ where: { evaluatorId: evaluator.id }, include: { scores: true } });
+    expect(runs.map((r) => [r.scores[0]?.value, (r.usage as { cached: boolean }).cached]).sort()).toEqual([[true, false], [true, true]]);
+  });
+
   it("records an answer that does not match the output definition as invalid_result with the reason", async () => {
     const { ws, evaluator } = await judgeSetup("judge-invalid");
     provider.judge = () => ({ reasoning: "unsure", polite: "maybe" });

@@ -119,6 +119,8 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
       // Read once, when the first answer comes back (a batch served by the cache reads no price).
       let pricing: ReturnType<JudgeExecutorDeps["pricingOf"]> | undefined;
       let terminal = null as ProviderFailure | null;
+      // The first call of each prompt of the batch (cache key → its answer).
+      const inBatch = new Map<string, Promise<JudgeAnswer | null>>();
 
       await Promise.all(
         items.map(async (_item, i) => {
@@ -132,10 +134,26 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
               return;
             }
           }
+          // The same prompt twice in one batch makes one call: the second is served as a cache hit.
+          const first = inBatch.get(keys[i]!);
+          if (first !== undefined && judge.cacheTtlSeconds > 0) {
+            const earlier = await first;
+            if (earlier?.ok) {
+              const checked = scoresOfAnswer(judge.output, earlier.answer);
+              if (checked.ok) {
+                results[i] = { outcome: "ok", scores: checked.scores, stdout: "", stderr: "", durationMs: 0 };
+                usage[i] = { model: earlier.model, inputTokens: 0, outputTokens: 0, costUsd: 0, priceSource: null, cached: true, providerMs: 0 };
+                deps.onCall?.("cache_hit");
+                return;
+              }
+            }
+          }
           // A call that is still waiting when an earlier one hit a terminal failure is not made.
-          const answer = await deps.semaphore.run(target.id, target.maxConcurrentRequests, () =>
+          const calling = deps.semaphore.run(target.id, target.maxConcurrentRequests, () =>
             terminal ? Promise.resolve(null) : call(target, { messages: rendered[i]!, definition: judge.output, model, ...(temperature !== undefined ? { temperature } : {}), maxOutputTokens: judge.maxOutputTokens }, deps.callOptions),
           );
+          if (first === undefined) inBatch.set(keys[i]!, calling);
+          const answer = await calling;
           if (answer === null) {
             results[i] = faultResult("ProviderError", `not called: ${blockReason(target.name, terminal!)}`);
             return;
@@ -165,8 +183,8 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
       await writeCached(deps.prisma, subject.workspaceId, toCache, judge.cacheTtlSeconds, new Date(now()));
       if (terminal) {
         const reason = blockReason(target.name, terminal);
+        // onTerminal logs the block (evaluators/blocking.ts); a draft has no evaluator to block.
         if (subject.evaluatorId) await deps.onTerminal(subject.evaluatorId, reason);
-        deps.logger.warn({ workspaceId: subject.workspaceId, evaluatorId: subject.evaluatorId, connectionId: target.id, code: terminal.code }, "judge provider refused for good: evaluator blocked");
       }
       return { results, libraryVersions: {}, startedAt, usage, deferUntil, final: terminal !== null };
     },

@@ -6,6 +6,7 @@ import { kindTraits } from "../evaluators/kinds.js";
 
 export type { RunUsage } from "../evaluation/record.js";
 import { SPEND_CAP_REASON, spentLastHour } from "../judges/spend.js";
+import { roundUsd } from "../judges/prices.js";
 
 /** A score summary row as the service returns it (experiments and backfills; runs/score-summary.ts). */
 export type { ScoreSummaryBase } from "./score-summary.js";
@@ -92,7 +93,7 @@ export function createRunService(deps: { prisma: PrismaClient }) {
       const hits = row?.hits ?? 0;
       return {
         calls, cacheHits: hits, cacheHitRate: calls + hits ? hits / (calls + hits) : 0, inputTokens: row?.input ?? 0, outputTokens: row?.output ?? 0,
-        costUsd: row?.cost ?? 0, unpricedCalls: row?.unpriced ?? 0, costLastHourUsd: await spentLastHour(prisma, evaluatorId, now), skippedSpendCap: row?.capped ?? 0,
+        costUsd: roundUsd(row?.cost ?? 0), unpricedCalls: row?.unpriced ?? 0, costLastHourUsd: roundUsd(await spentLastHour(prisma, evaluatorId, now)), skippedSpendCap: row?.capped ?? 0,
       };
     },
 
