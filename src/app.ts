@@ -46,6 +46,7 @@ import { createWorkspaceService } from "./modules/workspaces/service.js";
 import { createConnectionService, type ConnectionService } from "./modules/connections/service.js";
 import { createPriceService, type PriceService } from "./modules/judges/price-service.js";
 import { costOf } from "./modules/judges/prices.js";
+import { purgeExpired } from "./modules/judges/cache.js";
 import { createQueues, type Queues } from "./queues/queues.js";
 import { createReconciler, type Reconciler } from "./modules/reconcile/service.js";
 import { createMonitorService, type MonitorService } from "./modules/monitors/service.js";
@@ -253,6 +254,7 @@ export function createApp(
       observer: { evaluated: (state) => metrics.monitorEvaluated(state), delivered: (result) => metrics.alertDeliveryAttempted(result) },
     })),
     retention: createRetentionService({
+      purgeExpiredCache: (now) => purgeExpired(prisma, now),
       prisma,
       logger,
       clock,

@@ -97,4 +97,19 @@ describe("llm templates", () => {
     expect(refused).toBeInstanceOf(ConflictError);
     expect((refused as ConflictError).message).toBe('connection "Local" is used by 1 evaluator(s): "Grader". Move them to another connection or archive them first.');
   });
+
+  it("the retention sweep deletes expired judge answers and keeps live ones", async () => {
+    const principal = await workspace("judge-cache-purge");
+    const now = Date.now();
+    await app.prisma.judgeCacheEntry.createMany({
+      data: [
+        { key: `expired-${now}`, workspaceId: principal.workspaceId, answer: { reasoning: "r" }, model: "m", expiresAt: new Date(now - 1_000) },
+        { key: `live-${now}`, workspaceId: principal.workspaceId, answer: { reasoning: "r" }, model: "m", expiresAt: new Date(now + 3_600_000) },
+      ],
+    });
+    const report = await app.services.retention.sweep();
+    expect(report.judgeCacheEntries).toBeGreaterThanOrEqual(1);
+    const left = await app.prisma.judgeCacheEntry.findMany({ where: { workspaceId: principal.workspaceId }, select: { key: true } });
+    expect(left.map((e) => e.key)).toEqual([`live-${now}`]);
+  });
 });

@@ -39,6 +39,8 @@ export interface SweepReport {
   ms: number;
   /** True when the pass stopped at `maxBatches` with rows left to delete (the next pass goes on). */
   more: boolean;
+  /** Expired judge answers deleted from the result cache (at most 10,000 a pass; judges/cache.ts). */
+  judgeCacheEntries: number;
 }
 
 /** Options of the retention service. */
@@ -51,6 +53,8 @@ export interface RetentionDeps {
   batchSize: number;
   rateLimits: RateLimitFigures;
   maxQueuedEvaluations: number | null;
+  /** Deletes one bounded batch of expired cache rows (the judges' result cache: judges/cache.ts purgeExpired); @returns how many. */
+  purgeExpiredCache?: (now: Date) => Promise<number>;
 }
 
 const zero = (): BatchCounts => ({ spans: 0, runs: 0, scores: 0, history: 0 });
@@ -147,9 +151,11 @@ export function createRetentionService(deps: RetentionDeps) {
         }
         if (more) break;
       }
+      // Expired judge answers are never read again: one bounded batch a pass (every workspace's).
+      const judgeCacheEntries = options.workspaceId || !deps.purgeExpiredCache ? 0 : await deps.purgeExpiredCache(clock.now());
       const ms = performance.now() - started;
-      const report = { workspaces: looked, batches, deleted, ms, more };
-      if (deleted.spans + deleted.history > 0) {
+      const report = { workspaces: looked, batches, deleted, ms, more, judgeCacheEntries };
+      if (deleted.spans + deleted.history + judgeCacheEntries > 0) {
         logger.info({ ...report, spansPerSecond: Math.round((deleted.spans / ms) * 1000) }, "retention sweep deleted aged-out data");
       }
       return report;
