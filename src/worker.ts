@@ -3,7 +3,7 @@ import { DelayedError, Worker, type Job } from "bullmq";
 import type { App } from "./app.js";
 import { infrastructureBackoffMs, isInfrastructureError } from "./lib/infra-errors.js";
 import { createRedis } from "./lib/redis.js";
-import { deferrableAt, ProviderDelayError } from "./modules/evaluation/evaluate-batch.js";
+import { deferrableAt, MAX_DEFER_AGE_MS, ProviderDelayError } from "./modules/evaluation/evaluate-batch.js";
 import { queueRegistry, type JobPayload, type QueueName } from "./queues/registry.js";
 import { HAND_BACK_MS, serves, workspaceFilterOf, workspaceOfJob, type WorkspaceFilter } from "./queues/workspace-pools.js";
 
@@ -148,7 +148,8 @@ export async function startWorkers(app: App, options: WorkerOptions = {}): Promi
           if (error instanceof ProviderDelayError && token && deferrableAt(job.timestamp, Date.now())) {
             // A provider's 429: back to the delayed set until its Retry-After, no attempt used.
             app.logger.info({ queue: name, jobId: job.id, until: new Date(error.untilMs).toISOString() }, "provider asked to wait; job delayed (attempts kept)");
-            await job.moveToDelayed(Math.max(error.untilMs, Date.now() + 1), token);
+            // Never past the deferral deadline: a job then runs and, no longer deferrable, spends attempts.
+            await job.moveToDelayed(Math.min(Math.max(error.untilMs, Date.now() + 1), job.timestamp + MAX_DEFER_AGE_MS), token);
             throw new DelayedError();
           }
           if (!isInfrastructureError(error) || !token || !job.id) throw error;

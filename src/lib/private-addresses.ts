@@ -11,8 +11,9 @@ import { BlockList, isIP, type LookupFunction } from "node:net";
 
 /** Ranges refused by default (IPv4 and IPv6). */
 const PRIVATE = new BlockList();
-for (const [net, prefix] of [["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12], ["192.168.0.0", 16], ["224.0.0.0", 4], ["240.0.0.0", 4]] as const) PRIVATE.addSubnet(net, prefix, "ipv4");
-for (const [net, prefix] of [["::", 128], ["::1", 128], ["fc00::", 7], ["fe80::", 10], ["ff00::", 8]] as const) PRIVATE.addSubnet(net, prefix, "ipv6");
+for (const [net, prefix] of [["0.0.0.0", 8], ["10.0.0.0", 8], ["100.64.0.0", 10], ["127.0.0.0", 8], ["169.254.0.0", 16], ["172.16.0.0", 12], ["192.168.0.0", 16], ["224.0.0.0", 4], ["240.0.0.0", 4], ["192.0.0.0", 24], ["198.18.0.0", 15]] as const) PRIVATE.addSubnet(net, prefix, "ipv4");
+// ::/96 (IPv4-compatible), NAT64 64:ff9b::/96 and 6to4 2002::/16 embed an IPv4 address (a private one reachable through them); fec0::/10 is site-local.
+for (const [net, prefix] of [["::", 96], ["::1", 128], ["64:ff9b::", 96], ["2002::", 16], ["fc00::", 7], ["fe80::", 10], ["fec0::", 10], ["ff00::", 8]] as const) PRIVATE.addSubnet(net, prefix, "ipv6");
 
 /** True when `address` (an IP literal) is in a range refused by default. IPv4-mapped IPv6 is read as IPv4. */
 export function isPrivateAddress(address: string): boolean {

@@ -201,9 +201,9 @@ describe("connections", () => {
       const foreign = await request(query, { input: { id: c.id } }, b.secret);
       expect(foreign.errors![0]!.extensions!.code).toBe("NOT_FOUND");
     }
-    const updated = (await request(UPDATE, { input: { id: c.id, name: "renamed", defaultModel: "m2", baseUrl: openai.baseUrl, maxConcurrentRequests: 8 } }, a.secret)).data!.updateConnection.connection;
+    const updated = (await request(UPDATE, { input: { id: c.id, name: "renamed", defaultModel: "m2", baseUrl: openai.baseUrl, maxConcurrentRequests: 8, apiKey: openaiKey } }, a.secret)).data!.updateConnection.connection;
     expect(updated).toMatchObject({ name: "renamed", defaultModel: "m2", baseUrl: openai.baseUrl, maxConcurrentRequests: 8, keyHint: openaiKey.slice(-4) });
-    const cleared = (await request(UPDATE, { input: { id: c.id, baseUrl: null } }, a.secret)).data!.updateConnection.connection;
+    const cleared = (await request(UPDATE, { input: { id: c.id, baseUrl: null, apiKey: openaiKey } }, a.secret)).data!.updateConnection.connection;
     expect(cleared.baseUrl).toBeNull();
     const deleted = (await request(DELETE, { input: { id: c.id } }, a.secret)).data!.deleteConnection;
     expect(deleted).toEqual({ deletedConnectionId: c.id, name: "renamed" });

@@ -37,7 +37,8 @@ export const ALLOW_PRIVATE_SETTING = "CONNECTION_ALLOW_PRIVATE_DESTINATIONS";
 
 /** The SDKs' fetch when private addresses are refused: undici's, whose sockets resolve names with the guard (no DNS-rebinding gap). */
 const guardedAgent = new Agent({ connect: { lookup: guardedLookup(ALLOW_PRIVATE_SETTING) } });
-const guardedFetch = ((url: string | URL, init?: Record<string, unknown>) => undiciFetch(url, { ...(init ?? {}), dispatcher: guardedAgent } as never)) as unknown as typeof fetch;
+// No redirects: a redirect to an IP literal would skip the guarded lookup (names are checked there, literals are not).
+const guardedFetch = ((url: string | URL, init?: Record<string, unknown>) => undiciFetch(url, { ...(init ?? {}), redirect: "error", dispatcher: guardedAgent } as never)) as unknown as typeof fetch;
 
 /** The private-address refusal of a call, or null: a base URL whose host is a private IP literal (names are checked by the socket's lookup). */
 export function privateAddressFailure(baseUrl: string): ProviderFailure | null {
@@ -100,7 +101,10 @@ export function retryAfterSeconds(headers: unknown, now = Date.now()): number | 
   const value =
     headers && typeof (headers as Headers).get === "function" ? (headers as Headers).get("retry-after") : ((headers as Record<string, string> | undefined)?.["retry-after"] ?? null);
   if (value === null || value === undefined || value === "") return null;
-  if (/^\d+(\.\d+)?$/.test(value.trim())) return Math.ceil(Number(value));
+  if (/^\d+(\.\d+)?$/.test(value.trim())) {
+    const seconds = Math.ceil(Number(value));
+    return Number.isFinite(seconds) ? seconds : null;
+  }
   const at = Date.parse(value);
   return Number.isNaN(at) ? null : Math.max(0, Math.ceil((at - now) / 1000));
 }
@@ -131,6 +135,11 @@ export function failureOf(error: unknown, key: string): ProviderFailure {
   return { code: "provider_error", message, status, retryAfterSeconds: null };
 }
 
+/** The failure of a call cut at its deadline. */
+export function deadlineFailure(timeoutMs: number): ProviderFailure {
+  return { code: "timeout", message: `no complete answer within ${timeoutMs} ms`, status: null, retryAfterSeconds: null };
+}
+
 /**
  * Calls the provider once with the smallest request that proves the key and the model work: a
  * chat completion (openai) or a message (anthropic) of one user turn and at most 1 output token.
@@ -138,19 +147,22 @@ export function failureOf(error: unknown, key: string): ProviderFailure {
  */
 export async function probeProvider(target: ProviderTarget, options: ProviderCallOptions, now: () => number = Date.now): Promise<ProbeResult> {
   const started = now();
+  // The whole call's deadline (the SDK's own timeout ends at the headers).
+  const signal = AbortSignal.timeout(options.timeoutMs);
   const clients = sdkClients(target, options);
   if ("refused" in clients) return { ok: false, model: target.model, latencyMs: 0, error: clients.refused };
   try {
     let model: string;
     if (clients.openai) {
-      const answer = await clients.openai.chat.completions.create({ model: target.model, messages: [{ role: "user", content: "ping" }], max_tokens: 1 });
+      const answer = await clients.openai.chat.completions.create({ model: target.model, messages: [{ role: "user", content: "ping" }], max_tokens: 1 }, { signal });
       model = answer.model || target.model;
     } else {
-      const answer = await clients.anthropic!.messages.create({ model: target.model, max_tokens: 1, messages: [{ role: "user", content: "ping" }] });
+      const answer = await clients.anthropic!.messages.create({ model: target.model, max_tokens: 1, messages: [{ role: "user", content: "ping" }] }, { signal });
       model = answer.model || target.model;
     }
     return { ok: true, model, latencyMs: now() - started, error: null };
   } catch (error) {
+    if (signal.aborted) return { ok: false, model: target.model, latencyMs: now() - started, error: deadlineFailure(options.timeoutMs) };
     return { ok: false, model: target.model, latencyMs: now() - started, error: failureOf(error, target.apiKey) };
   }
 }

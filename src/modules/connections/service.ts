@@ -135,6 +135,12 @@ export function createConnectionService(deps: ConnectionServiceDeps) {
       if (!data) throw new BadUserInputError(issues);
       const current = await findConnection(principal.workspaceId, data.id);
       const { id, apiKey, ...changes } = data;
+      // The stored key goes only where it was given for: moving the connection needs the key again
+      // (else anyone with an API key of the workspace could send it to a server of theirs).
+      const moved = (["baseUrl", "provider"] as const).filter((k) => changes[k] !== undefined && changes[k] !== current[k]);
+      if (moved.length && apiKey === undefined) {
+        throw new BadUserInputError(moved.map((k) => ({ path: k, message: "changes where the key is sent: give apiKey with it (the stored key is never sent to a new destination)" })));
+      }
       const given = Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)) as Prisma.ConnectionUpdateInput;
       const sealed = apiKey !== undefined ? sealKey(apiKey, current.id) : {};
       const connection = await withUniqueName("a connection", data.name, () => prisma.connection.update({ where: { id: current.id }, data: { ...given, ...sealed } }));

@@ -11,7 +11,7 @@ import { cacheKeyOf, readCached, writeCached } from "../judges/cache.js";
 import { callJudge, type JudgeAnswer, type JudgeRequest } from "../judges/call.js";
 import { judgeOf, MODEL_SETTING, TEMPERATURE_SETTING, type JudgeDefinition } from "../judges/definition.js";
 import { scoresOfAnswer } from "../judges/output-definition.js";
-import { renderMessages } from "../judges/prompt.js";
+import { PromptTooLargeError, renderMessages } from "../judges/prompt.js";
 
 /**
  * The judge executor (evaluator kind `judge`): per document, the template's messages are rendered
@@ -34,6 +34,15 @@ export const TERMINAL_FAILURES: readonly ConnectionErrorCode[] = ["invalid_key",
 
 /** How long a 429 without Retry-After waits, ms. */
 export const DEFAULT_RETRY_AFTER_MS = 5_000;
+/** The shortest and longest wait a provider's Retry-After may ask, ms (0 would spin the worker; a year would park the job). */
+export const MIN_RETRY_AFTER_MS = 1_000;
+export const MAX_RETRY_AFTER_MS = 3_600_000;
+
+/** The wait of a 429: its Retry-After (seconds) within [1 s, 1 h], else 5 s. */
+export function retryDelayMs(retryAfterSeconds: number | null): number {
+  if (retryAfterSeconds === null || !Number.isFinite(retryAfterSeconds)) return DEFAULT_RETRY_AFTER_MS;
+  return Math.min(MAX_RETRY_AFTER_MS, Math.max(MIN_RETRY_AFTER_MS, retryAfterSeconds * 1000));
+}
 
 /** What the executor needs of a connection (connections/service.ts callTargetOf). */
 export interface JudgeCallTarget {
@@ -106,9 +115,19 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
         return { ...none, results: items.map(() => faultResult("ConnectionUnavailable", message)) };
       }
       const { model, temperature } = modelOf(subject.params, target);
-      const rendered = items.map((item) => renderMessages(judge.messages, item.document, subject.params));
-      const keys = rendered.map((messages) => cacheKeyOf({ workspaceId: subject.workspaceId, templateVersionId: subject.version.id, model, temperature, params: subject.params, messages }));
-      const cached = judge.cacheTtlSeconds > 0 ? await readCached(deps.prisma, subject.workspaceId, keys, new Date(now())) : new Map();
+      // A prompt too large to send is the template's fault on that document: an invalid_result, no call.
+      const rendered = items.map((item) => {
+        try {
+          return renderMessages(judge.messages, item.document, subject.params);
+        } catch (error) {
+          if (error instanceof PromptTooLargeError) return error;
+          throw error;
+        }
+      });
+      const keys = rendered.map((messages) =>
+        messages instanceof PromptTooLargeError ? "" : cacheKeyOf({ workspaceId: subject.workspaceId, connectionId: target.id, templateVersionId: subject.version.id, model, temperature, params: subject.params, messages }),
+      );
+      const cached = judge.cacheTtlSeconds > 0 ? await readCached(deps.prisma, subject.workspaceId, keys.filter(Boolean), new Date(now())) : new Map();
       await onStart?.();
       const startedAt = new Date(now());
 
@@ -124,6 +143,11 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
 
       await Promise.all(
         items.map(async (_item, i) => {
+          const prompt = rendered[i]!;
+          if (prompt instanceof PromptTooLargeError) {
+            results[i] = { outcome: "invalid_result", scores: [], stdout: "", stderr: "", error: { type: "PromptTooLarge", message: prompt.message, traceback: "" }, durationMs: 0 };
+            return;
+          }
           const hit = cached.get(keys[i]!);
           if (hit) {
             const checked = scoresOfAnswer(judge.output, hit.answer);
@@ -150,7 +174,7 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
           }
           // A call that is still waiting when an earlier one hit a terminal failure is not made.
           const calling = deps.semaphore.run(target.id, target.maxConcurrentRequests, () =>
-            terminal ? Promise.resolve(null) : call(target, { messages: rendered[i]!, definition: judge.output, model, ...(temperature !== undefined ? { temperature } : {}), maxOutputTokens: judge.maxOutputTokens }, deps.callOptions),
+            terminal ? Promise.resolve(null) : call(target, { messages: prompt, definition: judge.output, model, ...(temperature !== undefined ? { temperature } : {}), maxOutputTokens: judge.maxOutputTokens }, deps.callOptions),
           );
           if (first === undefined) inBatch.set(keys[i]!, calling);
           const answer = await calling;
@@ -161,7 +185,7 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
           if (!answer.ok) {
             const failure = answer.error;
             if (TERMINAL_FAILURES.includes(failure.code)) terminal ??= failure;
-            if (failure.code === "rate_limited") deferUntil[i] = now() + (failure.retryAfterSeconds !== null ? failure.retryAfterSeconds * 1000 : DEFAULT_RETRY_AFTER_MS);
+            if (failure.code === "rate_limited") deferUntil[i] = now() + retryDelayMs(failure.retryAfterSeconds);
             results[i] = faultResult(`ProviderError:${failure.code}`, failure.message, answer.latencyMs);
             deps.onCall?.(failure.code, answer.latencyMs / 1000);
             return;

@@ -3,8 +3,8 @@ import type { PrismaClient } from "../../lib/prisma.js";
 import type { JudgeMessage } from "./prompt.js";
 
 /**
- * The judges' result cache (issue 30): an answer is reused for the same workspace, template
- * version, model, temperature, setting values and rendered prompt (the messages as sent, which
+ * The judges' result cache (issue 30): an answer is reused for the same workspace, connection,
+ * template version, model, temperature, setting values and rendered prompt (the messages as sent, which
  * hold the document) within the version's `cacheTtlSeconds`. Only answers that passed the output
  * check are kept, so a hit never serves a malformed answer; a hit is still checked again (the
  * check is cheap and the row is data). Rows past their expiry are ignored and purged by
@@ -14,6 +14,8 @@ import type { JudgeMessage } from "./prompt.js";
 /** What one judge call asks, for its key. */
 export interface CacheKeyParts {
   workspaceId: string;
+  /** The connection called (another connection's server may answer otherwise, even under the same model name). */
+  connectionId: string;
   templateVersionId: string;
   model: string;
   temperature: number | undefined;
@@ -31,7 +33,7 @@ function canonical(value: unknown): string {
 /** The cache key of a call: SHA-256 (hex) of its parts, canonical JSON. */
 export function cacheKeyOf(parts: CacheKeyParts): string {
   return createHash("sha256")
-    .update(canonical([parts.workspaceId, parts.templateVersionId, parts.model, parts.temperature ?? null, parts.params, parts.messages]))
+    .update(canonical([parts.workspaceId, parts.connectionId, parts.templateVersionId, parts.model, parts.temperature ?? null, parts.params, parts.messages]))
     .digest("hex");
 }
 

@@ -1,5 +1,5 @@
 import type { ConnectionProvider } from "../../lib/closed-lists.js";
-import { failureOf, sdkClients, type ProviderCallOptions, type ProviderFailure } from "../connections/providers.js";
+import { deadlineFailure, failureOf, sdkClients, type ProviderCallOptions, type ProviderFailure } from "../connections/providers.js";
 import { answerSchemaOf, type OutputDefinition } from "./output-definition.js";
 import type { JudgeMessage } from "./prompt.js";
 
@@ -37,14 +37,30 @@ export type JudgeAnswer =
   | { ok: true; answer: unknown; model: string; usage: JudgeUsage | null; latencyMs: number }
   | { ok: false; error: ProviderFailure; latencyMs: number };
 
+/** The longest model name kept (the provider's answer is stored on runs and cache rows). */
+const MAX_MODEL_NAME = 200;
+
+/** The model the provider says answered, when it is a sensible string; else the one asked for. */
+function modelName(reported: unknown, asked: string): string {
+  return typeof reported === "string" && reported.trim() ? reported.slice(0, MAX_MODEL_NAME) : asked;
+}
+
+/** Token counts as reported, when both are whole numbers of 0 or more; else null (never guessed). */
+function usageOf(input: unknown, output: unknown): JudgeUsage | null {
+  const ok = (n: unknown): n is number => typeof n === "number" && Number.isSafeInteger(n) && n >= 0;
+  return ok(input) && ok(output) ? { inputTokens: input, outputTokens: output } : null;
+}
+
 /**
- * Calls the judge once. Never throws: an SDK error is the failure (`rate_limited` with the
+ * Calls the judge once. The whole call (headers and body) takes at most `options.timeoutMs`: the
+ * SDK's own timeout ends at the headers, and a provider could drip its body for hours. Never throws: an SDK error is the failure (`rate_limited` with the
  * provider's Retry-After, `invalid_key`, `unknown_model`, …: connections/providers.ts), the key
  * never in its message. An OpenAI refusal is an answer of `null` (it then fails the output check).
  * @param target - the connection's provider, base URL and decrypted key.
  */
 export async function callJudge(target: { provider: ConnectionProvider; baseUrl: string | null; apiKey: string }, request: JudgeRequest, options: ProviderCallOptions, now: () => number = Date.now): Promise<JudgeAnswer> {
   const started = now();
+  const signal = AbortSignal.timeout(options.timeoutMs);
   const clients = sdkClients(target, options);
   if ("refused" in clients) return { ok: false, error: clients.refused, latencyMs: 0 };
   const schema = answerSchemaOf(request.definition);
@@ -57,13 +73,13 @@ export async function callJudge(target: { provider: ConnectionProvider; baseUrl:
         max_tokens: request.maxOutputTokens,
         response_format: { type: "json_schema", json_schema: { name: ANSWER_NAME, strict: true, schema } },
         ...temperature,
-      });
+      }, { signal });
       const message = completion.choices[0]?.message;
       return {
         ok: true,
         answer: message?.refusal ? null : (message?.content ?? null),
-        model: completion.model || request.model,
-        usage: completion.usage ? { inputTokens: completion.usage.prompt_tokens ?? 0, outputTokens: completion.usage.completion_tokens ?? 0 } : null,
+        model: modelName(completion.model, request.model),
+        usage: usageOf(completion.usage?.prompt_tokens, completion.usage?.completion_tokens),
         latencyMs: now() - started,
       };
     }
@@ -76,17 +92,18 @@ export async function callJudge(target: { provider: ConnectionProvider; baseUrl:
       tools: [{ name: ANSWER_NAME, description: "Record the scores of the evaluation.", input_schema: schema as never }],
       tool_choice: { type: "tool", name: ANSWER_NAME },
       ...temperature,
-    });
+    }, { signal });
     const call = message.content.find((block) => block.type === "tool_use" && block.name === ANSWER_NAME) as { input?: unknown } | undefined;
     const text = message.content.filter((block) => block.type === "text").map((block) => (block as { text: string }).text).join("");
     return {
       ok: true,
       answer: call ? (call.input ?? null) : text,
-      model: message.model || request.model,
-      usage: message.usage ? { inputTokens: message.usage.input_tokens ?? 0, outputTokens: message.usage.output_tokens ?? 0 } : null,
+      model: modelName(message.model, request.model),
+      usage: usageOf(message.usage?.input_tokens, message.usage?.output_tokens),
       latencyMs: now() - started,
     };
   } catch (error) {
+    if (signal.aborted) return { ok: false, error: deadlineFailure(options.timeoutMs), latencyMs: now() - started };
     return { ok: false, error: failureOf(error, target.apiKey), latencyMs: now() - started };
   }
 }

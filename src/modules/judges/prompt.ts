@@ -127,12 +127,34 @@ export function fence(name: string, text: string): string {
  * @param params - the resolved settings (ctx.params).
  */
 export function renderMessages(messages: readonly JudgeMessage[], document: Record<string, unknown>, params: Readonly<Record<string, unknown>>): JudgeMessage[] {
-  const rendered = messages.map((message) => ({
-    role: message.role,
-    content: message.content.replace(VARIABLE, (_whole, name: string) => {
-      if (name.startsWith("params.")) return textOf(params[name.slice("params.".length)]);
-      return fence(name, documentValue(name as (typeof DOCUMENT_VARIABLES)[number], document));
-    }),
-  }));
+  // Each variable's text once; the length is summed before any message is built, so a template
+  // that repeats {{spans}} thousands of times is refused instead of filling the memory.
+  const values = new Map<string, string>();
+  const valueOf = (name: string): string => {
+    let text = values.get(name);
+    if (text === undefined) {
+      text = name.startsWith("params.") ? textOf(params[name.slice("params.".length)]) : fence(name, documentValue(name as (typeof DOCUMENT_VARIABLES)[number], document));
+      values.set(name, text);
+    }
+    return text;
+  };
+  let length = DATA_INSTRUCTION.length;
+  for (const message of messages) {
+    length += message.content.length;
+    for (const match of message.content.matchAll(VARIABLE)) length += valueOf(match[1]!).length;
+    if (length > MAX_RENDERED_PROMPT_CHARS) throw new PromptTooLargeError(length);
+  }
+  const rendered = messages.map((message) => ({ role: message.role, content: message.content.replace(VARIABLE, (_whole, name: string) => valueOf(name)) }));
   return [{ role: "system", content: DATA_INSTRUCTION }, ...rendered];
+}
+
+/** The longest prompt a judge sends, in characters once its variables are filled (about 500,000 tokens). */
+export const MAX_RENDERED_PROMPT_CHARS = 2_000_000;
+
+/** Thrown by {@link renderMessages} for a prompt over {@link MAX_RENDERED_PROMPT_CHARS} (its run is an `invalid_result`). */
+export class PromptTooLargeError extends Error {
+  constructor(readonly atLeastChars: number) {
+    super(`the rendered prompt has more than ${MAX_RENDERED_PROMPT_CHARS} characters (at least ${atLeastChars}): use fewer or smaller variables, or lower the group's caps (maxSpans, maxDocumentBytes)`);
+    this.name = "PromptTooLargeError";
+  }
 }
