@@ -11,8 +11,11 @@ afterAll(() => h.app.close());
 
 const EXPECTED_IDS = [
   "keyword-check", "json-shape", "pii-leak", "refusal", "readability", "tone", "length-budget",
-  "tool-trajectory", "exact-match", "levenshtein", "rag-grounded", "all-checks-pass", "judge-gate",
+  "tool-trajectory", "exact-match", "levenshtein", "rag-grounded", "all-checks-pass", "judge-gate", "politeness-judge", "faithfulness-judge",
 ];
+
+/** The code starters (the llm ones have a judge instead of code: test/judges/starters.test.ts). */
+const codeStarters = () => listStarters().filter((s) => !s.judge);
 
 /** The oodle_eval.v1 checks each starter calls; every setting must be a keyword argument of one of them. */
 const CHECKS: Record<string, string[]> = {
@@ -75,7 +78,7 @@ describe("starters", () => {
 
   it("every starter saves as a template and validates", async () => {
     const ws = await h.workspace("starters-save");
-    for (const starter of listStarters()) {
+    for (const starter of codeStarters()) {
       const res = await ws.gql(
         `mutation($id: String!) { createTemplateFromStarter(input: { starterId: $id }) { template { name description latestVersion { version sourceCode entryPoint { kind } params { name type default required options } } } } }`,
         { id: starter.id },
@@ -101,7 +104,7 @@ for name in json.load(sys.stdin):
     out[name] = {p.name: (None if p.default is inspect.Parameter.empty else p.default) for p in list(sig.parameters.values())[1:]}
 print(json.dumps(out))`;
     const signatures = await python(code, [...new Set(Object.values(CHECKS).flat())]);
-    for (const starter of listStarters()) {
+    for (const starter of codeStarters()) {
       for (const spec of starter.params) {
         const owners = CHECKS[starter.id]!.filter((check) => spec.name in signatures[check]);
         expect(owners.length, `${starter.id}: ${spec.name}`).toBeGreaterThan(0);
@@ -125,7 +128,7 @@ for case in json.load(sys.stdin):
     out[case["id"]] = [s.name for s in run_entry_point(ns, make_context(sample, params=case["params"]))]
 print(json.dumps(out))`;
     const own: Record<string, Record<string, unknown>> = { "tool-trajectory": { expected: [], mode: "superset" } };
-    const cases = listStarters().map((s) => ({ id: s.id, source: s.sourceCode, params: resolveParams(s.params, own[s.id] ?? {}) }));
+    const cases = codeStarters().map((s) => ({ id: s.id, source: s.sourceCode, params: resolveParams(s.params, own[s.id] ?? {}) }));
     const scores = await python(code, cases);
     expect(scores).toEqual({
       "keyword-check": ["keywords_ok"],

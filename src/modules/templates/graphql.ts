@@ -105,15 +105,17 @@ export const TemplateVersionRef = builder.prismaNode("TemplateVersion", {
 
 /** A built-in template. */
 export const StarterRef = builder.objectRef<StarterWithFile>("Starter").implement({
-  description: "A built-in template whose settings are the keyword arguments of its oodle_eval.v1 check.",
+  description: "A built-in template: code whose settings are the keyword arguments of its oodle_eval.v1 check, or (kind llm) an LLM judge.",
   fields: (t) => ({
     id: t.exposeString("id"),
     name: t.exposeString("name"),
     description: t.exposeString("description"),
+    kind: t.field({ type: TemplateKindEnum, resolve: (s) => s.kind }),
+    judge: t.field({ type: "JSON", nullable: true, description: "An llm starter's judge ({messages, output}); null for code.", resolve: (s) => s.judge ?? null }),
     settingNames: t.stringList({ resolve: (s) => s.params.map((p) => p.name) }),
     params: t.field({ type: [TemplateParamRef], resolve: (s) => s.params }),
-    sourceCode: t.exposeString("sourceCode", { description: "The code, as a new template gets it." }),
-    file: t.exposeString("file", { description: "The template file: a header with each setting's type and default, then the code." }),
+    sourceCode: t.exposeString("sourceCode", { description: "The code, as a new template gets it (empty for an llm starter)." }),
+    file: t.exposeString("file", { description: "The template file: a header with each setting's type and default, then the code (an llm starter: its judge as JSON)." }),
   }),
 });
 

@@ -333,7 +333,7 @@ export function createTemplateService(deps: { prisma: PrismaClient; logger: Logg
       return createTemplate(principal, {
         name: overrides.name ?? starter.name,
         description: overrides.description ?? starter.description,
-        sourceCode: starter.sourceCode,
+        ...(starter.judge ? { kind: starter.kind, judge: starter.judge } : { sourceCode: starter.sourceCode }),
         params: starter.params,
       });
     },

@@ -171,6 +171,12 @@ export function createTryCodeService(deps: {
     if (given(input.starterId)) {
       const starter = findStarter(input.starterId!);
       if (!starter) throw starterNotFound(input.starterId!);
+      if (starter.judge) {
+        const { judge, issues: judgeIssues } = parseJudge(starter.judge, starter.params.map((spec) => spec.name));
+        issues.push(...judgeIssues);
+        if (!judge) return null;
+        return { version: { id: draftId(`starter-${starter.id}`, JSON.stringify(judge)), sourceCode: "", libraryPins: {}, judge }, specs: starter.params, templateVersion: null, scoreCalls: [], isJudge: true };
+      }
       return { version: { id: draftId(`starter-${starter.id}`, starter.sourceCode), sourceCode: starter.sourceCode, libraryPins: {} }, specs: starter.params, imports: [], templateVersion: null };
     }
     const version = await deps.templates.findVersion(principal.workspaceId, input.templateId!, input.templateVersion ?? undefined);

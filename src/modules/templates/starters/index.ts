@@ -1,18 +1,22 @@
 import { readFileSync } from "node:fs";
 import { NotFoundError } from "../../../lib/errors.js";
 import type { ParamSpec } from "../settings.js";
+import type { TemplateKind } from "../../../lib/closed-lists.js";
 import { STARTERS, type StarterManifestEntry } from "./manifest.js";
 
-/** A built-in template with its code. */
+/** A built-in template with its code (or, an llm starter, its judge). */
 export interface Starter extends StarterManifestEntry {
-  /** The code of `<id>.py`. */
+  /** The kind of template it makes: code, or llm (a judge). */
+  kind: TemplateKind;
+  /** The code of `<id>.py`; empty for an llm starter. */
   sourceCode: string;
 }
 
 /** Every starter, code loaded once from the files beside the manifest. */
 const LOADED: readonly Starter[] = STARTERS.map((entry) => ({
   ...entry,
-  sourceCode: readFileSync(new URL(`./${entry.id}.py`, import.meta.url), "utf8"),
+  kind: entry.judge ? "llm" : "code",
+  sourceCode: entry.judge ? "" : readFileSync(new URL(`./${entry.id}.py`, import.meta.url), "utf8"),
 }));
 
 /** The built-in templates, in listing order. */
@@ -63,5 +67,6 @@ export function starterFile(starter: Starter): string {
     header.push("# Settings, read from ctx.params (the evaluator's value, else the default, else None):");
     header.push(...starter.params.map(settingLine));
   }
+  if (starter.judge) return `${header.join("\n")}\n# A judge (kind llm, docs/judges.md): its messages and output definition.\n\n${JSON.stringify(starter.judge, null, 2)}\n`;
   return `${header.join("\n")}\n\n${starter.sourceCode}`;
 }

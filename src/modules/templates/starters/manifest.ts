@@ -1,6 +1,12 @@
 import type { ParamSpec } from "../settings.js";
 
-/** A built-in template: its code is `<id>.py` beside this file. */
+/** An llm starter's judge, as createTemplate takes it (judges/definition.ts). */
+export interface StarterJudge {
+  messages: { role: "system" | "user" | "assistant"; content: string }[];
+  output: Record<string, unknown>[];
+}
+
+/** A built-in template: its code is `<id>.py` beside this file, or (an llm starter) its `judge`. */
 export interface StarterManifestEntry {
   /** Stable id, also the file name (`keyword-check`). */
   id: string;
@@ -12,6 +18,8 @@ export interface StarterManifestEntry {
    * with the check's default (docs/checks.md), so `metrics.X(ctx, **ctx.params)` works.
    */
   params: ParamSpec[];
+  /** An llm starter's judge (its template is kind llm, docs/judges.md); absent for a code starter. */
+  judge?: StarterJudge;
 }
 
 /** The built-in templates, in the order they are listed. */
@@ -143,5 +151,40 @@ export const STARTERS: readonly StarterManifestEntry[] = [
     params: [
       { name: "required", type: "string_list", label: "Phrases that settle a reply without the judge", default: ["thank you", "you're welcome"], required: false },
     ],
+  },
+  {
+    id: "politeness-judge",
+    name: "Politeness judge",
+    description: "An LLM judge (kind llm): is the reply polite to the user, with a 1-5 courtesy score. Gate it on the judge-gate starter's needs_judge for a cascade.",
+    params: [
+      { name: "model", type: "string", label: "Model", description: "The model to ask (empty: the connection's default).", default: "", required: false },
+      { name: "rubric", type: "text", label: "Rubric", default: "Polite means courteous, respectful and free of blame or sarcasm.", required: false },
+    ],
+    judge: {
+      messages: [
+        { role: "system", content: "You grade customer-support replies for politeness. Rubric: {{params.rubric}}" },
+        { role: "user", content: "The user wrote:\n{{input}}\n\nThe reply was:\n{{output}}\n\nIs the reply polite?" },
+      ],
+      output: [
+        { name: "polite", type: "boolean", higherIsBetter: true, description: "The reply meets the rubric." },
+        { name: "courtesy", type: "numeric", min: 1, max: 5, higherIsBetter: true, description: "1 rude, 5 exemplary." },
+      ],
+    },
+  },
+  {
+    id: "faithfulness-judge",
+    name: "Faithfulness judge",
+    description: "An LLM judge (kind llm): does the reply stay within the retrieved context (faithful), and is it relevant to the question.",
+    params: [{ name: "model", type: "string", label: "Model", description: "The model to ask (empty: the connection's default).", default: "", required: false }],
+    judge: {
+      messages: [
+        { role: "system", content: "You check answers of a retrieval-augmented assistant against their context." },
+        { role: "user", content: "Question:\n{{input}}\n\nContext:\n{{context}}\n\nAnswer:\n{{output}}\n\nIs every claim of the answer supported by the context, and does it answer the question?" },
+      ],
+      output: [
+        { name: "faithful", type: "boolean", higherIsBetter: true, description: "Every claim is supported by the context." },
+        { name: "relevance", type: "categorical", values: ["relevant", "partial", "off_topic"], description: "How well it answers the question." },
+      ],
+    },
   },
 ];
