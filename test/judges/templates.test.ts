@@ -92,6 +92,13 @@ describe("llm templates", () => {
     });
     expect(await issuesOf(app.services.evaluators.createEvaluator(principal, { name: "Wrong kind", kind: "code", templateId: created.template.id, connectionId: connection.id }))).toEqual({ kind: "the template is an llm template: its evaluators are of kind judge" });
 
+    // An experiment cannot run an llm template "with its defaults": it has no connection.
+    await app.services.datasets.importItems(principal, { name: "One" }, (await import("node:stream")).Readable.from([`{"output": "hi"}`]));
+    const dataset = await app.prisma.dataset.findFirstOrThrow({ where: { workspaceId: principal.workspaceId, name: "One" } });
+    expect(await issuesOf(app.services.experiments.createExperiment(principal, { datasetId: dataset.id, templateIds: [created.template.id] }))).toEqual({
+      "templateIds[0]": 'template "Grader" is an llm template: a judge needs a connection; create a judge evaluator of it (with connectionName) and give it in evaluatorIds',
+    });
+
     // A connection a live judge uses is not deleted.
     const refused = await app.services.connections.deleteConnection(principal, { id: connection.id }).then(() => null, (e: unknown) => e);
     expect(refused).toBeInstanceOf(ConflictError);

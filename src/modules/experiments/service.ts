@@ -21,7 +21,7 @@ import { compareExperimentsInputSchema, createExperimentInputSchema, DEFAULT_BAT
 import { missingDependencyCounts, outcomeCounts, scoreSummaries, type MissingDependencyCount, type OutcomeCount, type ScoreSummary } from "./summary.js";
 import { watchSnapshots, type Snapshot } from "./watch.js";
 import { syncInferredDependencies } from "../dependencies/store.js";
-import { kindTraits } from "../evaluators/kinds.js";
+import { kindOfTemplate, kindTraits } from "../evaluators/kinds.js";
 
 export type { ExperimentEvaluatorWait, ExperimentItemWait, ExperimentWaits } from "./waiting.js";
 
@@ -83,6 +83,10 @@ async function evaluatorMember(tx: Tx, workspaceId: string, id: string, path: st
 async function templateMember(tx: Tx, workspaceId: string, id: string, path: string, issues: InputIssue[]): Promise<Member | null> {
   const template = isUuid(id) ? await tx.template.findFirst({ where: { id, workspaceId, deletedAt: null } }) : null;
   if (!template) throw new NotFoundError("template", id);
+  if (kindTraits(kindOfTemplate(template.kind)).usesConnection) {
+    issues.push({ path, message: `template "${template.name}" is an llm template: a judge needs a connection; create a judge evaluator of it (with connectionName) and give it in evaluatorIds` });
+    return null;
+  }
   const version = await tx.templateVersion.findUniqueOrThrow({ where: { templateId_version: { templateId: template.id, version: template.latestVersion } } });
   const missing = valueProblems(specsOf(version), {}).filter((p) => p.kind === "missing");
   if (missing.length) {
