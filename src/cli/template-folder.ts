@@ -6,6 +6,7 @@ import { CliError } from "./exit-codes.js";
 import { readText } from "./inputs.js";
 import type { Operations, Setting, TemplateRecord } from "../api-client/operations.js";
 import { readTemplateYaml, TemplateYamlError, writeJudgeYaml, writeTemplateYaml } from "./template-yaml.js";
+import { canonicalJson } from "../lib/canonical-json.js";
 
 /**
  * A template as a folder, for authoring with an editor and git:
@@ -65,13 +66,6 @@ export const sha256 = (text: string) => createHash("sha256").update(text).digest
 /** The hash of a template version's content: code, settings and pins (canonical JSON). */
 export function versionHash(sourceCode: string, settings: unknown, libraryPins: unknown): string {
   return sha256(JSON.stringify({ sourceCode, settings, libraryPins: Object.fromEntries(Object.entries((libraryPins ?? {}) as object).sort()) }));
-}
-
-/** JSON text with object keys sorted, so the same data hashes alike whatever its key order (JSONB reorders keys). */
-function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  );
 }
 
 /** The hash of an llm template version's content: its judge and settings (canonical JSON). */

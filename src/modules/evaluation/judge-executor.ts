@@ -148,29 +148,22 @@ export function createJudgeExecutor(deps: JudgeExecutorDeps): EvaluatorExecutor 
             results[i] = { outcome: "invalid_result", scores: [], stdout: "", stderr: "", error: { type: "PromptTooLarge", message: prompt.message, traceback: "" }, durationMs: 0 };
             return;
           }
+          /** Serves the item from an earlier answer (the cache, or this batch's first call of the prompt), when it still checks out. */
+          const served = (earlier: { answer: unknown; model: string }): boolean => {
+            const checked = scoresOfAnswer(judge.output, earlier.answer);
+            if (!checked.ok) return false;
+            results[i] = { outcome: "ok", scores: checked.scores, stdout: "", stderr: "", durationMs: 0 };
+            usage[i] = { model: earlier.model, inputTokens: 0, outputTokens: 0, costUsd: 0, priceSource: null, cached: true, providerMs: 0 };
+            deps.onCall?.("cache_hit");
+            return true;
+          };
           const hit = cached.get(keys[i]!);
-          if (hit) {
-            const checked = scoresOfAnswer(judge.output, hit.answer);
-            if (checked.ok) {
-              results[i] = { outcome: "ok", scores: checked.scores, stdout: "", stderr: "", durationMs: 0 };
-              usage[i] = { model: hit.model, inputTokens: 0, outputTokens: 0, costUsd: 0, priceSource: null, cached: true, providerMs: 0 };
-              deps.onCall?.("cache_hit");
-              return;
-            }
-          }
+          if (hit && served(hit)) return;
           // The same prompt twice in one batch makes one call: the second is served as a cache hit.
           const first = inBatch.get(keys[i]!);
           if (first !== undefined && judge.cacheTtlSeconds > 0) {
             const earlier = await first;
-            if (earlier?.ok) {
-              const checked = scoresOfAnswer(judge.output, earlier.answer);
-              if (checked.ok) {
-                results[i] = { outcome: "ok", scores: checked.scores, stdout: "", stderr: "", durationMs: 0 };
-                usage[i] = { model: earlier.model, inputTokens: 0, outputTokens: 0, costUsd: 0, priceSource: null, cached: true, providerMs: 0 };
-                deps.onCall?.("cache_hit");
-                return;
-              }
-            }
+            if (earlier?.ok && served(earlier)) return;
           }
           // A call that is still waiting when an earlier one hit a terminal failure is not made.
           const calling = deps.semaphore.run(target.id, target.maxConcurrentRequests, () =>

@@ -51,11 +51,7 @@ export function memberSubject(workspaceId: string, evaluatorId: string, member: 
   return {
     workspaceId, evaluatorId, kind: member.evaluator.kind, version: member.templateVersion, params: objectOf(member.params), isolation: member.evaluator.isolation,
     limits: { own: member.evaluator.limits, template: member.evaluator.template?.limits }, dependencies, trustDomain: `evaluator:${evaluatorId}`,
-    connectionId: member.evaluator.connectionId ?? null, blockedReason: blockedReasonOf(member.evaluator),
+    connectionId: member.evaluator.connectionId ?? null, blockedReason: blockedSkipReason(member.evaluator),
   };
 }
 
-/** The skip reason of every run while the evaluator is blocked, or null (evaluators/blocking.ts). */
-export function blockedReasonOf(evaluator: { blockedAt?: Date | null; blockedReason?: string | null }): string | null {
-  return blockedSkipReason({ blockedAt: evaluator.blockedAt ?? null, blockedReason: evaluator.blockedReason ?? null });
-}

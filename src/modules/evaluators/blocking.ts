@@ -1,4 +1,3 @@
-import type { Evaluator } from "../../generated/prisma/client.js";
 import type { Logger } from "../../lib/logger.js";
 import type { PrismaClient, Tx } from "../../lib/prisma.js";
 import { isUuid } from "../../lib/uuid.js";
@@ -80,7 +79,7 @@ export async function clearBlock(db: PrismaClient | Tx, evaluatorId: string): Pr
  * (starts with {@link BLOCKED_REASON_PREFIX}).
  * @returns null when it is not blocked.
  */
-export function blockedSkipReason(evaluator: Pick<Evaluator, "blockedAt" | "blockedReason">): string | null {
+export function blockedSkipReason(evaluator: { blockedAt?: Date | null; blockedReason?: string | null }): string | null {
   if (!evaluator.blockedAt) return null;
   return `${BLOCKED_REASON_PREFIX} since ${evaluator.blockedAt.toISOString()}: ${evaluator.blockedReason ?? "no reason was recorded"}; unblock it with unblockEvaluator`;
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { canonicalJson } from "../../lib/canonical-json.js";
 import type { PrismaClient } from "../../lib/prisma.js";
 import type { JudgeMessage } from "./prompt.js";
 
@@ -23,17 +24,10 @@ export interface CacheKeyParts {
   messages: readonly JudgeMessage[];
 }
 
-/** A JSON text with object keys sorted (the same values give the same text whatever their order). */
-function canonical(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) =>
-    v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
-  );
-}
-
 /** The cache key of a call: SHA-256 (hex) of its parts, canonical JSON. */
 export function cacheKeyOf(parts: CacheKeyParts): string {
   return createHash("sha256")
-    .update(canonical([parts.workspaceId, parts.connectionId, parts.templateVersionId, parts.model, parts.temperature ?? null, parts.params, parts.messages]))
+    .update(canonicalJson([parts.workspaceId, parts.connectionId, parts.templateVersionId, parts.model, parts.temperature ?? null, parts.params, parts.messages]))
     .digest("hex");
 }
 

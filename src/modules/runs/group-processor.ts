@@ -7,7 +7,8 @@ import type { PrismaClient } from "../../lib/prisma.js";
 import { deferrableAt, ProviderDelayError, type EvaluationCore } from "../evaluation/evaluate-batch.js";
 import { moveRunsToHistory } from "../evaluation/history.js";
 import { INVOCATION_CAP_REASON, runColumns } from "../evaluation/record.js";
-import { blockedReasonOf, type EvaluationSubject } from "../evaluation/subject.js";
+import type { EvaluationSubject } from "../evaluation/subject.js";
+import { blockedSkipReason } from "../evaluators/blocking.js";
 import { spendCapReason, spentLastHour } from "../judges/spend.js";
 import { insertRuns, lockGroupRuns, type RunRecord, type SessionTarget, type TraceTarget } from "../evaluation/write.js";
 import { settingsOf } from "../evaluators/group-settings.js";
@@ -306,7 +307,7 @@ export function createGroupProcessor(deps: { prisma: PrismaClient; logger: Logge
       const subject: EvaluationSubject = {
         workspaceId, evaluatorId, kind: evaluator.kind, version, params, isolation: evaluator.isolation,
         limits: { own: evaluator.limits, template: evaluator.template?.limits }, dependencies: [], trustDomain: `evaluator:${evaluatorId}`,
-        connectionId: evaluator.connectionId, blockedReason: blockedReasonOf(evaluator),
+        connectionId: evaluator.connectionId, blockedReason: blockedSkipReason(evaluator),
       };
       const built = new Map(open.map((p) => [p, groupDocument(p.schedule.targetType as GroupTargetType, p.schedule.groupKey, traces.get(p.schedule.id)!, settings, { completion: completionOf(p.schedule), ...(declared.length ? { scores: scoresOf.get(p) } : {}) })]));
       // One core call per chunk of at most MAX_CALL_BYTES of documents: the runner reads a batch as one frame (64 MiB at most).

@@ -10,7 +10,8 @@ import { objectOf } from "../../lib/json-column.js";
 import { resolveParams } from "../templates/values.js";
 import { createBatcher, type BatcherOptions, type Settled } from "./batcher.js";
 import { deferrableAt, ProviderDelayError, type EvaluationCore } from "../evaluation/evaluate-batch.js";
-import { blockedReasonOf, type EvaluationSubject } from "../evaluation/subject.js";
+import type { EvaluationSubject } from "../evaluation/subject.js";
+import { blockedSkipReason } from "../evaluators/blocking.js";
 import { spendCapReason, spentLastHour } from "../judges/spend.js";
 import { INVOCATION_CAP_REASON, runColumns } from "../evaluation/record.js";
 import { moveRunsToHistory } from "../evaluation/history.js";
@@ -318,7 +319,7 @@ export function createRunProcessor(deps: {
       const subject: EvaluationSubject = {
         workspaceId, evaluatorId, kind: evaluator.kind, version, params, isolation: evaluator.isolation,
         limits: { own: evaluator.limits, template: evaluator.template?.limits }, dependencies: declared, trustDomain: `evaluator:${evaluatorId}`,
-        connectionId: evaluator.connectionId, blockedReason: blockedReasonOf(evaluator),
+        connectionId: evaluator.connectionId, blockedReason: blockedSkipReason(evaluator),
       };
       const evaluated = await deps.core.evaluateBatch(
         subject,
